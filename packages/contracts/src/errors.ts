@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+export const errorCodes = [
+  'VALIDATION',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'RATE_LIMITED',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+/**
+ * Every error body. `fields` maps a field path to a validation message key of `messages.ts`, so that
+ * each client shows it in the user's language. `msg` is only set for the invalid-token answer, whose
+ * shape the specification fixes (section 8: msg 'Token is not valid').
+ */
+export const errorBodySchema = z.object({
+  error: z.string(),
+  code: z.enum(errorCodes),
+  fields: z.record(z.string(), z.string()).optional(),
+  msg: z.string().optional(),
+  requestId: z.string().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const TOKEN_NOT_VALID = 'Token is not valid';

@@ -1,0 +1,50 @@
+/**
+ * Validation messages of specification section 5 and error texts of section 8, in both languages.
+ * Zod schemas carry the key as their message; clients translate it, the server sends the key.
+ */
+export const validationMessages = {
+  emailInvalid: { en: 'Email not valid format', es: 'El formato del correo electrónico no es válido' },
+  emailRequired: { en: 'Please enter Email Address', es: 'Introduzca la dirección de correo electrónico' },
+  passwordRequired: { en: 'Please enter password', es: 'Introduzca la contraseña' },
+  nameRequired: { en: 'Please enter name', es: 'Introduzca el nombre' },
+  confirmPasswordRequired: { en: 'Please re-enter password', es: 'Vuelva a introducir la contraseña' },
+  passwordsMismatch: { en: 'The two passwords did not match', es: 'Las dos contraseñas no coinciden' },
+  previousPasswordRequired: { en: 'Enter previous password', es: 'Introduzca la contraseña anterior' },
+  newPasswordRequired: { en: 'Enter new password', es: 'Introduzca la nueva contraseña' },
+  passwordPolicy: {
+    en: 'Password must be at least 8 characters with 1 uppercase, 1 digit and 1 non alphanumeric character',
+    es: 'La contraseña debe tener al menos 8 caracteres con 1 mayúscula, 1 dígito y 1 carácter no alfanumérico',
+  },
+  passwordSameAsCurrent: {
+    en: 'The new password must differ from the current one',
+    es: 'La nueva contraseña debe ser distinta de la actual',
+  },
+  phoneInvalid: { en: 'Phone number not valid', es: 'El número de teléfono no es válido' },
+  phoneRequired: { en: 'Phone number required', es: 'El número de teléfono es obligatorio' },
+  titleRequired: { en: 'Please enter Title', es: 'Introduzca el título' },
+  pinInvalid: { en: 'Pin must be 6 digits', es: 'El PIN debe tener 6 dígitos' },
+  codeInvalid: { en: 'The code must be 6 digits', es: 'El código debe tener 6 dígitos' },
+  zipInvalid: { en: 'ZIP code not valid', es: 'El código postal no es válido' },
+  dateInvalid: { en: 'Date must be MM/DD/YYYY', es: 'La fecha debe tener el formato MM/DD/AAAA' },
+  idInvalid: { en: 'Identifier not valid', es: 'El identificador no es válido' },
+  required: { en: 'This field is required', es: 'Este campo es obligatorio' },
+  tooLong: { en: 'This value is too long', es: 'Este valor es demasiado largo' },
+  invalid: { en: 'This value is not valid', es: 'Este valor no es válido' },
+} as const;
+export type ValidationMessageKey = keyof typeof validationMessages;
+
+export function isValidationMessageKey(value: string): value is ValidationMessageKey {
+  return Object.hasOwn(validationMessages, value);
+}
+
+/** Fixed user-facing texts of specification section 8 (and the success texts around them). */
+export const errorTexts = {
+  loginFailed: 'Unable to login. Please check email and password',
+  apiUnavailable: 'There is a problem with the API. Please contact System Administrator.',
+  forgetPasswordFailed: 'Unable to forget password',
+  updatePasswordFailed: 'Unable to update password',
+  setPasswordFailed: 'Unable to set password',
+  dashboardFailed: 'Something went wrong, Please try again!',
+  unexpected: 'Something went wrong. Please refresh the web page to continue.',
+  unauthorized: 'Looks like you are not authorized to access this page.',
+} as const;

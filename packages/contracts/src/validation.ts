@@ -1,0 +1,55 @@
+import { z } from 'zod';
+
+/** Patterns of specification section 5. */
+export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const US_ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
+export const FOUR_DIGIT_PATTERN = /^\d{4}$/;
+export const PIN_PATTERN = /^\d{6}$/;
+export const CARD_MONTH_PATTERN = /^(0[1-9]|1[0-2])$/;
+export const CARD_CVC_PATTERN = /^\d{3,4}$/;
+export const DATE_MDY_PATTERN = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/\d{4}$/;
+/** At least 8 characters with one uppercase letter, one digit and one non-alphanumeric character. */
+export const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{8,}$/;
+
+export const idSchema = z.string().regex(ID_PATTERN, 'idInvalid');
+
+export const emailSchema = z
+  .string({ error: 'emailRequired' })
+  .trim()
+  .min(1, 'emailRequired')
+  .max(254, 'tooLong')
+  .regex(EMAIL_PATTERN, 'emailInvalid')
+  .transform((value) => value.toLowerCase());
+
+export const passwordInputSchema = z.string({ error: 'passwordRequired' }).min(1, 'passwordRequired').max(200, 'tooLong');
+
+export const newPasswordSchema = z
+  .string({ error: 'newPasswordRequired' })
+  .min(1, 'newPasswordRequired')
+  .max(200, 'tooLong')
+  .regex(PASSWORD_PATTERN, 'passwordPolicy');
+
+export const pinSchema = z.string().regex(PIN_PATTERN, 'pinInvalid');
+export const twoFactorCodeSchema = z.string().trim().regex(PIN_PATTERN, 'codeInvalid');
+
+/** Calendar check for MM/DD/YYYY: the pattern admits 02/31, the calendar does not. */
+export function isValidMdyDate(value: string): boolean {
+  if (!DATE_MDY_PATTERN.test(value)) return false;
+  const [month, day, year] = value.split('/').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const PRIVATE_HOST = /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.0\.0\.0|\[?::1\]?$|169\.254\.)/i;
+/** URL rule of section 5: http, https or ftp, and never a private or loopback address. */
+export function isAllowedPublicUrl(value: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  if (!['http:', 'https:', 'ftp:'].includes(url.protocol)) return false;
+  return !PRIVATE_HOST.test(url.hostname);
+}
