@@ -1,0 +1,40 @@
+import type { Role } from '@pathwell/contracts/roles';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import type { Mailer } from './modules/outbox/outbox.service';
+import { AppError } from './lib/app-error';
+
+export interface Actor {
+  userId: string;
+  sessionId: string;
+  email: string;
+  role: Role;
+  isParent: boolean;
+  isChild: boolean;
+  homeInstanceId: string | null;
+}
+
+/** What every service function receives: the database, who acts, and for which clinic. */
+export interface ServiceContext {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+  ip: string;
+  userAgent: string | null;
+  actor: Actor | null;
+  /** The clinic the request acts for; null only on open routes. */
+  instanceId: string | null;
+  /** A parent user's all-clinics view: the clinics the request may read across. */
+  allClinics: boolean;
+  instanceIds: string[];
+}
+
+export interface SignedInContext extends ServiceContext {
+  actor: Actor;
+  instanceId: string;
+}
+
+export function requireSignedIn(ctx: ServiceContext): SignedInContext {
+  if (!ctx.actor || !ctx.instanceId) throw new AppError('UNAUTHENTICATED', 'Sign-in required');
+  return ctx as SignedInContext;
+}

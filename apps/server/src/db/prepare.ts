@@ -1,0 +1,29 @@
+import { PASSWORD_PATTERN } from '@pathwell/contracts/validation';
+import type { Config } from '../config';
+import { applyMigrations, openDatabase, type DatabaseHandle } from './client';
+import { bootstrapFirstManager, isDatabaseEmpty, seedDemo } from './seed/demo';
+
+export type Prepared = DatabaseHandle & { seeded: 'demo' | 'manager' | null };
+
+/** Opens the configured database, applies migrations and fills an empty one (demo or first manager). */
+export async function prepareDatabase(config: Config): Promise<Prepared> {
+  const handle = await openDatabase(
+    config.databaseUrl ? { kind: 'postgresql', url: config.databaseUrl } : { kind: 'pglite', dataDir: `${config.dataDir}/pglite` },
+  );
+  await applyMigrations(handle);
+  if (!(await isDatabaseEmpty(handle.db))) return { ...handle, seeded: null };
+  if (config.demoMode) {
+    await seedDemo(handle.db);
+    return { ...handle, seeded: 'demo' };
+  }
+  if (!config.admin) {
+    await handle.close();
+    throw new Error('The database is empty: set ADMIN_EMAIL and ADMIN_PASSWORD to create the first System Manager');
+  }
+  if (!PASSWORD_PATTERN.test(config.admin.password)) {
+    await handle.close();
+    throw new Error('ADMIN_PASSWORD must be at least 8 characters with 1 uppercase, 1 digit and 1 non alphanumeric character');
+  }
+  await bootstrapFirstManager(handle.db, config.admin);
+  return { ...handle, seeded: 'manager' };
+}

@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { RoleCode } from '@pathwell/contracts/roles';
+import type { Database } from '../client';
+import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
+import { hashPassword } from '../../lib/secrets';
+
+export const DEMO_PASSWORD = 'Pathwell#2026';
+
+export const demoUsers = [
+  { email: 'manager@pathwell.demo', firstName: 'Morgan', lastName: 'Reyes', role: 'SystemManager', clinic: 'riverside', isParent: false },
+  { email: 'admin@pathwell.demo', firstName: 'Alex', lastName: 'Carter', role: 'Admin', clinic: 'riverside', isParent: false },
+  { email: 'doctor@pathwell.demo', firstName: 'Daniela', lastName: 'Ortiz', role: 'Doctor', clinic: 'riverside', isParent: false },
+  { email: 'staff@pathwell.demo', firstName: 'Sam', lastName: 'Lee', role: 'Staff', clinic: 'riverside', isParent: false },
+  { email: 'admin2@pathwell.demo', firstName: 'Jordan', lastName: 'Blake', role: 'Admin', clinic: 'lakeside', isParent: false },
+  { email: 'parent@pathwell.demo', firstName: 'Priya', lastName: 'Shah', role: 'Admin', clinic: 'riverside', isParent: true },
+] as const;
+
+const clinicSettings = (name: string, phone: string, address: string) => ({
+  clinicName: name,
+  clinicAddress: address,
+  clinicEmail: 'frontdesk@pathwell.demo',
+  clinicPhoneNumber: phone,
+  defaultState: 'TX',
+  timeZoneId: 'America/Chicago',
+  timeZoneOffsetHours: '-6',
+  autoLogoutTime: '30',
+  enableEmail: 'true',
+  enableSms: 'false',
+  useCodePull: 'true',
+  defaultPainScore: '0',
+});
+
+export async function isDatabaseEmpty(db: Database): Promise<boolean> {
+  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(users);
+  return Number(row?.count ?? 0) === 0;
+}
+
+/** The demo parent organisation with two clinics and one user per role (issue #2, section 6). */
+export async function seedDemo(db: Database): Promise<void> {
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  await db.transaction(async (tx) => {
+    const [organisation] = await tx.insert(organisations).values({ name: 'Gulf Coast Pain Partners' }).returning();
+    const [riverside, lakeside] = await tx
+      .insert(instances)
+      .values([
+        { name: 'Riverside Spine & Pain', organisationId: organisation!.id },
+        { name: 'Lakeside Pain Center', organisationId: organisation!.id },
+      ])
+      .returning();
+    const clinics = { riverside: riverside!, lakeside: lakeside! };
+    const settings = {
+      riverside: clinicSettings('Riverside Spine & Pain', '(512) 555-0142', '1200 River Rd, Austin, TX 78701'),
+      lakeside: clinicSettings('Lakeside Pain Center', '(512) 555-0198', '45 Lakeshore Dr, Austin, TX 78703'),
+    };
+    for (const [key, values] of Object.entries(settings) as [keyof typeof clinics, Record<string, string>][]) {
+      await tx.insert(instanceSettings).values(
+        Object.entries(values).map(([configurationId, configurationValue]) => ({
+          instanceId: clinics[key].id,
+          configurationId,
+          configurationValue,
+        })),
+      );
+    }
+    for (const demo of demoUsers) {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          email: demo.email,
+          firstName: demo.firstName,
+          lastName: demo.lastName,
+          role: RoleCode[demo.role],
+          isParent: demo.isParent,
+          instanceId: clinics[demo.clinic].id,
+          passwordHash,
+          status: 'active',
+        })
+        .returning();
+      const memberOf = demo.isParent ? [clinics.riverside, clinics.lakeside] : [clinics[demo.clinic]];
+      await tx.insert(userInstances).values(memberOf.map((clinic) => ({ userId: user!.id, instanceId: clinic.id })));
+    }
+  });
+}
+
+/** Production start on an empty database: one clinic and its first System Manager from the environment. */
+export async function bootstrapFirstManager(db: Database, admin: { email: string; password: string }): Promise<void> {
+  const passwordHash = await hashPassword(admin.password);
+  await db.transaction(async (tx) => {
+    const [clinic] = await tx.insert(instances).values({ name: 'My clinic' }).returning();
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: admin.email.toLowerCase(),
+        firstName: 'System',
+        lastName: 'Manager',
+        role: RoleCode.SystemManager,
+        instanceId: clinic!.id,
+        passwordHash,
+        status: 'active',
+      })
+      .returning();
+    await tx.insert(userInstances).values({ userId: user!.id, instanceId: clinic!.id });
+  });
+}

@@ -1,0 +1,492 @@
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  PASSWORD_RESET_TTL_MINUTES,
+  SIGN_IN_MAX_FAILURES_PER_ACCOUNT,
+  SIGN_IN_MAX_FAILURES_PER_IP,
+  SIGN_IN_WINDOW_MINUTES,
+  SIGNUP_CONFIRM_TTL_HOURS,
+  TWO_FACTOR_CODE_TTL_MINUTES,
+  WELCOME_LINK_TTL_HOURS,
+} from '@pathwell/contracts/constants';
+import { errorTexts } from '@pathwell/contracts/messages';
+import { RoleCode, roleFromCode } from '@pathwell/contracts/roles';
+import type {
+  ChangePassword,
+  SetPassword,
+  SignIn,
+  SignInResult,
+  SignUp,
+  UpdateMyAccount,
+  UserProfile,
+} from '@pathwell/contracts/users';
+import type { ServiceContext, SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import { oneTimeTokens, sessions, signInFailures, userInstances, users, type TokenPurpose } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { hashPassword, newSixDigitCode, newToken, sha256, sameHash, verifyPassword } from '../../lib/secrets';
+import { recordActivity } from '../audit/audit.service';
+import { deliverLater, queueEmail } from '../outbox/outbox.service';
+import { accountEmails } from './auth.emails';
+
+const TWO_FACTOR_MAX_ATTEMPTS = 5;
+
+type UserRow = typeof users.$inferSelect;
+
+export function toProfile(user: UserRow): UserProfile {
+  return {
+    id: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    profileImage: user.profileImage,
+    role: roleFromCode(user.role),
+    isParent: user.isParent,
+    isChild: user.isChild,
+    twoFactorEnabled: user.twoFactorEnabled,
+  };
+}
+
+async function findUserByEmail(db: Database, email: string) {
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(sql`lower(${users.email}) = ${email.toLowerCase()}`, isNull(users.deletedAt)));
+  return user;
+}
+
+async function findUser(db: Database, id: string) {
+  const [user] = await db.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt)));
+  return user;
+}
+
+async function issueToken(db: Database, userId: string, purpose: TokenPurpose, ttlMs: number, secret = newToken()) {
+  // A new link replaces any earlier one of the same purpose: only the newest works.
+  await db
+    .update(oneTimeTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(oneTimeTokens.userId, userId), eq(oneTimeTokens.purpose, purpose), isNull(oneTimeTokens.usedAt)));
+  const [row] = await db
+    .insert(oneTimeTokens)
+    .values({ userId, purpose, tokenHash: sha256(secret), expiresAt: new Date(Date.now() + ttlMs) })
+    .returning({ id: oneTimeTokens.id });
+  return { id: row!.id, secret };
+}
+
+/** Finds a live token of one of the purposes for the user; marks nothing. */
+async function findLiveToken(db: Database, userId: string, purposes: TokenPurpose[], secret: string) {
+  const rows = await db
+    .select()
+    .from(oneTimeTokens)
+    .where(and(eq(oneTimeTokens.userId, userId), isNull(oneTimeTokens.usedAt), gt(oneTimeTokens.expiresAt, new Date())));
+  const hash = sha256(secret);
+  return rows.find((row) => purposes.includes(row.purpose) && sameHash(row.tokenHash, hash));
+}
+
+function link(ctx: ServiceContext, path: string, params: Record<string, string>) {
+  return `${ctx.config.publicUrl}${path}?${new URLSearchParams(params).toString()}`;
+}
+
+async function sendAccountEmail(
+  ctx: ServiceContext,
+  log: FastifyBaseLogger,
+  db: Database,
+  user: Pick<UserRow, 'email' | 'instanceId'>,
+  template: string,
+  content: { subject: string; body: string },
+) {
+  const id = await queueEmail(db, { instanceId: user.instanceId, to: user.email, template, ...content });
+  return () => deliverLater(ctx.db, ctx.mailer, log, id);
+}
+
+function splitName(name: string) {
+  const parts = name.trim().split(/\s+/);
+  return { firstName: parts[0] ?? name, lastName: parts.slice(1).join(' ') };
+}
+
+const SIGN_UP_MESSAGE = 'Please check your email to confirm your account.';
+
+export async function signUp(ctx: ServiceContext, log: FastifyBaseLogger, input: SignUp) {
+  const after = await ctx.db.transaction(async (tx) => {
+    const existing = await findUserByEmail(tx, input.email);
+    if (existing) {
+      return sendAccountEmail(ctx, log, tx, existing, 'already-registered', accountEmails.alreadyRegistered(`${ctx.config.publicUrl}/signin`));
+    }
+    const [user] = await tx
+      .insert(users)
+      .values({
+        email: input.email,
+        ...splitName(input.name),
+        role: RoleCode.Staff,
+        passwordHash: await hashPassword(input.password),
+        status: 'pending_confirmation',
+      })
+      .returning();
+    const token = await issueToken(tx, user!.id, 'confirm_signup', SIGNUP_CONFIRM_TTL_HOURS * 3_600_000);
+    const confirmLink = link(ctx, '/confirm-signup', { id: user!.id, token: token.secret });
+    return sendAccountEmail(ctx, log, tx, user!, 'confirm-signup', accountEmails.confirmSignUp(confirmLink));
+  });
+  after();
+  // The same answer whether or not the address had an account, so sign-up reveals nothing.
+  return { message: SIGN_UP_MESSAGE };
+}
+
+export async function confirmSignUp(ctx: ServiceContext, input: { id: string; token: string }) {
+  return ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, input.id);
+    const token = user && (await findLiveToken(tx, user.id, ['confirm_signup'], input.token));
+    if (!user || !token || user.status !== 'pending_confirmation') {
+      throw new AppError('VALIDATION', 'This confirmation link is not valid or has expired', { fields: { token: 'invalid' } });
+    }
+    await tx.update(oneTimeTokens).set({ usedAt: new Date() }).where(eq(oneTimeTokens.id, token.id));
+    await tx.update(users).set({ status: 'awaiting_access', updatedAt: new Date() }).where(eq(users.id, user.id));
+    return { message: 'Your email is confirmed. A clinic administrator will give you access.' };
+  });
+}
+
+async function assertNotThrottled(db: Database, email: string, ip: string) {
+  const since = new Date(Date.now() - SIGN_IN_WINDOW_MINUTES * 60_000);
+  const [counts] = await db
+    .select({
+      byAccount: sql<number>`count(*) filter (where ${signInFailures.email} = ${email})::int`,
+      byIp: sql<number>`count(*) filter (where ${signInFailures.ip} = ${ip})::int`,
+      oldest: sql<string | null>`min(${signInFailures.createdAt})`,
+    })
+    .from(signInFailures)
+    .where(and(gt(signInFailures.createdAt, since), sql`(${signInFailures.email} = ${email} or ${signInFailures.ip} = ${ip})`));
+  if (!counts) return;
+  if (counts.byAccount >= SIGN_IN_MAX_FAILURES_PER_ACCOUNT || counts.byIp >= SIGN_IN_MAX_FAILURES_PER_IP) {
+    const oldest = counts.oldest ? new Date(counts.oldest).getTime() : Date.now();
+    const retryAfterSeconds = Math.max(1, Math.ceil((oldest + SIGN_IN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000));
+    throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts. Please try again later.', { retryAfterSeconds });
+  }
+}
+
+async function createSession(ctx: ServiceContext, tx: Database, user: UserRow, how: string): Promise<SignInResult> {
+  const token = newToken();
+  await tx.insert(sessions).values({ userId: user.id, tokenHash: sha256(token), ip: ctx.ip, userAgent: ctx.userAgent });
+  await recordActivity(tx, {
+    instanceId: user.instanceId,
+    actorUserId: user.id,
+    actorEmail: user.email,
+    area: 'Login Activity',
+    action: 'Created',
+    targetType: 'session',
+    description: how,
+    ip: ctx.ip,
+  });
+  return {
+    twoFactorRequired: false,
+    token,
+    id: user.id,
+    role: roleFromCode(user.role),
+    isParent: user.isParent,
+    isChild: user.isChild,
+  };
+}
+
+async function recordFailedSignIn(ctx: ServiceContext, email: string, user: UserRow | undefined, reason: string) {
+  await ctx.db.transaction(async (tx) => {
+    await tx.insert(signInFailures).values({ email, ip: ctx.ip });
+    await recordActivity(tx, {
+      instanceId: user?.instanceId ?? null,
+      actorUserId: user?.id ?? null,
+      actorEmail: email,
+      area: 'Login Activity',
+      action: 'Failed',
+      targetType: 'session',
+      description: reason,
+      ip: ctx.ip,
+    });
+  });
+}
+
+export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, input: SignIn): Promise<SignInResult> {
+  await assertNotThrottled(ctx.db, input.email, ctx.ip);
+  const user = await findUserByEmail(ctx.db, input.email);
+  const passwordOk = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !passwordOk || user.status === 'inactive' || user.status === 'invited') {
+    await recordFailedSignIn(ctx, input.email, user, 'Sign-in failed');
+    // One message for unknown email and wrong password alike (section 8), so nothing is revealed.
+    throw new AppError('UNAUTHENTICATED', errorTexts.loginFailed);
+  }
+  if (user.status === 'pending_confirmation') {
+    throw new AppError('FORBIDDEN', 'Please confirm your email address first; we sent you a link.');
+  }
+  if (user.status === 'awaiting_access' || !user.instanceId) {
+    throw new AppError('FORBIDDEN', 'Your account is waiting for a clinic administrator to give you access.');
+  }
+  await ctx.db.delete(signInFailures).where(eq(signInFailures.email, input.email));
+  if (!user.twoFactorEnabled) return ctx.db.transaction((tx) => createSession(ctx, tx, user, 'Signed in'));
+
+  const { challengeId, deliver } = await ctx.db.transaction(async (tx) => {
+    const code = newSixDigitCode();
+    const token = await issueToken(tx, user.id, 'two_factor', TWO_FACTOR_CODE_TTL_MINUTES * 60_000, code);
+    const send = await sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
+    await recordActivity(tx, {
+      instanceId: user.instanceId,
+      actorUserId: user.id,
+      actorEmail: user.email,
+      area: 'Login Activity',
+      action: 'Sent',
+      targetType: 'two-factor code',
+      ip: ctx.ip,
+    });
+    return { challengeId: token.id, deliver: send };
+  });
+  deliver();
+  return { twoFactorRequired: true, challengeId };
+}
+
+async function liveChallenge(db: Database, challengeId: string) {
+  const [challenge] = await db
+    .select()
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.id, challengeId),
+        eq(oneTimeTokens.purpose, 'two_factor'),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, new Date()),
+      ),
+    );
+  return challenge && challenge.attempts < TWO_FACTOR_MAX_ATTEMPTS ? challenge : undefined;
+}
+
+const CODE_NOT_VALID = 'The code is not valid or has expired';
+
+export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId: string; code: string }) {
+  const challenge = await liveChallenge(ctx.db, input.challengeId);
+  const user = challenge && (await findUser(ctx.db, challenge.userId));
+  if (!challenge || !user || user.status !== 'active') throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+  if (!sameHash(challenge.tokenHash, sha256(input.code))) {
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(oneTimeTokens).set({ attempts: sql`${oneTimeTokens.attempts} + 1` }).where(eq(oneTimeTokens.id, challenge.id));
+      await recordActivity(tx, {
+        instanceId: user.instanceId,
+        actorUserId: user.id,
+        actorEmail: user.email,
+        area: 'Login Activity',
+        action: 'Failed',
+        targetType: 'two-factor code',
+        ip: ctx.ip,
+      });
+    });
+    throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+  }
+  return ctx.db.transaction(async (tx) => {
+    // Marking it used only if still unused makes a code work exactly once, even under a race.
+    const used = await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
+      .returning({ id: oneTimeTokens.id });
+    if (used.length === 0) throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+    return createSession(ctx, tx, user, 'Signed in with two-factor code');
+  });
+}
+
+export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogger, input: { challengeId: string }) {
+  const challenge = await liveChallenge(ctx.db, input.challengeId);
+  const user = challenge && (await findUser(ctx.db, challenge.userId));
+  if (!challenge || !user) throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+  const deliver = await ctx.db.transaction(async (tx) => {
+    const code = newSixDigitCode();
+    await tx
+      .update(oneTimeTokens)
+      .set({ tokenHash: sha256(code), attempts: 0, expiresAt: new Date(Date.now() + TWO_FACTOR_CODE_TTL_MINUTES * 60_000) })
+      .where(eq(oneTimeTokens.id, challenge.id));
+    return sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
+  });
+  deliver();
+  return { message: 'A new code has been sent to your email.' };
+}
+
+export async function signOut(ctx: SignedInContext) {
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ctx.actor.sessionId));
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Login Activity',
+      action: 'Deleted',
+      targetType: 'session',
+      description: 'Signed out',
+      ip: ctx.ip,
+    });
+  });
+}
+
+/** Oneself, or a user of the acting clinic for those who manage users; anyone else is not found. */
+export async function getUser(ctx: SignedInContext, id: string): Promise<UserProfile> {
+  if (id === ctx.actor.userId) {
+    const self = await findUser(ctx.db, id);
+    if (!self) throw notFound('User');
+    return toProfile(self);
+  }
+  if (ctx.actor.role === 'Staff') throw notFound('User');
+  const [row] = await ctx.db
+    .select({ user: users })
+    .from(users)
+    .leftJoin(userInstances, and(eq(userInstances.userId, users.id), eq(userInstances.instanceId, ctx.instanceId)))
+    .where(
+      and(
+        eq(users.id, id),
+        isNull(users.deletedAt),
+        sql`(${users.instanceId} = ${ctx.instanceId} or ${userInstances.instanceId} is not null)`,
+      ),
+    );
+  if (!row) throw notFound('User');
+  return toProfile(row.user);
+}
+
+export async function updateMyAccount(ctx: SignedInContext, input: UpdateMyAccount): Promise<UserProfile> {
+  return ctx.db.transaction(async (tx) => {
+    const user = await findUser(tx, ctx.actor.userId);
+    if (!user) throw notFound('User');
+    if (input.email !== user.email.toLowerCase()) {
+      if (!input.currentPassword || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+        throw new AppError('VALIDATION', 'Enter your current password to change your email', {
+          fields: { currentPassword: 'previousPasswordRequired' },
+        });
+      }
+      const taken = await findUserByEmail(tx, input.email);
+      if (taken) throw new AppError('CONFLICT', 'Another account uses this email', { fields: { email: 'emailInvalid' } });
+    }
+    const [updated] = await tx
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        profileImage: input.profileImage,
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id))
+      .returning();
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: user.id,
+      actorEmail: user.email,
+      area: 'System Users',
+      action: 'Updated',
+      targetType: 'user',
+      targetId: user.id,
+      description: 'Updated own account',
+      ip: ctx.ip,
+    });
+    return toProfile(updated!);
+  });
+}
+
+export async function setTwoFactor(ctx: SignedInContext, enabled: boolean): Promise<UserProfile> {
+  return ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(users)
+      .set({ twoFactorEnabled: enabled, updatedAt: new Date() })
+      .where(eq(users.id, ctx.actor.userId))
+      .returning();
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Login Activity',
+      action: 'Updated',
+      targetType: 'two-factor sign-in',
+      description: enabled ? 'Two-factor sign-in turned on' : 'Two-factor sign-in turned off',
+      ip: ctx.ip,
+    });
+    return toProfile(updated!);
+  });
+}
+
+const FORGET_PASSWORD_MESSAGE = 'If an account exists for this email, we have sent a link to reset the password.';
+
+export async function forgetPassword(ctx: ServiceContext, log: FastifyBaseLogger, input: { email: string }) {
+  const user = await findUserByEmail(ctx.db, input.email);
+  if (user && user.status === 'active') {
+    const deliver = await ctx.db.transaction(async (tx) => {
+      const token = await issueToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_MINUTES * 60_000);
+      const resetLink = link(ctx, '/reset-password', { id: user.id, token: token.secret });
+      return sendAccountEmail(ctx, log, tx, user, 'reset-password', accountEmails.resetPassword(resetLink));
+    });
+    deliver();
+  }
+  return { message: FORGET_PASSWORD_MESSAGE };
+}
+
+export async function changePassword(ctx: SignedInContext, input: ChangePassword) {
+  if (input.id !== ctx.actor.userId) throw notFound('User');
+  const user = await findUser(ctx.db, input.id);
+  if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    throw new AppError('VALIDATION', 'The current password is not correct', { fields: { currentPassword: 'invalid' } });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, user.id));
+    // Other devices signed in with the old password lose their sessions; this one stays.
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, user.id), ne(sessions.id, ctx.actor.sessionId), isNull(sessions.revokedAt)));
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: user.id,
+      actorEmail: user.email,
+      area: 'Login Activity',
+      action: 'Updated',
+      targetType: 'password',
+      description: 'Password changed',
+      ip: ctx.ip,
+    });
+  });
+  return { message: 'Password updated successfully' };
+}
+
+export async function setPassword(ctx: ServiceContext, input: SetPassword) {
+  const user = await findUser(ctx.db, input.id);
+  const token = user && (await findLiveToken(ctx.db, user.id, ['set_password', 'reset_password'], input.token));
+  if (!user || !token || user.status === 'inactive') {
+    throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await ctx.db.transaction(async (tx) => {
+    const used = await tx
+      .update(oneTimeTokens)
+      .set({ usedAt: new Date() })
+      .where(and(eq(oneTimeTokens.id, token.id), isNull(oneTimeTokens.usedAt)))
+      .returning({ id: oneTimeTokens.id });
+    if (used.length === 0) throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
+    await tx
+      .update(users)
+      .set({ passwordHash, status: user.status === 'invited' ? 'active' : user.status, updatedAt: new Date() })
+      .where(eq(users.id, user.id));
+    await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await recordActivity(tx, {
+      instanceId: user.instanceId,
+      actorUserId: user.id,
+      actorEmail: user.email,
+      area: 'Login Activity',
+      action: 'Updated',
+      targetType: 'password',
+      description: token.purpose === 'set_password' ? 'Account set up' : 'Password reset',
+      ip: ctx.ip,
+    });
+  });
+  return { message: 'Your password has been set. You can sign in now.' };
+}
+
+/** Sends the set-password link to a user who has not set one yet (welcome email). */
+export async function sendWelcomeEmail(ctx: ServiceContext, log: FastifyBaseLogger, userId: string) {
+  const user = await findUser(ctx.db, userId);
+  if (user && user.status === 'invited') {
+    const deliver = await ctx.db.transaction(async (tx) => {
+      const token = await issueToken(tx, user.id, 'set_password', WELCOME_LINK_TTL_HOURS * 3_600_000);
+      const setLink = link(ctx, '/set-password', { id: user.id, token: token.secret });
+      return sendAccountEmail(ctx, log, tx, user, 'welcome', accountEmails.welcome(setLink));
+    });
+    deliver();
+  }
+  return { message: 'If the account still needs setting up, we have sent the email again.' };
+}

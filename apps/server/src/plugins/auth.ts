@@ -1,0 +1,154 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { DEFAULT_IDLE_LOGOUT_MINUTES } from '@pathwell/contracts/constants';
+import { TOKEN_NOT_VALID, type ErrorBody } from '@pathwell/contracts/errors';
+import { roleFromCode, type Role } from '@pathwell/contracts/roles';
+import { ID_PATTERN } from '@pathwell/contracts/validation';
+import type { Config } from '../config';
+import type { Actor, ServiceContext } from '../context';
+import type { Database } from '../db/client';
+import { instances, instanceSettings, sessions, userInstances, users } from '../db/schema';
+import { AppError } from '../lib/app-error';
+import { sha256 } from '../lib/secrets';
+import type { Mailer } from '../modules/outbox/outbox.service';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Open route: no signed-in user required. */
+    public?: boolean;
+    /** Roles allowed; absent means every signed-in role. */
+    roles?: readonly Role[];
+    /** Route accepts a parent user's all-clinics view (`ClinicId: all`). */
+    allClinics?: boolean;
+  }
+  interface FastifyRequest {
+    ctx: ServiceContext;
+  }
+}
+
+/** Writing last_seen_at on every request would be a write per call; a short grace keeps it cheap. */
+const LAST_SEEN_WRITE_GRACE_MS = 15_000;
+
+export function idleMinutesFrom(rawSetting: string | null | undefined): number {
+  const minutes = Number(rawSetting);
+  return Number.isInteger(minutes) && minutes > 0 ? minutes : DEFAULT_IDLE_LOGOUT_MINUTES;
+}
+
+function invalidToken(reply: FastifyReply) {
+  return reply.status(401).send({ error: TOKEN_NOT_VALID, msg: TOKEN_NOT_VALID, code: 'UNAUTHENTICATED' } satisfies ErrorBody);
+}
+
+async function loadSession(db: Database, tokenHash: string) {
+  const [row] = await db
+    .select({
+      sessionId: sessions.id,
+      lastSeenAt: sessions.lastSeenAt,
+      revokedAt: sessions.revokedAt,
+      userId: users.id,
+      email: users.email,
+      role: users.role,
+      isParent: users.isParent,
+      isChild: users.isChild,
+      status: users.status,
+      deletedAt: users.deletedAt,
+      homeInstanceId: users.instanceId,
+      autoLogoutTime: instanceSettings.configurationValue,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(
+      instanceSettings,
+      and(eq(instanceSettings.instanceId, users.instanceId), eq(instanceSettings.configurationId, 'autoLogoutTime')),
+    )
+    .where(eq(sessions.tokenHash, tokenHash));
+  return row;
+}
+
+/**
+ * Resolves the clinic a request acts for: the user's home clinic, or the one a parent user (or a
+ * System Manager) names in the ClinicId header. Membership is checked on every request.
+ */
+async function resolveInstance(db: Database, actor: Actor, header: string | undefined, routeAllowsAll: boolean) {
+  const memberships = async () =>
+    (await db.select({ id: userInstances.instanceId }).from(userInstances).where(eq(userInstances.userId, actor.userId))).map(
+      (row) => row.id,
+    );
+  if (!header) {
+    if (!actor.homeInstanceId) throw new AppError('FORBIDDEN', 'Your account has no clinic yet');
+    return { instanceId: actor.homeInstanceId, allClinics: false, instanceIds: [actor.homeInstanceId] };
+  }
+  if (header === 'all') {
+    if (!actor.isParent) throw new AppError('FORBIDDEN', 'Only parent users have the all-clinics view');
+    if (!routeAllowsAll) throw new AppError('VALIDATION', 'This page needs one clinic; choose a clinic first');
+    const ids = [...new Set([...(await memberships()), ...(actor.homeInstanceId ? [actor.homeInstanceId] : [])])];
+    return { instanceId: actor.homeInstanceId ?? ids[0]!, allClinics: true, instanceIds: ids };
+  }
+  if (!ID_PATTERN.test(header)) throw new AppError('VALIDATION', 'ClinicId header is not valid', { fields: { ClinicId: 'idInvalid' } });
+  const instanceId = header.toLowerCase();
+  if (actor.role === 'SystemManager') {
+    const [found] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
+    if (!found) throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
+  } else if (instanceId !== actor.homeInstanceId && !(await memberships()).includes(instanceId)) {
+    throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
+  }
+  return { instanceId, allClinics: false, instanceIds: [instanceId] };
+}
+
+export interface AuthPluginOptions {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+}
+
+/** Authentication (bearer session with server-side idle timeout), tenancy and role checks. */
+export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOptions) => {
+  const { db, config, mailer } = options;
+  app.decorateRequest('ctx', null as unknown as ServiceContext);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    request.ctx = {
+      db,
+      config,
+      mailer,
+      ip: request.ip,
+      userAgent: request.headers['user-agent'] ?? null,
+      actor: null,
+      instanceId: null,
+      allClinics: false,
+      instanceIds: [],
+    };
+    const routeConfig = request.routeOptions.config;
+    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs') || routeConfig.public || !request.routeOptions.url) return;
+
+    const header = request.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
+    if (!token) return invalidToken(reply);
+    const row = await loadSession(db, sha256(token));
+    if (!row || row.revokedAt || row.deletedAt || row.status !== 'active') return invalidToken(reply);
+    const idleMs = idleMinutesFrom(row.autoLogoutTime) * 60_000;
+    const now = Date.now();
+    if (now - row.lastSeenAt.getTime() > idleMs) {
+      await db.update(sessions).set({ revokedAt: new Date(now) }).where(eq(sessions.id, row.sessionId));
+      return invalidToken(reply);
+    }
+    if (now - row.lastSeenAt.getTime() > LAST_SEEN_WRITE_GRACE_MS) {
+      await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.sessionId));
+    }
+    const actor: Actor = {
+      userId: row.userId,
+      sessionId: row.sessionId,
+      email: row.email,
+      role: roleFromCode(row.role),
+      isParent: row.isParent,
+      isChild: row.isChild,
+      homeInstanceId: row.homeInstanceId,
+    };
+    const clinicHeader = request.headers.clinicid;
+    const tenancy = await resolveInstance(db, actor, typeof clinicHeader === 'string' ? clinicHeader : undefined, !!routeConfig.allClinics);
+    request.ctx = { ...request.ctx, actor, ...tenancy };
+    if (routeConfig.roles && !routeConfig.roles.includes(actor.role)) {
+      throw new AppError('FORBIDDEN', 'You are not allowed to do this');
+    }
+  });
+});

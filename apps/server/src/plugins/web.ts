@@ -1,0 +1,31 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { ErrorBody } from '@pathwell/contracts/errors';
+
+/**
+ * Serves the built web app from the same port as the API. Hashed assets may be cached for a year;
+ * index.html never is, so a deploy reaches every browser on its next load. Unknown non-API paths get
+ * index.html and the web router shows its own 404 page.
+ */
+export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: string }) => {
+  const hasWeb = existsSync(path.join(options.webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: options.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(res, filePath) {
+        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
+    }
+    return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+  });
+});
