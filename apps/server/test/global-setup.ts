@@ -1,0 +1,59 @@
+import { PGlite } from '@electric-sql/pglite';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { applyMigrations, openDatabase } from '../src/db/client';
+import { seedDemo } from '../src/db/seed/demo';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PostgreSQL server runs: a migrated, seeded database each test file clones. */
+    templateDatabase: string | null;
+    /** PGlite runs: a migrated, seeded data folder snapshot each test file restores. */
+    pgliteSnapshot: string | null;
+  }
+}
+
+export function adminUrl(databaseUrl: string, database = 'postgres') {
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/**
+ * Migrates and seeds once, then every test file starts from a copy: a template database on a
+ * PostgreSQL server, a data-folder snapshot on PGlite (about 0.4 s to restore instead of 3 s).
+ */
+export default async function setup(project: TestProject) {
+  const databaseUrl = process.env.DATABASE_URL;
+  if (databaseUrl) {
+    const name = `pathwell_tpl_${process.pid}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const handle = await openDatabase({ kind: 'postgresql', url: adminUrl(databaseUrl, name) });
+    await applyMigrations(handle);
+    await seedDemo(handle.db);
+    await handle.close();
+    project.provide('templateDatabase', name);
+    project.provide('pgliteSnapshot', null);
+    return async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    };
+  }
+  const pglite = await PGlite.create();
+  const handle = await openDatabase({ kind: 'pglite', dataDir: undefined, pglite });
+  await applyMigrations(handle);
+  await seedDemo(handle.db);
+  const dump = await pglite.dumpDataDir('none');
+  await pglite.close();
+  const folder = mkdtempSync(path.join(tmpdir(), 'pathwell-test-'));
+  const file = path.join(folder, 'snapshot.tar');
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
+  project.provide('templateDatabase', null);
+  project.provide('pgliteSnapshot', file);
+  return () => rmSync(folder, { recursive: true, force: true });
+}

@@ -1,0 +1,98 @@
+import { PGlite } from '@electric-sql/pglite';
+import { desc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
+import { outboxMessages } from '../src/db/schema';
+import { DEMO_PASSWORD } from '../src/db/seed/demo';
+import { adminUrl } from './global-setup';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Database;
+  config: Config;
+  kind: DatabaseHandle['kind'];
+  close: () => Promise<void>;
+}
+
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const template = inject('templateDatabase');
+  const databaseUrl = process.env.DATABASE_URL;
+  if (template && databaseUrl) {
+    const name = `pathwell_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl) });
+    await admin.connect();
+    await admin.query(`create database ${name} template ${template}`);
+    await admin.end();
+    const handle = await openDatabase({ kind: 'postgresql', url: adminUrl(databaseUrl, name) });
+    return {
+      handle,
+      drop: async () => {
+        const dropper = new pg.Client({ connectionString: adminUrl(databaseUrl) });
+        await dropper.connect();
+        await dropper.query(`drop database if exists ${name} with (force)`);
+        await dropper.end();
+      },
+    };
+  }
+  const snapshot = inject('pgliteSnapshot');
+  if (!snapshot) throw new Error('global setup did not prepare a database');
+  const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(snapshot)]) });
+  return { handle: await openDatabase({ kind: 'pglite', dataDir: undefined, pglite }), drop: async () => {} };
+}
+
+/** A fresh database (seeded with the demo clinics) and an app on it, for one test file. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { handle, drop } = await freshDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'test-secret-of-at-least-thirty-two-characters', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+  const app = await buildApp({ config, database: handle, logger: false });
+  await app.ready();
+  return {
+    app,
+    db: handle.db,
+    config,
+    kind: handle.kind,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+let ipCounter = 0;
+/** Each sign-in from its own address, so per-IP throttling of one test never touches another. */
+export const nextIp = () => `10.99.${Math.floor(++ipCounter / 250)}.${ipCounter % 250}`;
+
+export async function signIn(app: FastifyInstance, email: string, password = DEMO_PASSWORD) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/users/authenticate',
+    payload: { email, password },
+    remoteAddress: nextIp(),
+  });
+  if (response.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
+  const body = response.json<{ token: string; id: string }>();
+  return { token: body.token, id: body.id, headers: { authorization: `Bearer ${body.token}` } };
+}
+
+export async function latestEmailTo(db: Database, recipient: string) {
+  const [message] = await db
+    .select()
+    .from(outboxMessages)
+    .where(eq(outboxMessages.recipient, recipient))
+    .orderBy(desc(outboxMessages.createdAt))
+    .limit(1);
+  if (!message) throw new Error(`no email to ${recipient}`);
+  return message;
+}
+
+/** Pulls `id` and `token` out of the first link of an email body. */
+export function linkParams(body: string) {
+  const url = new URL(/https?:\/\/\S+/.exec(body)![0]);
+  return { path: url.pathname, id: url.searchParams.get('id')!, token: url.searchParams.get('token')! };
+}
