@@ -782,6 +782,12 @@ describe('menu table', () => {
     expect(urls).toHaveLength(44);
   });
 
+  it('no menu url lies under another, so one item governs each path', () => {
+    const urls = flat(menuItems).flatMap((item) => (item.url ? [item.url.toLowerCase()] : []));
+    const nested = urls.filter((url) => urls.some((other) => url.startsWith(`${other}/`)));
+    expect(nested).toEqual([]);
+  });
+
   it('items link somewhere and collapses hold children', () => {
     for (const item of flat(menuItems)) {
       if (item.type === 'item') expect(item.url, item.id).toMatch(/^\//);

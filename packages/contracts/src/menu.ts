@@ -444,7 +444,7 @@ function isEntryVisible(item: MenuItem, ctx: MenuContext): boolean {
   // A campaign-only clinic with the campaigns switch off would otherwise have an empty menu.
   const campaignsAvailable = flags.campaignsEnabled || flags.campaignOnly;
 
-  
+  if (!item.access.includes(role)) return false;
   if (item.campaigns && !campaignsAvailable) return false;
   if (item.campaigns === 'page' && (role === 'Doctor' || role === 'Staff')) return false;
   if (item.hideOnNevroNotEnabled && !flags.programMode) return false;
@@ -489,20 +489,12 @@ function flatten(items: readonly MenuItem[]): MenuItem[] {
 
 const linkedItems = flatten(menuItems).filter((item) => item.url !== undefined);
 
-/** The menu item whose url is the path or its longest ancestor path (`/users` governs `/users/userform/7`). */
+const isUnder = (path: string, url: string): boolean => path === url || path.startsWith(`${url}/`);
+
+/** The menu item whose url is the path or an ancestor of it (`/users` governs `/users/userform/7`). */
 function governingItem(path: string): MenuItem | undefined {
   const target = normalizePath(path);
-  let best: MenuItem | undefined;
-  let bestLength = -1;
-  for (const item of linkedItems) {
-    const url = normalizePath(item.url ?? '');
-    const governs = target === url || target.startsWith(`${url}/`);
-    if (governs && url.length > bestLength) {
-      best = item;
-      bestLength = url.length;
-    }
-  }
-  return best;
+  return linkedItems.find((item) => isUnder(target, normalizePath(item.url ?? '')));
 }
 
 /**
