@@ -18,14 +18,25 @@ export interface BuildOptions {
   database: DatabaseHandle;
   mailer?: Mailer;
   logger?: boolean;
+  /** Where logs go instead of stdout (tests read them to prove secrets are redacted). */
+  logStream?: NodeJS.WritableStream;
 }
 
-export async function buildApp({ config, database, mailer, logger = true }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, database, mailer, logger = true, logStream }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
       level: config.logLevel,
+      ...(logStream ? { stream: logStream } : {}),
       redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.newPassword', '*.currentPassword', '*.token', '*.code'],
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.newPassword',
+          '*.currentPassword',
+          '*.token',
+          '*.code',
+        ],
         censor: '[redacted]',
       },
     },

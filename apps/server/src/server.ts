@@ -26,6 +26,7 @@ const lines = [
 ];
 if (config.demoMode) {
   lines.push(`Demo sign-ins (password ${DEMO_PASSWORD}):`);
-  for (const user of demoUsers) lines.push(`  ${user.email.padEnd(24)} ${user.role}${user.isParent ? ' (parent user, both clinics)' : ''}`);
+  for (const user of demoUsers)
+    lines.push(`  ${user.email.padEnd(24)} ${user.role}${user.isParent ? ' (parent user, both clinics)' : ''}`);
 }
 console.log(lines.join('\n'));

@@ -48,7 +48,13 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
 /** A fresh database (seeded with the demo clinics) and an app on it, for one test file. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { handle, drop } = await freshDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', APP_SECRET: 'test-secret-of-at-least-thirty-two-characters', LOG_LEVEL: 'silent', WEB_DIST: '/nonexistent', ...env });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    APP_SECRET: 'test-secret-of-at-least-thirty-two-characters',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
   const app = await buildApp({ config, database: handle, logger: false });
   await app.ready();
   return {

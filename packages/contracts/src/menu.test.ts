@@ -41,49 +41,17 @@ function ids(items: readonly MenuItem[]): string[] {
 }
 
 function topLabels(ctx: MenuContext): string[] {
-  return visibleMenu(ctx).map(
-    (item) => menuTitlesEn[item.titleKey.replace(/^menu\./, '') as keyof typeof menuTitlesEn],
-  );
+  return visibleMenu(ctx).map((item) => menuTitlesEn[item.titleKey.replace(/^menu\./, '') as keyof typeof menuTitlesEn]);
 }
 
 describe('visibility rules on the clinic menu', () => {
   it.each<{ rule: string; ctx: MenuContext; id: string; visible: boolean }>([
-    {
-      rule: 'a Staff user does not see Reports',
-      ctx: context('Staff'),
-      id: 'reports',
-      visible: false,
-    },
-    {
-      rule: 'a Doctor sees Reports',
-      ctx: context('Doctor'),
-      id: 'dataSandbox',
-      visible: true,
-    },
-    {
-      rule: 'Instance Settings is for System Managers only',
-      ctx: context('Admin'),
-      id: 'instanceSettings',
-      visible: false,
-    },
-    {
-      rule: 'a System Manager sees Instance Settings',
-      ctx: context('SystemManager'),
-      id: 'instanceSettings',
-      visible: true,
-    },
-    {
-      rule: 'an Admin sees the system configuration group',
-      ctx: context('Admin'),
-      id: 'cohorts',
-      visible: true,
-    },
-    {
-      rule: 'a Doctor does not see the system configuration group',
-      ctx: context('Doctor'),
-      id: 'admin',
-      visible: false,
-    },
+    { rule: 'a Staff user does not see Reports', ctx: context('Staff'), id: 'reports', visible: false },
+    { rule: 'a Doctor sees Reports', ctx: context('Doctor'), id: 'dataSandbox', visible: true },
+    { rule: 'Instance Settings is for System Managers only', ctx: context('Admin'), id: 'instanceSettings', visible: false },
+    { rule: 'a System Manager sees Instance Settings', ctx: context('SystemManager'), id: 'instanceSettings', visible: true },
+    { rule: 'an Admin sees the system configuration group', ctx: context('Admin'), id: 'cohorts', visible: true },
+    { rule: 'a Doctor does not see the system configuration group', ctx: context('Doctor'), id: 'admin', visible: false },
     {
       rule: 'Pathways stays inside the Admin group, so Staff do not see it',
       ctx: context('Staff'),
@@ -96,90 +64,20 @@ describe('visibility rules on the clinic menu', () => {
       id: 'communicationDashboard',
       visible: false,
     },
-    {
-      rule: 'a Doctor does not see Login Details',
-      ctx: context('Doctor'),
-      id: 'loginDetails',
-      visible: false,
-    },
-    {
-      rule: 'a Staff user does not see Activity Logs',
-      ctx: context('Staff'),
-      id: 'activityLogs',
-      visible: false,
-    },
-    {
-      rule: 'an Admin sees Activity Logs',
-      ctx: context('Admin'),
-      id: 'activityLogs',
-      visible: true,
-    },
-    {
-      rule: 'a Doctor does not see Instance Information',
-      ctx: context('Doctor'),
-      id: 'instanceInformation',
-      visible: false,
-    },
-    {
-      rule: 'an Admin sees Clinic Information',
-      ctx: context('Admin'),
-      id: 'clinicInformation',
-      visible: true,
-    },
-    {
-      rule: 'a Staff user does not see System Users',
-      ctx: context('Staff'),
-      id: 'systemUsers',
-      visible: false,
-    },
-    {
-      rule: 'a Doctor sees Messages',
-      ctx: context('Doctor'),
-      id: 'messages',
-      visible: true,
-    },
-    {
-      rule: 'a Staff user does not see Messages',
-      ctx: context('Staff'),
-      id: 'messages',
-      visible: false,
-    },
-    {
-      rule: 'a Staff user sees the patient list',
-      ctx: context('Staff'),
-      id: 'patientList',
-      visible: true,
-    },
-    {
-      rule: 'a Staff user sees Media Center',
-      ctx: context('Staff'),
-      id: 'mediaList',
-      visible: true,
-    },
-    {
-      rule: 'a Doctor does not see the FAQ, which needs the admin role',
-      ctx: context('Doctor'),
-      id: 'faq',
-      visible: false,
-    },
-    {
-      rule: 'a System Manager sees the FAQ',
-      ctx: context('SystemManager'),
-      id: 'faq',
-      visible: true,
-    },
-    {
-      rule: 'a Staff user sees Staff Appointments',
-      ctx: context('Staff'),
-      id: 'staffAppointments',
-      visible: true,
-    },
-    {
-      rule: 'a Doctor does not see Staff Appointments',
-      ctx: context('Doctor'),
-      id: 'staffAppointments',
-      visible: false,
-    },
+    { rule: 'a Doctor does not see Login Details', ctx: context('Doctor'), id: 'loginDetails', visible: false },
+    { rule: 'a Staff user does not see Activity Logs', ctx: context('Staff'), id: 'activityLogs', visible: false },
+    { rule: 'an Admin sees Activity Logs', ctx: context('Admin'), id: 'activityLogs', visible: true },
+    { rule: 'a Doctor does not see Instance Information', ctx: context('Doctor'), id: 'instanceInformation', visible: false },
+    { rule: 'an Admin sees Clinic Information', ctx: context('Admin'), id: 'clinicInformation', visible: true },
+    { rule: 'a Staff user does not see System Users', ctx: context('Staff'), id: 'systemUsers', visible: false },
+    { rule: 'a Doctor sees Messages', ctx: context('Doctor'), id: 'messages', visible: true },
+    { rule: 'a Staff user does not see Messages', ctx: context('Staff'), id: 'messages', visible: false },
+    { rule: 'a Staff user sees the patient list', ctx: context('Staff'), id: 'patientList', visible: true },
+    { rule: 'a Staff user sees Media Center', ctx: context('Staff'), id: 'mediaList', visible: true },
+    { rule: 'a Doctor does not see the FAQ, which needs the admin role', ctx: context('Doctor'), id: 'faq', visible: false },
+    { rule: 'a System Manager sees the FAQ', ctx: context('SystemManager'), id: 'faq', visible: true },
+    { rule: 'a Staff user sees Staff Appointments', ctx: context('Staff'), id: 'staffAppointments', visible: true },
+    { rule: 'a Doctor does not see Staff Appointments', ctx: context('Doctor'), id: 'staffAppointments', visible: false },
     {
       rule: 'a Doctor sees the Provider Appointment Dashboard',
       ctx: context('Doctor'),
@@ -192,12 +90,7 @@ describe('visibility rules on the clinic menu', () => {
       id: 'chatterNotification',
       visible: true,
     },
-    {
-      rule: 'an Admin sees the Patient Hotlist',
-      ctx: context('Admin'),
-      id: 'patientHotlist',
-      visible: true,
-    },
+    { rule: 'an Admin sees the Patient Hotlist', ctx: context('Admin'), id: 'patientHotlist', visible: true },
     {
       rule: 'a Doctor does not get campaigns, not even Campaign Results',
       ctx: context('Doctor'),
@@ -230,9 +123,7 @@ describe('visibility rules on the clinic menu', () => {
     },
     {
       rule: 'a campaign-only clinic shows campaigns even with the campaigns switch off',
-      ctx: context('Admin', {
-        flags: { campaignOnly: true, campaignsEnabled: false },
-      }),
+      ctx: context('Admin', { flags: { campaignOnly: true, campaignsEnabled: false } }),
       id: 'patientCampaigns',
       visible: true,
     },
@@ -339,13 +230,7 @@ const testTree: MenuItem[] = [
     type: 'item',
     access: ['SystemManager', 'Admin', 'Doctor', 'Staff'],
   },
-  {
-    id: 'adminsOnly',
-    titleKey: 'menu.pathways',
-    url: '/t/admins',
-    type: 'item',
-    access: ['Admin'],
-  },
+  { id: 'adminsOnly', titleKey: 'menu.pathways', url: '/t/admins', type: 'item', access: ['Admin'] },
   {
     id: 'programItem',
     titleKey: 'menu.pathways',
@@ -432,42 +317,20 @@ const testTree: MenuItem[] = [
     titleKey: 'menu.admin',
     type: 'collapse',
     access: ['SystemManager', 'Admin', 'Doctor', 'Staff'],
-    children: [
-      {
-        id: 'adminChild',
-        titleKey: 'menu.rooms',
-        url: '/t/child',
-        type: 'item',
-        access: ['Admin'],
-      },
-    ],
+    children: [{ id: 'adminChild', titleKey: 'menu.rooms', url: '/t/child', type: 'item', access: ['Admin'] }],
   },
   {
     id: 'emptyGroup',
     titleKey: 'menu.reports',
     type: 'group',
     access: ['SystemManager', 'Admin', 'Doctor', 'Staff'],
-    children: [
-      {
-        id: 'lockedChild',
-        titleKey: 'menu.rooms',
-        url: '/t/locked',
-        type: 'item',
-        access: ['Admin'],
-        nevro: false,
-      },
-    ],
+    children: [{ id: 'lockedChild', titleKey: 'menu.rooms', url: '/t/locked', type: 'item', access: ['Admin'], nevro: false }],
   },
 ];
 
 describe('visibility rules on per-item flags', () => {
   it.each<{ rule: string; ctx: MenuContext; id: string; visible: boolean }>([
-    {
-      rule: 'the access list must contain the role',
-      ctx: context('Doctor'),
-      id: 'adminsOnly',
-      visible: false,
-    },
+    { rule: 'the access list must contain the role', ctx: context('Doctor'), id: 'adminsOnly', visible: false },
     {
       rule: 'a System Manager needs to be in the access list too',
       ctx: context('SystemManager'),
@@ -486,42 +349,17 @@ describe('visibility rules on per-item flags', () => {
       id: 'campaignForAll',
       visible: false,
     },
-    {
-      rule: 'an Admin gets a campaign page the access list names',
-      ctx: context('Admin'),
-      id: 'campaignForAll',
-      visible: true,
-    },
-    {
-      rule: 'a Staff user keeps campaign support items',
-      ctx: context('Staff'),
-      id: 'supportForAll',
-      visible: true,
-    },
-    {
-      rule: 'a collapse with no visible children is dropped',
-      ctx: context('Doctor'),
-      id: 'adminCollapse',
-      visible: false,
-    },
-    {
-      rule: 'a collapse with a visible child is kept',
-      ctx: context('Admin'),
-      id: 'adminCollapse',
-      visible: true,
-    },
+    { rule: 'an Admin gets a campaign page the access list names', ctx: context('Admin'), id: 'campaignForAll', visible: true },
+    { rule: 'a Staff user keeps campaign support items', ctx: context('Staff'), id: 'supportForAll', visible: true },
+    { rule: 'a collapse with no visible children is dropped', ctx: context('Doctor'), id: 'adminCollapse', visible: false },
+    { rule: 'a collapse with a visible child is kept', ctx: context('Admin'), id: 'adminCollapse', visible: true },
     {
       rule: 'a group left empty by program mode is dropped',
       ctx: context('Admin', { flags: { programMode: true } }),
       id: 'emptyGroup',
       visible: false,
     },
-    {
-      rule: 'program-only items are hidden when program mode is off',
-      ctx: context('Admin'),
-      id: 'programOnly',
-      visible: false,
-    },
+    { rule: 'program-only items are hidden when program mode is off', ctx: context('Admin'), id: 'programOnly', visible: false },
     {
       rule: 'program-only items are hidden from System Managers when program mode is off',
       ctx: context('SystemManager'),
@@ -731,10 +569,7 @@ describe('top-level menu of each role with default flags', () => {
   });
 
   it('a campaign-only clinic shows an Admin only campaigns and contact support', () => {
-    expect(topLabels(context('Admin', { flags: { campaignOnly: true } }))).toEqual([
-      'Campaigns',
-      'Contact Support',
-    ]);
+    expect(topLabels(context('Admin', { flags: { campaignOnly: true } }))).toEqual(['Campaigns', 'Contact Support']);
   });
 
   it('a parent Admin sees only the parent-flagged sections', () => {
@@ -752,21 +587,13 @@ describe('top-level menu of each role with default flags', () => {
 
   it('a Mainstay child Staff user sees the patient intake screens and contact support', () => {
     const menu = visibleMenu(context('Staff', { isChild: true, flags: { mainstay: true } }));
-    expect(ids(menu)).toEqual([
-      'patients',
-      'patientList',
-      'newPatient',
-      'appointments',
-      'chatterNotification',
-      'contactSupport',
-    ]);
+    expect(ids(menu)).toEqual(['patients', 'patientList', 'newPatient', 'appointments', 'chatterNotification', 'contactSupport']);
   });
 });
 
 describe('menu table', () => {
   const all = ids(menuItems);
-  const flat = (items: readonly MenuItem[]): MenuItem[] =>
-    items.flatMap((item) => [item, ...flat(item.children ?? [])]);
+  const flat = (items: readonly MenuItem[]): MenuItem[] => items.flatMap((item) => [item, ...flat(item.children ?? [])]);
 
   it('every titleKey has an English title and every English title is used', () => {
     const keys = flat(menuItems).map((item) => item.titleKey.replace(/^menu\./, ''));
@@ -798,36 +625,16 @@ describe('menu table', () => {
 
 describe('canAccessPath', () => {
   it.each<{ rule: string; ctx: MenuContext; path: string; allowed: boolean }>([
-    {
-      rule: 'an Admin cannot open Instance Settings',
-      ctx: context('Admin'),
-      path: '/admin/instancesettings',
-      allowed: false,
-    },
+    { rule: 'an Admin cannot open Instance Settings', ctx: context('Admin'), path: '/admin/instancesettings', allowed: false },
     {
       rule: 'a System Manager opens Instance Settings',
       ctx: context('SystemManager'),
       path: '/admin/instancesettings',
       allowed: true,
     },
-    {
-      rule: 'a Staff user opens the patient list',
-      ctx: context('Staff'),
-      path: '/patients/list',
-      allowed: true,
-    },
-    {
-      rule: 'a Staff user cannot open Injections',
-      ctx: context('Staff'),
-      path: '/admin/interventionalitems/2',
-      allowed: false,
-    },
-    {
-      rule: 'an Admin opens Injections',
-      ctx: context('Admin'),
-      path: '/admin/interventionalitems/2',
-      allowed: true,
-    },
+    { rule: 'a Staff user opens the patient list', ctx: context('Staff'), path: '/patients/list', allowed: true },
+    { rule: 'a Staff user cannot open Injections', ctx: context('Staff'), path: '/admin/interventionalitems/2', allowed: false },
+    { rule: 'an Admin opens Injections', ctx: context('Admin'), path: '/admin/interventionalitems/2', allowed: true },
     {
       rule: 'a path under no menu item is open to the menu: My Account',
       ctx: context('Staff'),
@@ -864,12 +671,7 @@ describe('canAccessPath', () => {
       path: '/Reports/Summary/?from=2024',
       allowed: false,
     },
-    {
-      rule: 'a Doctor opens the data sandbox',
-      ctx: context('Doctor'),
-      path: '/reports/summary?from=2024',
-      allowed: true,
-    },
+    { rule: 'a Doctor opens the data sandbox', ctx: context('Doctor'), path: '/reports/summary?from=2024', allowed: true },
     {
       rule: 'campaign pages close when campaigns are disabled',
       ctx: context('Admin', { flags: { campaignsEnabled: false } }),
@@ -897,10 +699,7 @@ describe('menuAccessFor', () => {
   it.each<{ url: string; access: Role[] | undefined }>([
     { url: '/admin/instancesettings', access: ['SystemManager'] },
     { url: '/pathways', access: ['SystemManager', 'Admin', 'Doctor', 'Staff'] },
-    {
-      url: '/patientcampaigns/results',
-      access: ['SystemManager', 'Admin', 'Doctor'],
-    },
+    { url: '/patientcampaigns/results', access: ['SystemManager', 'Admin', 'Doctor'] },
     { url: '/resources/faq', access: ['SystemManager', 'Admin'] },
     { url: '/my-account', access: undefined },
     { url: '/users/userform/1', access: undefined },

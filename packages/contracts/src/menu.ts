@@ -106,11 +106,7 @@ const managers = (): Role[] => roles('SystemManager', 'Admin');
 const reporting = (): Role[] => roles('SystemManager', 'Admin', 'Doctor');
 
 /** For parent users, and for parent and child users of a Mainstay clinic. */
-const parentAndMainstay = {
-  isParent: true,
-  mainstayParent: true,
-  mainstayChild: true,
-} as const;
+const parentAndMainstay = { isParent: true, mainstayParent: true, mainstayChild: true } as const;
 
 function adminItem(id: MenuTitle, url: string, icon: string): MenuItem {
   return {
@@ -207,11 +203,7 @@ export const menuItems: MenuItem[] = [
       adminItem('interventionalProcedures', '/admin/interventionalitems/1', 'IconStethoscope'),
       adminItem('interventionalDirections', '/admin/interventionaldirections', 'IconDirections'),
       adminItem('interventionalLocations', '/admin/interventionallocations', 'IconMapPins'),
-      adminItem(
-        'adaInterventionalLocations',
-        '/admin/adainterventionallocations',
-        'IconAccessible',
-      ),
+      adminItem('adaInterventionalLocations', '/admin/adainterventionallocations', 'IconAccessible'),
       adminItem('injections', '/admin/interventionalitems/2', 'IconVaccine'),
       adminItem('bodyParts', '/admin/interventionalitems/3', 'IconBodyScan'),
       {

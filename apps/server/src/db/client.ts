@@ -22,7 +22,8 @@ export interface DatabaseHandle {
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export type DatabaseTarget = { kind: 'pglite'; dataDir: string | undefined; pglite?: PGlite } | { kind: 'postgresql'; url: string };
+export type DatabaseTarget =
+  { kind: 'pglite'; dataDir: string | undefined; pglite?: PGlite } | { kind: 'postgresql'; url: string };
 
 /** `dataDir` undefined means an in-memory PGlite (tests restore a snapshot into one). */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
@@ -47,7 +48,9 @@ interface Journal {
 
 export async function migrationLevel(db: Database): Promise<{ applied: number; latest: string | null }> {
   const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as Journal;
-  const result = (await db.execute(sql`select count(*) as count, max(created_at) as created_at from drizzle.__drizzle_migrations`)) as unknown as {
+  const result = (await db.execute(
+    sql`select count(*) as count, max(created_at) as created_at from drizzle.__drizzle_migrations`,
+  )) as unknown as {
     rows: { count: string | number; created_at: string | number | null }[];
   };
   const row = result.rows[0];

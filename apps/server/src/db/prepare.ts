@@ -8,7 +8,9 @@ export type Prepared = DatabaseHandle & { seeded: 'demo' | 'manager' | null };
 /** Opens the configured database, applies migrations and fills an empty one (demo or first manager). */
 export async function prepareDatabase(config: Config): Promise<Prepared> {
   const handle = await openDatabase(
-    config.databaseUrl ? { kind: 'postgresql', url: config.databaseUrl } : { kind: 'pglite', dataDir: `${config.dataDir}/pglite` },
+    config.databaseUrl
+      ? { kind: 'postgresql', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: `${config.dataDir}/pglite` },
   );
   await applyMigrations(handle);
   if (!(await isDatabaseEmpty(handle.db))) return { ...handle, seeded: null };

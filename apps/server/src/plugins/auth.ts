@@ -84,7 +84,8 @@ async function resolveInstance(db: Database, actor: Actor, header: string | unde
     const ids = [...new Set([...(await memberships()), ...(actor.homeInstanceId ? [actor.homeInstanceId] : [])])];
     return { instanceId: actor.homeInstanceId ?? ids[0]!, allClinics: true, instanceIds: ids };
   }
-  if (!ID_PATTERN.test(header)) throw new AppError('VALIDATION', 'ClinicId header is not valid', { fields: { ClinicId: 'idInvalid' } });
+  if (!ID_PATTERN.test(header))
+    throw new AppError('VALIDATION', 'ClinicId header is not valid', { fields: { ClinicId: 'idInvalid' } });
   const instanceId = header.toLowerCase();
   if (actor.role === 'SystemManager') {
     const [found] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
@@ -119,7 +120,13 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
       instanceIds: [],
     };
     const routeConfig = request.routeOptions.config;
-    if (!request.url.startsWith('/api/') || request.url.startsWith('/api/docs') || routeConfig.public || !request.routeOptions.url) return;
+    if (
+      !request.url.startsWith('/api/') ||
+      request.url.startsWith('/api/docs') ||
+      routeConfig.public ||
+      !request.routeOptions.url
+    )
+      return;
 
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
@@ -129,11 +136,17 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     const idleMs = idleMinutesFrom(row.autoLogoutTime) * 60_000;
     const now = Date.now();
     if (now - row.lastSeenAt.getTime() > idleMs) {
-      await db.update(sessions).set({ revokedAt: new Date(now) }).where(eq(sessions.id, row.sessionId));
+      await db
+        .update(sessions)
+        .set({ revokedAt: new Date(now) })
+        .where(eq(sessions.id, row.sessionId));
       return invalidToken(reply);
     }
     if (now - row.lastSeenAt.getTime() > LAST_SEEN_WRITE_GRACE_MS) {
-      await db.update(sessions).set({ lastSeenAt: sql`now()` }).where(eq(sessions.id, row.sessionId));
+      await db
+        .update(sessions)
+        .set({ lastSeenAt: sql`now()` })
+        .where(eq(sessions.id, row.sessionId));
     }
     const actor: Actor = {
       userId: row.userId,
@@ -145,7 +158,12 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
       homeInstanceId: row.homeInstanceId,
     };
     const clinicHeader = request.headers.clinicid;
-    const tenancy = await resolveInstance(db, actor, typeof clinicHeader === 'string' ? clinicHeader : undefined, !!routeConfig.allClinics);
+    const tenancy = await resolveInstance(
+      db,
+      actor,
+      typeof clinicHeader === 'string' ? clinicHeader : undefined,
+      !!routeConfig.allClinics,
+    );
     request.ctx = { ...request.ctx, actor, ...tenancy };
     if (routeConfig.roles && !routeConfig.roles.includes(actor.role)) {
       throw new AppError('FORBIDDEN', 'You are not allowed to do this');

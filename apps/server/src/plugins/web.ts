@@ -18,7 +18,10 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
       wildcard: false,
       index: false,
       setHeaders(res, filePath) {
-        res.header('Cache-Control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'Cache-Control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   }

@@ -1,16 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -67,7 +56,10 @@ export const userInstances = pgTable(
       .notNull()
       .references(() => instances.id, { onDelete: 'cascade' }),
   },
-  (table) => [primaryKey({ columns: [table.userId, table.instanceId] }), index('user_instances_instance_idx').on(table.instanceId)],
+  (table) => [
+    primaryKey({ columns: [table.userId, table.instanceId] }),
+    index('user_instances_instance_idx').on(table.instanceId),
+  ],
 );
 
 /** Instance settings as configuration records (specification section 3). */
@@ -156,7 +148,10 @@ export const outboxMessages = pgTable(
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
-  (table) => [index('outbox_messages_created_idx').on(table.createdAt), index('outbox_messages_instance_idx').on(table.instanceId)],
+  (table) => [
+    index('outbox_messages_created_idx').on(table.createdAt),
+    index('outbox_messages_instance_idx').on(table.instanceId),
+  ],
 );
 
 export const activityLogs = pgTable(

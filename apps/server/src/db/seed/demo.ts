@@ -7,9 +7,23 @@ import { hashPassword } from '../../lib/secrets';
 export const DEMO_PASSWORD = 'Pathwell#2026';
 
 export const demoUsers = [
-  { email: 'manager@pathwell.demo', firstName: 'Morgan', lastName: 'Reyes', role: 'SystemManager', clinic: 'riverside', isParent: false },
+  {
+    email: 'manager@pathwell.demo',
+    firstName: 'Morgan',
+    lastName: 'Reyes',
+    role: 'SystemManager',
+    clinic: 'riverside',
+    isParent: false,
+  },
   { email: 'admin@pathwell.demo', firstName: 'Alex', lastName: 'Carter', role: 'Admin', clinic: 'riverside', isParent: false },
-  { email: 'doctor@pathwell.demo', firstName: 'Daniela', lastName: 'Ortiz', role: 'Doctor', clinic: 'riverside', isParent: false },
+  {
+    email: 'doctor@pathwell.demo',
+    firstName: 'Daniela',
+    lastName: 'Ortiz',
+    role: 'Doctor',
+    clinic: 'riverside',
+    isParent: false,
+  },
   { email: 'staff@pathwell.demo', firstName: 'Sam', lastName: 'Lee', role: 'Staff', clinic: 'riverside', isParent: false },
   { email: 'admin2@pathwell.demo', firstName: 'Jordan', lastName: 'Blake', role: 'Admin', clinic: 'lakeside', isParent: false },
   { email: 'parent@pathwell.demo', firstName: 'Priya', lastName: 'Shah', role: 'Admin', clinic: 'riverside', isParent: true },

@@ -38,7 +38,12 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post('/api/users/confirmSignup', {
     config: { public: true, ...openLimit },
-    schema: { tags, summary: 'Confirm a sign-up email address', body: confirmSignUpSchema, response: { 200: messageSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Confirm a sign-up email address',
+      body: confirmSignUpSchema,
+      response: { 200: messageSchema, ...errors },
+    },
     handler: async (request) => auth.confirmSignUp(request.ctx, request.body),
   });
 
@@ -50,7 +55,12 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post('/api/users/twofactor/verify', {
     config: { public: true, rateLimit: { max: 20, timeWindow: '1 minute' } },
-    schema: { tags, summary: 'Complete sign-in with the emailed code', body: twoFactorVerifySchema, response: { 200: signInResultSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Complete sign-in with the emailed code',
+      body: twoFactorVerifySchema,
+      response: { 200: signInResultSchema, ...errors },
+    },
     handler: async (request) => auth.verifyTwoFactor(request.ctx, request.body),
   });
 
@@ -69,23 +79,43 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/users/:id', {
-    schema: { tags, summary: 'A user profile', params: z.object({ id: idSchema }), response: { 200: userProfileSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'A user profile',
+      params: z.object({ id: idSchema }),
+      response: { 200: userProfileSchema, ...errors },
+    },
     handler: async (request) => auth.getUser(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.put('/api/users/me', {
-    schema: { tags, summary: 'Update my account', body: updateMyAccountSchema, response: { 200: userProfileSchema, 409: errorBodySchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Update my account',
+      body: updateMyAccountSchema,
+      response: { 200: userProfileSchema, 409: errorBodySchema, ...errors },
+    },
     handler: async (request) => auth.updateMyAccount(requireSignedIn(request.ctx), request.body),
   });
 
   app.put('/api/users/me/twofactor', {
-    schema: { tags, summary: 'Turn my two-factor sign-in on or off', body: twoFactorToggleSchema, response: { 200: userProfileSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Turn my two-factor sign-in on or off',
+      body: twoFactorToggleSchema,
+      response: { 200: userProfileSchema, ...errors },
+    },
     handler: async (request) => auth.setTwoFactor(requireSignedIn(request.ctx), request.body.enabled),
   });
 
   app.post('/api/users/forgetPassword', {
     config: { public: true, ...openLimit },
-    schema: { tags, summary: 'Email a password reset link', body: forgetPasswordSchema, response: { 200: messageSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Email a password reset link',
+      body: forgetPasswordSchema,
+      response: { 200: messageSchema, ...errors },
+    },
     handler: async (request) => auth.forgetPassword(request.ctx, request.log, request.body),
   });
 
@@ -96,13 +126,23 @@ export async function authRoutes(fastify: FastifyInstance) {
 
   app.post('/api/users/setPassword', {
     config: { public: true, ...openLimit },
-    schema: { tags, summary: 'Set a password from a welcome or reset link', body: setPasswordSchema, response: { 200: messageSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Set a password from a welcome or reset link',
+      body: setPasswordSchema,
+      response: { 200: messageSchema, ...errors },
+    },
     handler: async (request) => auth.setPassword(request.ctx, request.body),
   });
 
   app.post('/api/users/resendWelcomeEmail', {
     config: { public: true, ...openLimit },
-    schema: { tags, summary: 'Send the set-up email again', body: resendWelcomeSchema, response: { 200: messageSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Send the set-up email again',
+      body: resendWelcomeSchema,
+      response: { 200: messageSchema, ...errors },
+    },
     handler: async (request) => auth.sendWelcomeEmail(request.ctx, request.log, request.body.id),
   });
 }

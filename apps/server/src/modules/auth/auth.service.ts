@@ -56,7 +56,10 @@ async function findUserByEmail(db: Database, email: string) {
 }
 
 async function findUser(db: Database, id: string) {
-  const [user] = await db.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt)));
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)));
   return user;
 }
 
@@ -110,7 +113,14 @@ export async function signUp(ctx: ServiceContext, log: FastifyBaseLogger, input:
   const after = await ctx.db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, input.email);
     if (existing) {
-      return sendAccountEmail(ctx, log, tx, existing, 'already-registered', accountEmails.alreadyRegistered(`${ctx.config.publicUrl}/signin`));
+      return sendAccountEmail(
+        ctx,
+        log,
+        tx,
+        existing,
+        'already-registered',
+        accountEmails.alreadyRegistered(`${ctx.config.publicUrl}/signin`),
+      );
     }
     const [user] = await tx
       .insert(users)
@@ -261,7 +271,10 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
   if (!challenge || !user || user.status !== 'active') throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
   if (!sameHash(challenge.tokenHash, sha256(input.code))) {
     await ctx.db.transaction(async (tx) => {
-      await tx.update(oneTimeTokens).set({ attempts: sql`${oneTimeTokens.attempts} + 1` }).where(eq(oneTimeTokens.id, challenge.id));
+      await tx
+        .update(oneTimeTokens)
+        .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
+        .where(eq(oneTimeTokens.id, challenge.id));
       await recordActivity(tx, {
         instanceId: user.instanceId,
         actorUserId: user.id,
@@ -457,12 +470,16 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
       .set({ usedAt: new Date() })
       .where(and(eq(oneTimeTokens.id, token.id), isNull(oneTimeTokens.usedAt)))
       .returning({ id: oneTimeTokens.id });
-    if (used.length === 0) throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
+    if (used.length === 0)
+      throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
     await tx
       .update(users)
       .set({ passwordHash, status: user.status === 'invited' ? 'active' : user.status, updatedAt: new Date() })
       .where(eq(users.id, user.id));
-    await tx.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
     await recordActivity(tx, {
       instanceId: user.instanceId,
       actorUserId: user.id,

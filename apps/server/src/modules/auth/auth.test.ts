@@ -117,9 +117,15 @@ describe('tokens and sessions', () => {
 
   it('a session idle for longer than 30 minutes is ended by the server', async () => {
     const { headers, id } = await signIn(t.app, 'doctor@pathwell.demo');
-    await t.db.update(sessions).set({ lastSeenAt: sql`now() - interval '29 minutes'` }).where(eq(sessions.userId, id));
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '29 minutes'` })
+      .where(eq(sessions.userId, id));
     expect((await t.app.inject({ method: 'GET', url: '/api/session', headers })).statusCode).toBe(200);
-    await t.db.update(sessions).set({ lastSeenAt: sql`now() - interval '31 minutes'` }).where(eq(sessions.userId, id));
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '31 minutes'` })
+      .where(eq(sessions.userId, id));
     const expired = await t.app.inject({ method: 'GET', url: '/api/session', headers });
     expect(expired.statusCode).toBe(401);
     expect(expired.json().msg).toBe(TOKEN_NOT_VALID);
@@ -138,7 +144,10 @@ describe('tokens and sessions', () => {
       .where(and(eq(instanceSettings.instanceId, user!.instanceId!), eq(instanceSettings.configurationId, 'autoLogoutTime')));
     const session = await t.app.inject({ method: 'GET', url: '/api/session', headers });
     expect(session.json().idleTimeoutMinutes).toBe(5);
-    await t.db.update(sessions).set({ lastSeenAt: sql`now() - interval '6 minutes'` }).where(eq(sessions.userId, id));
+    await t.db
+      .update(sessions)
+      .set({ lastSeenAt: sql`now() - interval '6 minutes'` })
+      .where(eq(sessions.userId, id));
     expect((await t.app.inject({ method: 'GET', url: '/api/session', headers })).statusCode).toBe(401);
   });
 });
@@ -170,7 +179,10 @@ describe('two-factor sign-in', () => {
     const code = await codeFromEmail('staff@pathwell.demo');
     const wrong = await post('/api/users/twofactor/verify', { challengeId, code: code === '000000' ? '111111' : '000000' });
     expect(wrong.statusCode).toBe(401);
-    await t.db.update(oneTimeTokens).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(oneTimeTokens.id, challengeId));
+    await t.db
+      .update(oneTimeTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(oneTimeTokens.id, challengeId));
     const late = await post('/api/users/twofactor/verify', { challengeId, code });
     expect(late.statusCode).toBe(401);
   });
@@ -188,7 +200,8 @@ describe('two-factor sign-in', () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await post('/api/users/twofactor/send', { challengeId })).statusCode).toBe(200);
     const newCode = await codeFromEmail('staff@pathwell.demo');
-    if (oldCode !== newCode) expect((await post('/api/users/twofactor/verify', { challengeId, code: oldCode })).statusCode).toBe(401);
+    if (oldCode !== newCode)
+      expect((await post('/api/users/twofactor/verify', { challengeId, code: oldCode })).statusCode).toBe(401);
     expect((await post('/api/users/twofactor/verify', { challengeId, code: newCode })).statusCode).toBe(200);
   });
 });
@@ -235,11 +248,25 @@ describe('forgotten password', () => {
     expect(asked.statusCode).toBe(200);
     const { path, id, token } = linkParams((await latestEmailTo(t.db, 'doctor@pathwell.demo')).body);
     expect(path).toBe('/reset-password');
-    const set = await post('/api/users/setPassword', { id, token, newPassword: 'Renewed#2026', confirmNewPassword: 'Renewed#2026' });
+    const set = await post('/api/users/setPassword', {
+      id,
+      token,
+      newPassword: 'Renewed#2026',
+      confirmNewPassword: 'Renewed#2026',
+    });
     expect(set.statusCode).toBe(200);
-    expect((await post('/api/users/authenticate', { email: 'doctor@pathwell.demo', password: 'Renewed#2026' })).statusCode).toBe(200);
-    expect((await post('/api/users/authenticate', { email: 'doctor@pathwell.demo', password: 'Pathwell#2026' })).statusCode).toBe(401);
-    const reuse = await post('/api/users/setPassword', { id, token, newPassword: 'Another#2026', confirmNewPassword: 'Another#2026' });
+    expect((await post('/api/users/authenticate', { email: 'doctor@pathwell.demo', password: 'Renewed#2026' })).statusCode).toBe(
+      200,
+    );
+    expect((await post('/api/users/authenticate', { email: 'doctor@pathwell.demo', password: 'Pathwell#2026' })).statusCode).toBe(
+      401,
+    );
+    const reuse = await post('/api/users/setPassword', {
+      id,
+      token,
+      newPassword: 'Another#2026',
+      confirmNewPassword: 'Another#2026',
+    });
     expect(reuse.statusCode).toBe(400);
   });
 
@@ -253,13 +280,28 @@ describe('forgotten password', () => {
 
   it('set password validates the pair and the policy', async () => {
     const id = crypto.randomUUID();
-    const mismatch = await post('/api/users/setPassword', { id, token: 'x', newPassword: 'Strong#Pass1', confirmNewPassword: 'Strong#Pass2' });
+    const mismatch = await post('/api/users/setPassword', {
+      id,
+      token: 'x',
+      newPassword: 'Strong#Pass1',
+      confirmNewPassword: 'Strong#Pass2',
+    });
     expect(mismatch.json().fields).toEqual({ confirmNewPassword: 'passwordsMismatch' });
     const empty = await post('/api/users/setPassword', { id, token: 'x', newPassword: 'Strong#Pass1', confirmNewPassword: '' });
     expect(empty.json().fields).toMatchObject({ confirmNewPassword: 'confirmPasswordRequired' });
-    const badId = await post('/api/users/setPassword', { id: 'nope', token: 'x', newPassword: 'Strong#Pass1', confirmNewPassword: 'Strong#Pass1' });
+    const badId = await post('/api/users/setPassword', {
+      id: 'nope',
+      token: 'x',
+      newPassword: 'Strong#Pass1',
+      confirmNewPassword: 'Strong#Pass1',
+    });
     expect(badId.json().fields).toEqual({ id: 'idInvalid' });
-    const expired = await post('/api/users/setPassword', { id, token: 'x', newPassword: 'Strong#Pass1', confirmNewPassword: 'Strong#Pass1' });
+    const expired = await post('/api/users/setPassword', {
+      id,
+      token: 'x',
+      newPassword: 'Strong#Pass1',
+      confirmNewPassword: 'Strong#Pass1',
+    });
     expect(expired.statusCode).toBe(400);
     expect(expired.json().error).toBe('This link is not valid or has expired');
   });
@@ -268,13 +310,25 @@ describe('forgotten password', () => {
     const [admin] = await t.db.select().from(users).where(eq(users.email, 'admin@pathwell.demo'));
     const [invited] = await t.db
       .insert(users)
-      .values({ email: 'invited@example.com', firstName: 'In', lastName: 'Vited', role: 2, instanceId: admin!.instanceId, status: 'invited' })
+      .values({
+        email: 'invited@example.com',
+        firstName: 'In',
+        lastName: 'Vited',
+        role: 2,
+        instanceId: admin!.instanceId,
+        status: 'invited',
+      })
       .returning();
     expect((await post('/api/users/resendWelcomeEmail', { id: invited!.id })).statusCode).toBe(200);
     const { path, id, token } = linkParams((await latestEmailTo(t.db, 'invited@example.com')).body);
     expect(path).toBe('/set-password');
-    expect((await post('/api/users/setPassword', { id, token, newPassword: 'Welcome#2026', confirmNewPassword: 'Welcome#2026' })).statusCode).toBe(200);
-    expect((await post('/api/users/authenticate', { email: 'invited@example.com', password: 'Welcome#2026' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/users/setPassword', { id, token, newPassword: 'Welcome#2026', confirmNewPassword: 'Welcome#2026' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await post('/api/users/authenticate', { email: 'invited@example.com', password: 'Welcome#2026' })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -291,19 +345,39 @@ describe('change password', () => {
     expect(response.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/session', headers: here.headers })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/session', headers: elsewhere.headers })).statusCode).toBe(401);
-    const logs = await t.db.select().from(activityLogs).where(and(eq(activityLogs.actorUserId, here.id), eq(activityLogs.targetType, 'password')));
+    const logs = await t.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.actorUserId, here.id), eq(activityLogs.targetType, 'password')));
     expect(logs).toHaveLength(1);
   });
 
   it.each([
-    [{ currentPassword: 'Wrong#2026', newPassword: 'Other#20266', confirmNewPassword: 'Other#20266' }, { currentPassword: 'invalid' }],
-    [{ currentPassword: '', newPassword: 'Other#20266', confirmNewPassword: 'Other#20266' }, { currentPassword: 'previousPasswordRequired' }],
+    [
+      { currentPassword: 'Wrong#2026', newPassword: 'Other#20266', confirmNewPassword: 'Other#20266' },
+      { currentPassword: 'invalid' },
+    ],
+    [
+      { currentPassword: '', newPassword: 'Other#20266', confirmNewPassword: 'Other#20266' },
+      { currentPassword: 'previousPasswordRequired' },
+    ],
     [{ currentPassword: 'Changed#2026', newPassword: '', confirmNewPassword: '' }, { newPassword: 'newPasswordRequired' }],
-    [{ currentPassword: 'Changed#2026', newPassword: 'Changed#2026', confirmNewPassword: 'Changed#2026' }, { newPassword: 'passwordSameAsCurrent' }],
-    [{ currentPassword: 'Changed#2026', newPassword: 'Other#20266', confirmNewPassword: 'Other#20267' }, { confirmNewPassword: 'passwordsMismatch' }],
+    [
+      { currentPassword: 'Changed#2026', newPassword: 'Changed#2026', confirmNewPassword: 'Changed#2026' },
+      { newPassword: 'passwordSameAsCurrent' },
+    ],
+    [
+      { currentPassword: 'Changed#2026', newPassword: 'Other#20266', confirmNewPassword: 'Other#20267' },
+      { confirmNewPassword: 'passwordsMismatch' },
+    ],
   ])('refuses %j with field messages', async (payload, fields) => {
     const me = await signIn(t.app, 'manager@pathwell.demo', 'Changed#2026');
-    const response = await t.app.inject({ method: 'POST', url: '/api/users/changepassword', headers: me.headers, payload: { id: me.id, ...payload } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/users/changepassword',
+      headers: me.headers,
+      payload: { id: me.id, ...payload },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toMatchObject(fields);
   });

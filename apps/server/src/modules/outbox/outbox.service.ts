@@ -66,7 +66,10 @@ async function deliver(db: Database, mailer: Mailer, messageId: string): Promise
   if (!message || message.status === 'sent') return;
   try {
     await mailer.deliver({ to: message.recipient, subject: message.subject ?? '', text: message.body });
-    await db.update(outboxMessages).set({ status: 'sent', sentAt: new Date(), error: null }).where(eq(outboxMessages.id, messageId));
+    await db
+      .update(outboxMessages)
+      .set({ status: 'sent', sentAt: new Date(), error: null })
+      .where(eq(outboxMessages.id, messageId));
   } catch (error) {
     await db
       .update(outboxMessages)

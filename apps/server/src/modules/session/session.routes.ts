@@ -14,7 +14,11 @@ export async function sessionRoutes(fastify: FastifyInstance) {
 
   app.get('/api/session', {
     config: { allClinics: true },
-    schema: { tags: ['Session'], summary: 'The signed-in user, the acting clinic and its shell settings', response: { 200: sessionContextSchema, ...errors } },
+    schema: {
+      tags: ['Session'],
+      summary: 'The signed-in user, the acting clinic and its shell settings',
+      response: { 200: sessionContextSchema, ...errors },
+    },
     handler: async (request) => sessionContext(requireSignedIn(request.ctx)),
   });
 
@@ -30,12 +34,20 @@ export async function sessionRoutes(fastify: FastifyInstance) {
 
   app.get('/api/parent/clinics', {
     config: { allClinics: true },
-    schema: { tags: ['Session'], summary: 'Clinics the user can switch to, sorted by name', response: { 200: z.array(clinicSchema), ...errors } },
+    schema: {
+      tags: ['Session'],
+      summary: 'Clinics the user can switch to, sorted by name',
+      response: { 200: z.array(clinicSchema), ...errors },
+    },
     handler: async (request) => listClinics(requireSignedIn(request.ctx)),
   });
 
   app.get('/api/users/providers', {
-    schema: { tags: ['Users'], summary: "Doctors of the acting clinic (doctor selector)", response: { 200: z.array(doctorSchema), ...errors } },
+    schema: {
+      tags: ['Users'],
+      summary: 'Doctors of the acting clinic (doctor selector)',
+      response: { 200: z.array(doctorSchema), ...errors },
+    },
     handler: async (request) => listProviders(requireSignedIn(request.ctx)),
   });
 }

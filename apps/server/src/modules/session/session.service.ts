@@ -19,7 +19,11 @@ export async function listClinics(ctx: SignedInContext): Promise<Clinic[]> {
   ).map((row) => row.id);
   const ids = [...new Set([...memberIds, ...(ctx.actor.homeInstanceId ? [ctx.actor.homeInstanceId] : [])])];
   if (ids.length === 0) return [];
-  return ctx.db.select({ id: instances.id, name: instances.name }).from(instances).where(inArray(instances.id, ids)).orderBy(asc(instances.name));
+  return ctx.db
+    .select({ id: instances.id, name: instances.name })
+    .from(instances)
+    .where(inArray(instances.id, ids))
+    .orderBy(asc(instances.name));
 }
 
 export async function sessionContext(ctx: SignedInContext): Promise<SessionContext> {
@@ -27,7 +31,8 @@ export async function sessionContext(ctx: SignedInContext): Promise<SessionConte
   const [instance] = await ctx.db.select().from(instances).where(eq(instances.id, ctx.instanceId));
   if (!user || !instance) throw notFound('Session');
   const settings = await readSettings(ctx.db, ctx.instanceId);
-  const homeSettings = user.instanceId && user.instanceId !== ctx.instanceId ? await readSettings(ctx.db, user.instanceId) : settings;
+  const homeSettings =
+    user.instanceId && user.instanceId !== ctx.instanceId ? await readSettings(ctx.db, user.instanceId) : settings;
   return {
     user: toProfile(user),
     instance: {
@@ -53,7 +58,10 @@ export async function sessionContext(ctx: SignedInContext): Promise<SessionConte
 
 /** Doctors of the acting clinic for the top-bar doctor selector. */
 export async function listProviders(ctx: SignedInContext): Promise<Doctor[]> {
-  const members = ctx.db.select({ id: userInstances.userId }).from(userInstances).where(eq(userInstances.instanceId, ctx.instanceId));
+  const members = ctx.db
+    .select({ id: userInstances.userId })
+    .from(userInstances)
+    .where(eq(userInstances.instanceId, ctx.instanceId));
   const rows = await ctx.db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, instanceId: users.instanceId })
     .from(users)

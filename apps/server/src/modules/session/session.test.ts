@@ -19,7 +19,7 @@ afterAll(async () => {
 const get = (url: string, headers: Record<string, string>) => t.app.inject({ method: 'GET', url, headers });
 
 describe('session context and tenancy', () => {
-  it("a staff user acts for their home clinic and gets its name, idle timeout and menu flags", async () => {
+  it('a staff user acts for their home clinic and gets its name, idle timeout and menu flags', async () => {
     const staff = await signIn(t.app, 'staff@pathwell.demo');
     const response = await get('/api/session', staff.headers);
     expect(response.statusCode).toBe(200);
@@ -52,7 +52,7 @@ describe('session context and tenancy', () => {
     expect(response.statusCode).toBe(403);
   });
 
-  it("a non-parent user cannot act for another clinic, even one that exists", async () => {
+  it('a non-parent user cannot act for another clinic, even one that exists', async () => {
     const admin = await signIn(t.app, 'admin@pathwell.demo');
     expect((await get('/api/session', { ...admin.headers, clinicid: lakeside })).statusCode).toBe(403);
     expect((await get('/api/session', { ...admin.headers, clinicid: riverside })).statusCode).toBe(200);
@@ -104,7 +104,11 @@ describe('outbox', () => {
     const manager = await signIn(t.app, 'manager@pathwell.demo');
     const response = await get('/api/outbox', manager.headers);
     expect(response.statusCode).toBe(200);
-    expect(response.json().data[0]).toMatchObject({ recipient: 'staff@pathwell.demo', template: 'reset-password', status: 'stored' });
+    expect(response.json().data[0]).toMatchObject({
+      recipient: 'staff@pathwell.demo',
+      template: 'reset-password',
+      status: 'stored',
+    });
     const admin = await signIn(t.app, 'admin@pathwell.demo');
     expect((await get('/api/outbox', admin.headers)).statusCode).toBe(403);
   });

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, typecheck, unit/API/component tests (PGlite; again on PostgreSQL when
+# DATABASE_URL is set), then the Playwright journeys against the built app. Every step runs even when
+# an earlier one failed; the last line totals all of them as "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+reports=test-results/reports
+if [ "${KEEP_REPORTS:-}" != "1" ]; then rm -rf "$reports"; fi
+mkdir -p "$reports"
+status=0
+
+check() { # name, command...: a lint or typecheck step counts as one test
+  local name=$1; shift
+  echo "== $name"
+  if "$@"; then echo '{"kind":"check","passed":1,"failed":0}' > "$reports/check-$name.json"
+  else echo '{"kind":"check","passed":0,"failed":1}' > "$reports/check-$name.json"; status=1; fi
+}
+
+check lint npm run lint --silent
+check typecheck npm run typecheck --silent
+
+echo "== unit, API and component tests (PGlite)"
+env -u DATABASE_URL npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json" || status=1
+
+if [ -n "${DATABASE_URL:-}" ]; then
+  echo "== API tests on PostgreSQL"
+  npx vitest run --project server --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgresql.json" || status=1
+fi
+
+echo "== end-to-end journeys (Chromium)"
+npm run build --silent && PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json || status=1
+
+node scripts/summarize-tests.mjs "$reports"
+exit $status
