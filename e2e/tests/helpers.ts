@@ -1,0 +1,42 @@
+import { expect, type Page } from '@playwright/test';
+import { menuItems, visibleMenu, type MenuItem } from '@pathwell/contracts/menu';
+import type { Role } from '@pathwell/contracts/roles';
+import type { MenuFlags } from '@pathwell/contracts/session';
+
+export const DEMO_PASSWORD = 'Pathwell#2026';
+
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/signin');
+  await page.getByTestId('sign-in-email').fill(email);
+  await page.getByTestId('sign-in-password').fill(password);
+  await page.getByTestId('sign-in-submit').click();
+  await expect(page.getByTestId('side-menu')).toBeVisible();
+}
+
+export async function signOut(page: Page) {
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('logout').click();
+  await expect(page).toHaveURL(/\/signin/);
+}
+
+/** The demo clinics run with campaigns on and every other mode off. */
+export const demoFlags: MenuFlags = {
+  devicePartnerMode: false,
+  programMode: false,
+  portalPro: false,
+  mainstay: false,
+  campaignsEnabled: true,
+  campaignOnly: false,
+};
+
+export function expectedTopLevel(role: Role, isParent: boolean): { shown: MenuItem[]; hidden: MenuItem[] } {
+  const shown = visibleMenu({ role, isParent, isChild: false, allClinicsView: false, flags: demoFlags });
+  const shownIds = new Set(shown.map((item) => item.id));
+  return { shown, hidden: menuItems.filter((item) => !shownIds.has(item.id)) };
+}
+
+/** A top-level menu entry: a group is a labelled role=group, the others carry data-menu-id. */
+export function topLevelEntry(page: Page, item: MenuItem, label: string) {
+  const menu = page.getByTestId('side-menu');
+  return item.type === 'group' ? menu.getByRole('group', { name: label, exact: true }) : menu.locator(`[data-menu-id="${item.id}"]`);
+}
