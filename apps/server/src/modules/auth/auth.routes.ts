@@ -71,6 +71,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/users/signout', {
+    config: { allClinics: true },
     schema: { tags, summary: 'Sign out: revokes this session', response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
       await auth.signOut(requireSignedIn(request.ctx));
@@ -89,6 +90,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/api/users/me', {
+    config: { allClinics: true },
     schema: {
       tags,
       summary: 'Update my account',
@@ -99,6 +101,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/api/users/me/twofactor', {
+    config: { allClinics: true },
     schema: {
       tags,
       summary: 'Turn my two-factor sign-in on or off',
@@ -120,6 +123,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/users/changepassword', {
+    config: { allClinics: true },
     schema: { tags, summary: 'Change my password', body: changePasswordSchema, response: { 200: messageSchema, ...errors } },
     handler: async (request) => auth.changePassword(requireSignedIn(request.ctx), request.body),
   });

@@ -1,0 +1,177 @@
+import type { ComponentType } from 'react';
+
+/**
+ * Every route of specification section 2 with its nature: `open` needs no sign-in, `auth` needs a
+ * signed-in user and is drawn inside the shell. A route without `page` is not built yet and shows
+ * the coming-soon page. Paths use React Router syntax (`:id`, `:id?` optional); matching ignores case.
+ */
+export type RouteAccess = 'open' | 'auth';
+export type PageModule = { Component: ComponentType };
+export type RouteEntry = { path: string; access: RouteAccess; page?: () => Promise<PageModule> };
+
+const open = (path: string, page?: RouteEntry['page']): RouteEntry => ({ path, access: 'open', ...(page ? { page } : {}) });
+const auth = (path: string, page?: RouteEntry['page']): RouteEntry => ({ path, access: 'auth', ...(page ? { page } : {}) });
+
+const questionnairesWithOptionalAppointment = ['sf36', 'vr12', 'soappr', 'cesdr', 'auditc'];
+const questionnairesWithAppointment = ['odi', 'ndi', 'pdi', 'koosjr', 'hoosjr', 'phq9', 'phq2', 'gad7', 'ort', 'promisglobal10'];
+
+export const routeTable: RouteEntry[] = [
+  // Account
+  open('/signin', () => import('../routes/account/sign-in')),
+  open('/signup', () => import('../routes/account/sign-up')),
+  open('/confirm-signup', () => import('../routes/account/confirm-sign-up')),
+  open('/forget-password', () => import('../routes/account/forget-password')),
+  open('/reset-password', () => import('../routes/account/set-password')),
+  open('/set-password', () => import('../routes/account/set-password')),
+  open('/already-set-up', () => import('../routes/account/already-set-up')),
+  open('/terms-and-conditions', () => import('../routes/account/terms')),
+  auth('/change-password', () => import('../routes/account/change-password')),
+  auth('/my-account', () => import('../routes/account/my-account')),
+  // Demo-mode outbox: where a newcomer reads the emails the server would have sent.
+  auth('/outbox', () => import('../routes/outbox')),
+
+  // Admin
+  auth('/admin/dashboard'),
+  auth('/admin/bodylocations'),
+  auth('/admin/medicines'),
+  auth('/admin/studygroups'),
+  auth('/admin/rooms'),
+  auth('/admin/interventionalitems/:type'),
+  auth('/admin/interventionaldirections'),
+  auth('/admin/interventionallocations'),
+  auth('/admin/adainterventionallocations'),
+  auth('/admin/instancesettings'),
+  auth('/admin/referrals'),
+  auth('/admin/resourcetypes'),
+  auth('/admin/painpumpmedicines'),
+  auth('/pathways'),
+  auth('/pathwaysresponse/:id'),
+  auth('/communicationdashboard'),
+
+  // Patients
+  auth('/patients/dashboard'),
+  auth('/patients/list'),
+  auth('/patients/create/:id'),
+  auth('/patients/createnevro/:id/:nevroCaseId'),
+  auth('/patients/patientdashboard/:id'),
+  auth('/patients/basicintake'),
+  auth('/patients/basicintakenevro'),
+  auth('/patients/appointments'),
+  auth('/patients/staffappointments'),
+  auth('/formresponse/result/:id'),
+  auth('/patients/intervention/interventionform/:id/:patientid'),
+  auth('/patients/bulkintakenotification'),
+  auth('/patients/procedurenoteform/:id/:patientid/:providerId/:type'),
+  auth('/patients/basicintakemainstay'),
+  auth('/patients/createmainstay/:id'),
+  auth('/patients/nevro/chatternotification'),
+
+  // Patient-facing
+  open('/patients/closeaccount/:id?/:token?'),
+  open('/patients/intake/:id?/:token?/:appointmentId?'),
+  ...questionnairesWithOptionalAppointment.map((form) => open(`/patients/${form}/:id/:appointmentid?`)),
+  ...questionnairesWithAppointment.map((form) => open(`/patients/${form}/:id/:appointmentid`)),
+  // The bare path is the staff dashboard of the side menu; with a patient id it is the patient's view.
+  auth('/patients/appointmentdashboard'),
+  open('/patients/appointmentdashboard/:id/:appointmentid?/:revisit?'),
+  open('/patients/intakenotavailable'),
+  open('/patients/intakecomplete'),
+  open('/termsandconditions', () => import('../routes/account/terms')),
+  open('/privacypolicy'),
+  open('/mainstayconsent'),
+  open('/checkincomplete'),
+  open('/homecheckincomplete'),
+  open('/patients/:patientId/appointments/:appointmentId/patient-checkin'),
+  open('/newpatientpaperwork/:id?'),
+  open('/newpatientpaperworkdrchorono/:id?'),
+  open('/patients/resignconsent/:id?'),
+  open('/patients/:patientid/appointments/:appointmentid/healthhistoryforms/:formid?'),
+  open('/patients/:patientid/appointments/:patientappointmentid/customscreeners'),
+  open('/patients/:patientId/clientInfo/:appointmentId'),
+  open('/patients/:patientId/clientenquiry/:appointmentId/client-enquiry'),
+  open('/periodicvas/:patientId/:patientAppointmentId'),
+  open('/thankyou'),
+  open('/exit'),
+  open('/clinical/healthhistoryform'),
+  open('/patients/:patientId/payment/:patientAppointmentId'),
+  open('/patients/nevro/intake/patient/:id/:nevroCaseId'),
+  open('/patients/nevro/intake/doctor/:id/:nevroCaseId'),
+  open('/patients/digitalconsentform/:id'),
+  open('/patients/nevro/doctor/document/sign/:nevroCaseId/:fileId'),
+  open('/patients/intakegreenway/:id'),
+  open('/nevro/doctor/consent/:id'),
+
+  // Reports
+  auth('/reports/summary'),
+  auth('/reports/patientsspotlight'),
+  auth('/reports/patientsperformancemeasure'),
+  auth('/reports/surveyreport'),
+  auth('/reports/officevisits'),
+  auth('/reports/refferaltracker'),
+  auth('/reports/providerbaselines'),
+
+  // Users, instances, clinics
+  open('/users/profile/:id'),
+  auth('/users/userform/:id?'),
+  auth('/users'),
+  auth('/logindetails'),
+  auth('/activitylogs'),
+  auth('/instances/instanceform/:id?'),
+  auth('/instances'),
+  auth('/clinics/clinicform/:id?'),
+  auth('/clinics'),
+
+  // Resources
+  auth('/resources/list'),
+  auth('/resources/activity'),
+  auth('/resources/resourceform/:id?'),
+  auth('/resources/faq'),
+
+  // Messaging
+  auth('/user-messages/conversations/:userId'),
+  auth('/user-messages'),
+
+  // Demo
+  open('/demo/dashboard'),
+  open('/demo/educationalResources'),
+
+  // Custom forms
+  open('/customform/:id/surveryform'),
+  open('/nevroaccessrequest'),
+  open('/customform/:id/reactiveight/:appointmentid'),
+  open('/mainstaysubmission'),
+  open('/submissionexists'),
+  open('/mainstaycancel'),
+  auth('/customformresponse/view/:id'),
+
+  // Campaigns and hot list
+  auth('/patientcampaigns/dashboard'),
+  auth('/patientcampaigns/newcampaign'),
+  auth('/patientcampaigns/results'),
+  auth('/codepulls/templates'),
+  auth('/patientcampaigns/:id'),
+  auth('/approvedcampaign/:id'),
+  auth('/editcampaign/:id'),
+  auth('/campaignResponse/:id'),
+  auth('/templateList'),
+  auth('/contactsupport'),
+  auth('/patienthotlist/dashboard'),
+  auth('/patienthotlist/newcampaign'),
+  auth('/patienthotlist/:id'),
+  auth('/hotlisttemplatelist'),
+];
+
+/** Error pages of section 2, open to everyone. */
+export const errorPagePaths = {
+  notFound: '/error-pages/error-404',
+  unexpected: '/error-pages/unexpected',
+  unauthorized: '/error-pages/unauthorized',
+  serverError: '/error-pages/error-500',
+  maintenance: '/error-pages/maintenance',
+  comingSoon: '/error-pages/coming-soon',
+} as const;
+
+/** Where `/` and a finished sign-in lead (section 2): campaign-only clinics open on campaigns. */
+export function homePath(flags: { campaignOnly: boolean }): string {
+  return flags.campaignOnly ? '/patientcampaigns/dashboard' : '/patients/list';
+}

@@ -1,0 +1,135 @@
+import { ActionIcon, Badge, Group, Image, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconBell, IconMenu2, IconMessage } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { canAccessPath } from '@pathwell/contracts/menu';
+import type { SessionContext } from '@pathwell/contracts/session';
+import { LanguageSwitcher } from '../../components/language-switcher';
+import { menuContextOf } from '../session-context';
+import { ClinicSelector } from './clinic-selector';
+import { DoctorSelector } from './doctor-selector';
+import { PatientSearch } from './patient-search';
+import { UserMenu } from './user-menu';
+
+export const CHATTER_NOTIFICATION_PATH = '/patients/nevro/chatternotification';
+
+/** Whether the top bar shows the clinic selector: parent users only (section 1). */
+export const showsClinicSelector = (session: SessionContext) => session.user.isParent;
+/**
+ * Whether the top bar shows the doctor selector: not for Doctors, who work as themselves (section 1),
+ * and not in the all-clinics view, where no single clinic's doctors apply.
+ */
+export const showsDoctorSelector = (session: SessionContext) => session.user.role !== 'Doctor' && !session.allClinics;
+
+export function ClinicBrand({ session }: { session: SessionContext }) {
+  const { t } = useTranslation('shell');
+  return (
+    <UnstyledButton
+      component={Link}
+      to="/patients/list"
+      className="clinic-brand"
+      aria-label={t('goToPatients', { clinic: session.instance.name })}
+    >
+      <Group gap="sm" wrap="nowrap">
+        {session.instance.logoUrl ? (
+          <Image src={session.instance.logoUrl} alt="" h={36} w="auto" fit="contain" />
+        ) : (
+          <span className="clinic-monogram" aria-hidden>
+            {session.instance.name.charAt(0)}
+          </span>
+        )}
+        <Text fw={700} size="md" c="teal.9" truncate className="clinic-name" data-testid="clinic-name">
+          {session.instance.name}
+        </Text>
+      </Group>
+    </UnstyledButton>
+  );
+}
+
+export function TopBar({
+  session,
+  menuOpened,
+  onToggleMenu,
+  wide,
+  compact,
+  onSignOut,
+  notificationCount = 0,
+}: {
+  session: SessionContext;
+  menuOpened: boolean;
+  onToggleMenu: () => void;
+  /** Wide screens hold search and selectors in the bar; narrower ones move them to the side panel. */
+  wide: boolean;
+  compact: boolean;
+  onSignOut: () => void;
+  notificationCount?: number;
+}) {
+  const { t } = useTranslation('shell');
+  const ctx = menuContextOf(session);
+  const showMessages = canAccessPath(ctx, '/user-messages');
+
+  return (
+    <Group h="100%" px="md" justify="space-between" wrap="nowrap" gap="sm">
+      <Group gap="sm" wrap="nowrap" className="top-bar-start">
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          size="lg"
+          onClick={onToggleMenu}
+          aria-label={t(menuOpened ? 'sideMenu.hide' : 'sideMenu.show')}
+          aria-expanded={menuOpened}
+          data-testid="side-menu-toggle"
+        >
+          <IconMenu2 size={22} aria-hidden />
+        </ActionIcon>
+        <ClinicBrand session={session} />
+        {wide ? <PatientSearch /> : null}
+      </Group>
+      <Group gap={compact ? 4 : 'xs'} wrap="nowrap">
+        {wide && showsClinicSelector(session) ? <ClinicSelector session={session} /> : null}
+        {wide && showsDoctorSelector(session) ? <DoctorSelector /> : null}
+        <LanguageSwitcher />
+        {showMessages ? (
+          <Tooltip label={t('messages')} withArrow>
+            <ActionIcon
+              component={Link}
+              to="/user-messages"
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label={t('messages')}
+              data-testid="messages-link"
+            >
+              <IconMessage size={20} aria-hidden />
+            </ActionIcon>
+          </Tooltip>
+        ) : null}
+        <Tooltip label={t('notifications.label')} withArrow>
+          <ActionIcon
+            component={Link}
+            to={CHATTER_NOTIFICATION_PATH}
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={t('notifications.count', { count: notificationCount })}
+            data-testid="notification-bell"
+            className="notification-bell"
+          >
+            <IconBell size={20} aria-hidden />
+            <Badge
+              size="xs"
+              circle
+              color={notificationCount > 0 ? 'red' : 'gray'}
+              className="notification-badge"
+              aria-hidden
+              data-testid="notification-count"
+            >
+              {notificationCount}
+            </Badge>
+          </ActionIcon>
+        </Tooltip>
+        <UserMenu session={session} compact={compact} onSignOut={onSignOut} />
+      </Group>
+    </Group>
+  );
+}

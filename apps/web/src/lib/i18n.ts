@@ -1,0 +1,104 @@
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { LANGUAGES, type Language } from '@pathwell/contracts/constants';
+import { menuTitlesEn } from '@pathwell/contracts/menu';
+import { errorTexts, validationMessages } from '@pathwell/contracts/messages';
+import enAccount from '../locales/en/account.json';
+import enAuth from '../locales/en/auth.json';
+import enCommon from '../locales/en/common.json';
+import enErrors from '../locales/en/errors.json';
+import enOutbox from '../locales/en/outbox.json';
+import enShell from '../locales/en/shell.json';
+import enTerms from '../locales/en/terms.json';
+import esAccount from '../locales/es/account.json';
+import esAuth from '../locales/es/auth.json';
+import esCommon from '../locales/es/common.json';
+import esErrors from '../locales/es/errors.json';
+import esMenu from '../locales/es/menu.json';
+import esOutbox from '../locales/es/outbox.json';
+import esShell from '../locales/es/shell.json';
+import esTerms from '../locales/es/terms.json';
+import { getStoredLanguage, setStoredLanguage } from './session-storage';
+
+function validationFor(language: Language): Record<string, string> {
+  return Object.fromEntries(Object.entries(validationMessages).map(([key, texts]) => [key, texts[language]]));
+}
+
+/**
+ * English texts the contracts already hold (menu labels, validation messages, section 8 error texts)
+ * come from there, so the spec's wording lives in one place; Spanish is written in the JSON files.
+ */
+export const resources = {
+  en: {
+    common: enCommon,
+    auth: enAuth,
+    account: enAccount,
+    shell: enShell,
+    errors: { ...enErrors, texts: { ...errorTexts } },
+    menu: { ...menuTitlesEn },
+    validation: validationFor('en'),
+    outbox: enOutbox,
+    terms: enTerms,
+  },
+  es: {
+    common: esCommon,
+    auth: esAuth,
+    account: esAccount,
+    shell: esShell,
+    errors: esErrors,
+    menu: esMenu,
+    validation: validationFor('es'),
+    outbox: esOutbox,
+    terms: esTerms,
+  },
+} as const;
+
+export const namespaces = Object.keys(resources.en) as (keyof typeof resources.en)[];
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+function initialLanguage(): Language {
+  const stored = getStoredLanguage();
+  if (isLanguage(stored)) return stored;
+  const browser = typeof navigator === 'undefined' ? '' : navigator.language.toLowerCase();
+  return browser.startsWith('es') ? 'es' : 'en';
+}
+
+export const i18n = i18next.createInstance();
+
+void i18n.use(initReactI18next).init({
+  resources,
+  lng: initialLanguage(),
+  fallbackLng: 'en',
+  supportedLngs: [...LANGUAGES],
+  ns: namespaces,
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+function followLanguage(language: string) {
+  if (typeof document !== 'undefined') document.documentElement.lang = language;
+}
+followLanguage(i18n.language);
+i18n.on('languageChanged', followLanguage);
+
+export async function changeLanguage(language: Language) {
+  setStoredLanguage(language);
+  await i18n.changeLanguage(language);
+}
+
+/** Section 8 texts arrive from the server in English; the known ones are shown in the user's language. */
+export function translateServerText(text: string): string {
+  const key = (Object.keys(errorTexts) as (keyof typeof errorTexts)[]).find((candidate) => errorTexts[candidate] === text);
+  return key ? i18n.t(`errors:texts.${key}`) : text;
+}
+
+/** A validation key from a zod schema or the server's `fields`, in the user's language. */
+export function translateValidation(key: string | undefined): string | undefined {
+  if (!key) return undefined;
+  return Object.hasOwn(validationMessages, key) ? i18n.t(`validation:${key}`) : key;
+}
