@@ -20,9 +20,18 @@ export interface BuildOptions {
   logger?: boolean;
   /** Where logs go instead of stdout (tests read them to prove secrets are redacted). */
   logStream?: NodeJS.WritableStream;
+  /** Extra routes registered with the others (tests use it to exercise guards on a throwaway route). */
+  routes?: (app: FastifyInstance) => Promise<void>;
 }
 
-export async function buildApp({ config, database, mailer, logger = true, logStream }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  mailer,
+  logger = true,
+  logStream,
+  routes,
+}: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger && {
       level: config.logLevel,
@@ -55,6 +64,7 @@ export async function buildApp({ config, database, mailer, logger = true, logStr
   await app.register(authRoutes);
   await app.register(sessionRoutes);
   await app.register(outboxRoutes);
+  if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });
   return app;

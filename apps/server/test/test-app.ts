@@ -46,7 +46,10 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
 }
 
 /** A fresh database (seeded with the demo clinics) and an app on it, for one test file. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { routes?: (app: FastifyInstance) => Promise<void> } = {},
+): Promise<TestApp> {
   const { handle, drop } = await freshDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -55,7 +58,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     WEB_DIST: '/nonexistent',
     ...env,
   });
-  const app = await buildApp({ config, database: handle, logger: false });
+  const app = await buildApp({ config, database: handle, logger: false, routes: options.routes });
   await app.ready();
   return {
     app,

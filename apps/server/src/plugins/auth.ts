@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_IDLE_LOGOUT_MINUTES } from '@pathwell/contracts/constants';
 import { TOKEN_NOT_VALID, type ErrorBody } from '@pathwell/contracts/errors';
+import { menuAccessFor } from '@pathwell/contracts/menu';
 import { roleFromCode, type Role } from '@pathwell/contracts/roles';
 import { ID_PATTERN } from '@pathwell/contracts/validation';
 import type { Config } from '../config';
@@ -19,6 +20,8 @@ declare module 'fastify' {
     public?: boolean;
     /** Roles allowed; absent means every signed-in role. */
     roles?: readonly Role[];
+    /** Guard the route with the access list of this side-menu path, the table the web draws its menu from. */
+    menuPath?: string;
     /** Route accepts a parent user's all-clinics view (`ClinicId: all`). */
     allClinics?: boolean;
   }
@@ -29,6 +32,13 @@ declare module 'fastify' {
 
 /** Writing last_seen_at on every request would be a write per call; a short grace keeps it cheap. */
 const LAST_SEEN_WRITE_GRACE_MS = 15_000;
+
+function menuAccessOrThrow(menuPath: string): Role[] {
+  const access = menuAccessFor(menuPath);
+  // A route naming a path the menu does not have is a programming error, not an open door.
+  if (!access) throw new Error(`No menu item has the path ${menuPath}`);
+  return access;
+}
 
 export function idleMinutesFrom(rawSetting: string | null | undefined): number {
   const minutes = Number(rawSetting);
@@ -165,7 +175,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
       !!routeConfig.allClinics,
     );
     request.ctx = { ...request.ctx, actor, ...tenancy };
-    if (routeConfig.roles && !routeConfig.roles.includes(actor.role)) {
+    const allowed = routeConfig.roles ?? (routeConfig.menuPath ? menuAccessOrThrow(routeConfig.menuPath) : undefined);
+    if (allowed && !allowed.includes(actor.role)) {
       throw new AppError('FORBIDDEN', 'You are not allowed to do this');
     }
   });

@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, signIn, type TestApp } from '../../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp(
+    {},
+    {
+      routes: async (app: FastifyInstance) => {
+        app.get('/api/test/instance-settings', { config: { menuPath: '/admin/instancesettings' } }, async () => ({ ok: true }));
+        app.get('/api/test/reports', { config: { menuPath: '/reports/summary' } }, async () => ({ ok: true }));
+      },
+    },
+  );
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('routes guarded by the menu access table', () => {
+  it.each([
+    ['manager@pathwell.demo', '/api/test/instance-settings', 200],
+    ['admin@pathwell.demo', '/api/test/instance-settings', 403],
+    ['staff@pathwell.demo', '/api/test/instance-settings', 403],
+    ['doctor@pathwell.demo', '/api/test/reports', 200],
+    ['admin@pathwell.demo', '/api/test/reports', 200],
+    ['staff@pathwell.demo', '/api/test/reports', 403],
+  ])('%s calling %s answers %i', async (email, url, status) => {
+    const user = await signIn(t.app, email);
+    const response = await t.app.inject({ method: 'GET', url, headers: user.headers });
+    expect(response.statusCode).toBe(status);
+  });
+});
+
+describe('open account routes', () => {
+  it('are rate limited per address: the eleventh reset request in a minute answers 429 with Retry-After', async () => {
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt++) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/users/forgetPassword',
+        payload: { email: 'nobody@example.com' },
+        remoteAddress: '10.201.0.9',
+      });
+      statuses.push(response.statusCode);
+      if (response.statusCode === 429) expect(Number(response.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(statuses.slice(0, 10).every((status) => status === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+});
