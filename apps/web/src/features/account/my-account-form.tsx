@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  Alert,
   Avatar,
   Button,
   FileButton,
@@ -14,7 +13,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconPhoto, IconTrash } from '@tabler/icons-react';
+import { IconPhoto, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -27,6 +26,7 @@ import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { resizeImageToDataUrl } from '../../lib/resize-image';
 import { accountApi } from './account.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 type Values = z.input<typeof updateMyAccountSchema>;
 const shownFields = ['firstName', 'lastName', 'email', 'currentPassword', 'profileImage'] as const;
@@ -127,11 +127,7 @@ export function MyAccountForm({ profile }: { profile: UserProfile }) {
       <Paper withBorder p="xl" radius="lg">
         <form noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('myAccount.title')}>
           <Stack gap="md">
-            {error ? (
-              <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" data-testid="my-account-error">
-                {error}
-              </Alert>
-            ) : null}
+            {error ? <ErrorAlert testId="my-account-error">{error}</ErrorAlert> : null}
             <Group gap="lg" align="center">
               <Avatar src={image} alt={t('myAccount.imageAlt')} size={96} radius={48} color="teal">
                 {`${profile.firstName.charAt(0)}${profile.lastName.charAt(0)}`.toUpperCase()}

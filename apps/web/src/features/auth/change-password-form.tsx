@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Button, Group, Paper, PasswordInput, Stack } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Button, Group, Paper, PasswordInput, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +9,7 @@ import { ApiError } from '../../lib/api-client';
 import { i18n, translateServerText, translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { authApi } from './auth.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 type Values = z.input<typeof changePasswordSchema>;
 const shownFields = ['currentPassword', 'newPassword', 'confirmNewPassword'] as const;
@@ -66,17 +66,7 @@ export function ChangePasswordForm({ userId }: { userId: string }) {
     <Paper withBorder p="xl" radius="lg" maw={560}>
       <form noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('changePassword.title')}>
         <Stack gap="md">
-          {error ? (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertCircle size={18} />}
-              role="alert"
-              data-testid="change-password-error"
-            >
-              {error}
-            </Alert>
-          ) : null}
+          {error ? <ErrorAlert testId="change-password-error">{error}</ErrorAlert> : null}
           <PasswordInput
             label={t('changePassword.current')}
             autoComplete="current-password"

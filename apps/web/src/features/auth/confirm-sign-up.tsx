@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Loader, Stack } from '@mantine/core';
-import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { IconCircleCheck } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -7,6 +7,7 @@ import { ID_PATTERN } from '@pathwell/contracts/validation';
 import { ApiError } from '../../lib/api-client';
 import { translateServerText } from '../../lib/i18n';
 import { authApi } from './auth.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 /** Confirms the sign-up email from the link's id and token, once per link. */
 export function ConfirmSignUp({ id, token }: { id: string; token: string }) {
@@ -53,9 +54,7 @@ export function ConfirmSignUp({ id, token }: { id: string; token: string }) {
           : t('confirmSignUp.failed');
   return (
     <Stack gap="md">
-      <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" data-testid="confirm-sign-up-failed">
-        {message}
-      </Alert>
+      <ErrorAlert testId="confirm-sign-up-failed">{message}</ErrorAlert>
       <Button component={Link} to="/signin" variant="light">
         {t('backToSignIn')}
       </Button>

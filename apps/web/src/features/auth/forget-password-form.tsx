@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, Stack, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
+import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { translateValidation } from '../../lib/i18n';
 import { getRememberedEmail } from '../../lib/session-storage';
 import { authApi } from './auth.api';
 import { accountErrorText } from './auth-errors';
+import { ErrorAlert } from '../../components/error-alert';
 
 export function ForgetPasswordForm() {
   const { t } = useTranslation('auth');
@@ -43,17 +44,7 @@ export function ForgetPasswordForm() {
             {t('forgetPassword.sent')}
           </Alert>
         ) : null}
-        {error ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle size={18} />}
-            role="alert"
-            data-testid="forget-password-error"
-          >
-            {error}
-          </Alert>
-        ) : null}
+        {error ? <ErrorAlert testId="forget-password-error">{error}</ErrorAlert> : null}
         <TextInput
           label={t('signIn.email')}
           type="email"

@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Anchor, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +14,7 @@ import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { authApi } from './auth.api';
 import { accountErrorText } from './auth-errors';
+import { ErrorAlert } from '../../components/error-alert';
 
 type Dialog = 'none' | 'saved' | 'failed' | 'resent';
 
@@ -71,9 +71,7 @@ export function SetPasswordForm({ id, token }: { id: string; token: string }) {
   if (!linkComplete) {
     return (
       <Stack gap="md">
-        <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-          {t('setPassword.linkIncomplete')}
-        </Alert>
+        <ErrorAlert>{t('setPassword.linkIncomplete')}</ErrorAlert>
         <Button component={Link} to="/forget-password" variant="light">
           {t('forgetPassword.title')}
         </Button>
@@ -85,11 +83,7 @@ export function SetPasswordForm({ id, token }: { id: string; token: string }) {
     <>
       <form noValidate onSubmit={(event) => void onSubmit(event)}>
         <Stack gap="md">
-          {error ? (
-            <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" data-testid="set-password-error">
-              {error}
-            </Alert>
-          ) : null}
+          {error ? <ErrorAlert testId="set-password-error">{error}</ErrorAlert> : null}
           <PasswordInput
             label={t('setPassword.newPassword')}
             autoComplete="new-password"

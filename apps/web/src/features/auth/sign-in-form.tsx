@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Alert, Anchor, Button, Checkbox, Group, PasswordInput, PinInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Group, PasswordInput, PinInput, Stack, Text, TextInput } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -14,16 +13,12 @@ import { notify } from '../../lib/notify';
 import { getRememberedEmail, setRememberedEmail, storeSignIn, takeReturnPath } from '../../lib/session-storage';
 import { authApi } from './auth.api';
 import { accountErrorText } from './auth-errors';
+import { ErrorAlert } from '../../components/error-alert';
 
 type SignInValues = z.input<typeof signInSchema>;
 
-function ErrorAlert({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert" data-testid="sign-in-error">
-      {message}
-    </Alert>
-  );
+function SignInError({ message }: { message: string | null }) {
+  return message ? <ErrorAlert testId="sign-in-error">{message}</ErrorAlert> : null;
 }
 
 function TwoFactorStep({
@@ -80,7 +75,7 @@ function TwoFactorStep({
     >
       <Stack gap="md">
         <Text>{t('twoFactor.description')}</Text>
-        <ErrorAlert message={error} />
+        <SignInError message={error} />
         <div role="group" aria-labelledby="two-factor-code-label">
           <Text id="two-factor-code-label" fw={500} size="sm" mb={6}>
             {t('twoFactor.codeLabel')}
@@ -164,7 +159,7 @@ export function SignInForm() {
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('signIn.title')} data-testid="sign-in-form">
       <Stack gap="md">
-        <ErrorAlert message={error} />
+        <SignInError message={error} />
         <TextInput
           label={t('signIn.email')}
           type="email"

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
-import { IconAlertCircle, IconMailCheck } from '@tabler/icons-react';
+import { IconMailCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { errorText } from '../../lib/error-text';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { translateValidation } from '../../lib/i18n';
 import { authApi } from './auth.api';
+import { ErrorAlert } from '../../components/error-alert';
 
 export function SignUpForm() {
   const { t } = useTranslation('auth');
@@ -52,11 +53,7 @@ export function SignUpForm() {
   return (
     <form noValidate onSubmit={(event) => void onSubmit(event)} aria-label={t('signUp.title')}>
       <Stack gap="md">
-        {error ? (
-          <Alert color="red" variant="light" icon={<IconAlertCircle size={18} />} role="alert">
-            {error}
-          </Alert>
-        ) : null}
+        {error ? <ErrorAlert>{error}</ErrorAlert> : null}
         <TextInput
           label={t('signUp.name')}
           autoComplete="name"
