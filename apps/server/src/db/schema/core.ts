@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -8,6 +8,7 @@ export const organisations = pgTable('organisations', {
   id: id(),
   name: text('name').notNull(),
   createdAt: createdAt(),
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
 });
 
 /** One clinic: the tenant. */
@@ -38,6 +39,12 @@ export const users = pgTable(
     status: text('status', { enum: userStatuses }).notNull().default('active'),
     twoFactorEnabled: boolean('two_factor_enabled').notNull().default(false),
     profileImage: text('profile_image'),
+    /** Doctor details: credentials (e.g. MD, DO), National Provider Identifier, clinical provider type. */
+    credentials: text('credentials'),
+    npi: text('npi'),
+    clinicalProviderType: text('clinical_provider_type'),
+    /** Admin PIN for cash collection, argon2id-hashed like a password. */
+    pinHash: text('pin_hash'),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
@@ -168,6 +175,13 @@ export const activityLogs = pgTable(
     description: text('description'),
     ip: text('ip'),
     createdAt: createdAt(),
+    /** Set by the database trigger: position in the clinic's chain, previous row's hash, this row's hash. */
+    chainSeq: bigint('chain_seq', { mode: 'number' }).notNull().default(0),
+    prevHash: text('prev_hash').notNull().default(''),
+    hash: text('hash').notNull().default(''),
   },
-  (table) => [index('activity_logs_instance_idx').on(table.instanceId, table.createdAt)],
+  (table) => [
+    index('activity_logs_instance_idx').on(table.instanceId, table.createdAt),
+    index('activity_logs_chain_idx').on(table.instanceId, table.chainSeq),
+  ],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { ActivityAction, ActivityArea } from '@pathwell/contracts/enums';
 import type { Database } from '../../db/client';
 import { activityLogs } from '../../db/schema';
@@ -27,4 +28,47 @@ export async function recordActivity(db: Database, entry: ActivityEntry): Promis
     description: entry.description ?? null,
     ip: entry.ip,
   });
+}
+
+export interface ChainBreak {
+  id: string;
+  instanceId: string | null;
+  chainSeq: number;
+  reason: 'content changed' | 'link broken' | 'row missing before this one';
+}
+
+/**
+ * Walks every clinic's chain in the database and reports the first row whose hash no longer matches
+ * its content, whose link does not point at the previous row's hash, or that follows a gap.
+ */
+export async function verifyActivityChain(db: Database): Promise<{ checked: number; firstBreak: ChainBreak | null }> {
+  const result = (await db.execute(sql`
+    select id, instance_id, chain_seq, prev_hash, hash,
+      activity_log_hash(prev_hash, chain_seq, id, instance_id, actor_user_id, actor_email, area, action,
+        target_type, target_id, description, ip, created_at) as recomputed,
+      lag(hash) over chain as previous_hash,
+      lag(chain_seq) over chain as previous_seq
+    from activity_logs
+    window chain as (partition by coalesce(instance_id::text, '') order by chain_seq)
+    order by coalesce(instance_id::text, ''), chain_seq
+  `)) as unknown as {
+    rows: {
+      id: string;
+      instance_id: string | null;
+      chain_seq: string | number;
+      prev_hash: string;
+      hash: string;
+      recomputed: string;
+      previous_hash: string | null;
+      previous_seq: string | number | null;
+    }[];
+  };
+  for (const row of result.rows) {
+    const chainSeq = Number(row.chain_seq);
+    const at = { id: row.id, instanceId: row.instance_id, chainSeq };
+    if (chainSeq !== Number(row.previous_seq ?? 0) + 1) return { checked: result.rows.length, firstBreak: { ...at, reason: 'row missing before this one' } };
+    if (row.prev_hash !== (row.previous_hash ?? '')) return { checked: result.rows.length, firstBreak: { ...at, reason: 'link broken' } };
+    if (row.recomputed !== row.hash) return { checked: result.rows.length, firstBreak: { ...at, reason: 'content changed' } };
+  }
+  return { checked: result.rows.length, firstBreak: null };
 }
