@@ -564,6 +564,8 @@ describe('top-level menu of each role with default flags', () => {
       '/admin/interventionalitems/2',
       '/admin/interventionalitems/3',
       '/admin/resourcetypes',
+      '/admin/customfields',
+      '/admin/perioperativetemplates',
       '/pathways',
     ]);
   });
@@ -606,7 +608,7 @@ describe('menu table', () => {
     expect(new Set(all).size).toBe(all.length);
     const urls = flat(menuItems).flatMap((item) => (item.url ? [item.url] : []));
     expect(new Set(urls).size).toBe(urls.length);
-    expect(urls).toHaveLength(44);
+    expect(urls).toHaveLength(46);
   });
 
   it('no menu url lies under another, so one item governs each path', () => {

@@ -26,6 +26,8 @@ export const menuTitlesEn = {
   bodyParts: 'Body Parts',
   instanceSettings: 'Instance Settings',
   resourceTypes: 'Resource Types',
+  customFields: 'Custom Fields',
+  perioperativeTemplates: 'Perioperative Messages',
   pathways: 'Pathways',
   patients: 'Patients',
   patientsDashboard: 'Dashboard',
@@ -215,6 +217,9 @@ export const menuItems: MenuItem[] = [
         icon: 'IconAdjustments',
       },
       adminItem('resourceTypes', '/admin/resourcetypes', 'IconCategory'),
+      // Not in the specification's menu; the lists exist (section 7) and need a way in.
+      adminItem('customFields', '/admin/customfields', 'IconForms'),
+      adminItem('perioperativeTemplates', '/admin/perioperativetemplates', 'IconMessages'),
       {
         id: 'pathways',
         titleKey: 'menu.pathways',

@@ -23,13 +23,54 @@ export const validationMessages = {
   phoneRequired: { en: 'Phone number required', es: 'El número de teléfono es obligatorio' },
   titleRequired: { en: 'Please enter Title', es: 'Introduzca el título' },
   pinInvalid: { en: 'Pin must be 6 digits', es: 'El PIN debe tener 6 dígitos' },
+  npiInvalid: {
+    en: 'NPI must be 10 digits with a valid check digit',
+    es: 'El NPI debe tener 10 dígitos con un dígito de control válido',
+  },
+  emailTaken: { en: 'This email is already in use', es: 'Este correo electrónico ya está en uso' },
   codeInvalid: { en: 'The code must be 6 digits', es: 'El código debe tener 6 dígitos' },
   zipInvalid: { en: 'ZIP code not valid', es: 'El código postal no es válido' },
   dateInvalid: { en: 'Date must be MM/DD/YYYY', es: 'La fecha debe tener el formato MM/DD/AAAA' },
+  dateRangeInvalid: {
+    en: 'The end date must be on or after the start date',
+    es: 'La fecha final debe ser igual o posterior a la fecha inicial',
+  },
   idInvalid: { en: 'Identifier not valid', es: 'El identificador no es válido' },
   required: { en: 'This field is required', es: 'Este campo es obligatorio' },
   tooLong: { en: 'This value is too long', es: 'Este valor es demasiado largo' },
   invalid: { en: 'This value is not valid', es: 'Este valor no es válido' },
+  nameTaken: { en: 'This name is already in the list', es: 'Este nombre ya está en la lista' },
+  cptCodeInvalid: {
+    en: 'Enter a CPT or HCPCS code: five characters such as 64483, 0213T or J1030',
+    es: 'Introduzca un código CPT o HCPCS de cinco caracteres, como 64483, 0213T o J1030',
+  },
+  mmeFactorRequired: {
+    en: 'Enter the MME conversion factor of an opioid',
+    es: 'Introduzca el factor de conversión MME del opioide',
+  },
+  emailListInvalid: {
+    en: 'Enter email addresses separated by commas, each in a valid format',
+    es: 'Introduzca direcciones de correo electrónico separadas por comas, cada una con un formato válido',
+  },
+  urlInvalid: {
+    en: 'Enter an http, https or ftp address that is not a private network address',
+    es: 'Introduzca una dirección http, https o ftp que no sea de una red privada',
+  },
+  timeZoneInvalid: { en: 'Choose a time zone from the list', es: 'Elija una zona horaria de la lista' },
+  numberInvalid: { en: 'Enter a number', es: 'Introduzca un número' },
+  numberOutOfRange: { en: 'This number is out of range', es: 'Este número está fuera del rango permitido' },
+  formIdsInvalid: {
+    en: 'Form ids are the outcome forms 1 to 15 or custom form identifiers',
+    es: 'Los formularios son los de resultados del 1 al 15 o identificadores de formularios personalizados',
+  },
+  fileRequired: { en: 'Choose a file', es: 'Elija un archivo' },
+  fileTooLarge: { en: 'The file is too large', es: 'El archivo es demasiado grande' },
+  fileTypeInvalid: { en: 'This type of file is not accepted here', es: 'Este tipo de archivo no se acepta aquí' },
+  fileUnsafe: {
+    en: 'The SVG contains scripts or external references and was refused',
+    es: 'El SVG contiene scripts o referencias externas y se ha rechazado',
+  },
+  privateKeyInvalid: { en: 'The file is not a readable private key', es: 'El archivo no es una clave privada legible' },
 } as const;
 export type ValidationMessageKey = keyof typeof validationMessages;
 

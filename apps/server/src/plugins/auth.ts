@@ -64,6 +64,7 @@ async function loadSession(db: Database, tokenHash: string) {
       deletedAt: users.deletedAt,
       homeInstanceId: users.instanceId,
       autoLogoutTime: instanceSettings.configurationValue,
+      homeInstanceActive: instances.isActive,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -71,6 +72,7 @@ async function loadSession(db: Database, tokenHash: string) {
       instanceSettings,
       and(eq(instanceSettings.instanceId, users.instanceId), eq(instanceSettings.configurationId, 'autoLogoutTime')),
     )
+    .leftJoin(instances, eq(instances.id, users.instanceId))
     .where(eq(sessions.tokenHash, tokenHash));
   return row;
 }
@@ -100,8 +102,12 @@ async function resolveInstance(db: Database, actor: Actor, header: string | unde
   if (actor.role === 'SystemManager') {
     const [found] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
     if (!found) throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
-  } else if (instanceId !== actor.homeInstanceId && !(await memberships()).includes(instanceId)) {
-    throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
+  } else {
+    if (instanceId !== actor.homeInstanceId && !(await memberships()).includes(instanceId)) {
+      throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
+    }
+    const [target] = await db.select({ isActive: instances.isActive }).from(instances).where(eq(instances.id, instanceId));
+    if (!target?.isActive) throw new AppError('FORBIDDEN', 'This clinic is switched off');
   }
   return { instanceId, allClinics: false, instanceIds: [instanceId] };
 }
@@ -143,6 +149,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     if (!token) return invalidToken(reply);
     const row = await loadSession(db, sha256(token));
     if (!row || row.revokedAt || row.deletedAt || row.status !== 'active') return invalidToken(reply);
+    // A switched-off clinic ends its users' sessions (System Managers keep theirs to switch it back on).
+    if (row.homeInstanceActive === false && roleFromCode(row.role) !== 'SystemManager') return invalidToken(reply);
     const idleMs = idleMinutesFrom(row.autoLogoutTime) * 60_000;
     const now = Date.now();
     if (now - row.lastSeenAt.getTime() > idleMs) {

@@ -1,27 +1,49 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { activityActionLabels, activityAreaLabels, loginResultLabels } from '@pathwell/contracts/activity';
 import { LANGUAGES, type Language } from '@pathwell/contracts/constants';
 import { menuTitlesEn } from '@pathwell/contracts/menu';
 import { errorTexts, validationMessages } from '@pathwell/contracts/messages';
 import enAccount from '../locales/en/account.json';
+import enActivity from '../locales/en/activity.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
+import enDashboard from '../locales/en/dashboard.json';
+import enDates from '../locales/en/dates.json';
 import enErrors from '../locales/en/errors.json';
+import enInstances from '../locales/en/instances.json';
+import enLists from '../locales/en/lists.json';
 import enOutbox from '../locales/en/outbox.json';
+import enSettings from '../locales/en/settings.json';
 import enShell from '../locales/en/shell.json';
 import enTerms from '../locales/en/terms.json';
+import enUsers from '../locales/en/users.json';
 import esAccount from '../locales/es/account.json';
+import esActivity from '../locales/es/activity.json';
 import esAuth from '../locales/es/auth.json';
 import esCommon from '../locales/es/common.json';
+import esDashboard from '../locales/es/dashboard.json';
+import esDates from '../locales/es/dates.json';
 import esErrors from '../locales/es/errors.json';
+import esInstances from '../locales/es/instances.json';
+import esLists from '../locales/es/lists.json';
 import esMenu from '../locales/es/menu.json';
 import esOutbox from '../locales/es/outbox.json';
+import esSettings from '../locales/es/settings.json';
 import esShell from '../locales/es/shell.json';
 import esTerms from '../locales/es/terms.json';
+import esUsers from '../locales/es/users.json';
 import { getStoredLanguage, setStoredLanguage } from './session-storage';
 
 function validationFor(language: Language): Record<string, string> {
   return Object.fromEntries(Object.entries(validationMessages).map(([key, texts]) => [key, texts[language]]));
+}
+
+/** Activity areas, actions and sign-in results: the server writes the same labels into CSV exports. */
+function activityLabelsFor(language: Language) {
+  const pick = (labels: Record<string, Record<Language, string>>) =>
+    Object.fromEntries(Object.entries(labels).map(([key, texts]) => [key, texts[language]]));
+  return { areas: pick(activityAreaLabels), actions: pick(activityActionLabels), results: pick(loginResultLabels) };
 }
 
 /**
@@ -38,7 +60,14 @@ export const resources = {
     menu: { ...menuTitlesEn },
     validation: validationFor('en'),
     outbox: enOutbox,
+    activity: { ...enActivity, ...activityLabelsFor('en') },
+    dashboard: enDashboard,
+    dates: enDates,
+    settings: enSettings,
+    lists: enLists,
     terms: enTerms,
+    users: enUsers,
+    instances: enInstances,
   },
   es: {
     common: esCommon,
@@ -49,7 +78,14 @@ export const resources = {
     menu: esMenu,
     validation: validationFor('es'),
     outbox: esOutbox,
+    activity: { ...esActivity, ...activityLabelsFor('es') },
+    dashboard: esDashboard,
+    dates: esDates,
+    settings: esSettings,
+    lists: esLists,
     terms: esTerms,
+    users: esUsers,
+    instances: esInstances,
   },
 } as const;
 

@@ -49,7 +49,7 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (table) => [uniqueIndex('users_email_key').on(sql`lower(${table.email})`), index('users_instance_idx').on(table.instanceId)],
+  (table) => [uniqueIndex('users_email_key').on(sql`lower(${table.email})`).where(sql`${table.deletedAt} is null`), index('users_instance_idx').on(table.instanceId)],
 );
 
 /** Clinics a user may act for besides the home clinic: parent users belong to several. */

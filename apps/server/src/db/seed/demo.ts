@@ -3,6 +3,7 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
+import { seedInstanceDefaults } from './instance-defaults';
 
 export const DEMO_PASSWORD = 'Pathwell#2026';
 
@@ -62,6 +63,7 @@ export async function seedDemo(db: Database): Promise<void> {
       ])
       .returning();
     const clinics = { riverside: riverside!, lakeside: lakeside! };
+    for (const clinic of Object.values(clinics)) await seedInstanceDefaults(tx, clinic.id);
     const settings = {
       riverside: clinicSettings('Riverside Spine & Pain', '(512) 555-0142', '1200 River Rd, Austin, TX 78701'),
       lakeside: clinicSettings('Lakeside Pain Center', '(512) 555-0198', '45 Lakeshore Dr, Austin, TX 78703'),
@@ -100,6 +102,7 @@ export async function bootstrapFirstManager(db: Database, admin: { email: string
   const passwordHash = await hashPassword(admin.password);
   await db.transaction(async (tx) => {
     const [clinic] = await tx.insert(instances).values({ name: 'My clinic' }).returning();
+    await seedInstanceDefaults(tx, clinic!.id);
     const [user] = await tx
       .insert(users)
       .values({

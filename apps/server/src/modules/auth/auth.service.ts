@@ -22,7 +22,7 @@ import type {
 } from '@pathwell/contracts/users';
 import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { oneTimeTokens, sessions, signInFailures, userInstances, users, type TokenPurpose } from '../../db/schema';
+import { instances, oneTimeTokens, sessions, signInFailures, userInstances, users, type TokenPurpose } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { hashPassword, newSixDigitCode, newToken, sha256, sameHash, verifyPassword } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
@@ -174,7 +174,10 @@ async function assertNotThrottled(db: Database, email: string, ip: string) {
 
 async function createSession(ctx: ServiceContext, tx: Database, user: UserRow, how: string): Promise<SignInResult> {
   const token = newToken();
-  await tx.insert(sessions).values({ userId: user.id, tokenHash: sha256(token), ip: ctx.ip, userAgent: ctx.userAgent });
+  const [session] = await tx
+    .insert(sessions)
+    .values({ userId: user.id, tokenHash: sha256(token), ip: ctx.ip, userAgent: ctx.userAgent })
+    .returning({ id: sessions.id });
   await recordActivity(tx, {
     instanceId: user.instanceId,
     actorUserId: user.id,
@@ -182,6 +185,8 @@ async function createSession(ctx: ServiceContext, tx: Database, user: UserRow, h
     area: 'Login Activity',
     action: 'Created',
     targetType: 'session',
+    // The session id lets login details show the browser (user agent) the session was opened from.
+    targetId: session!.id,
     description: how,
     ip: ctx.ip,
   });
@@ -195,9 +200,15 @@ async function createSession(ctx: ServiceContext, tx: Database, user: UserRow, h
   };
 }
 
-async function recordFailedSignIn(ctx: ServiceContext, email: string, user: UserRow | undefined, reason: string) {
+async function recordFailedSignIn(
+  ctx: ServiceContext,
+  email: string,
+  user: UserRow | undefined,
+  reason: string,
+  { countsTowardsLock = true } = {},
+) {
   await ctx.db.transaction(async (tx) => {
-    await tx.insert(signInFailures).values({ email, ip: ctx.ip });
+    if (countsTowardsLock) await tx.insert(signInFailures).values({ email, ip: ctx.ip });
     await recordActivity(tx, {
       instanceId: user?.instanceId ?? null,
       actorUserId: user?.id ?? null,
@@ -220,11 +231,19 @@ export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, 
     // One message for unknown email and wrong password alike (section 8), so nothing is revealed.
     throw new AppError('UNAUTHENTICATED', errorTexts.loginFailed);
   }
+  // The right password on an account that may not sign in yet: a refusal worth logging, not a guess to lock out.
   if (user.status === 'pending_confirmation') {
+    await recordFailedSignIn(ctx, input.email, user, 'Sign-in refused: email not confirmed', { countsTowardsLock: false });
     throw new AppError('FORBIDDEN', 'Please confirm your email address first; we sent you a link.');
   }
   if (user.status === 'awaiting_access' || !user.instanceId) {
+    await recordFailedSignIn(ctx, input.email, user, 'Sign-in refused: no clinic access yet', { countsTowardsLock: false });
     throw new AppError('FORBIDDEN', 'Your account is waiting for a clinic administrator to give you access.');
+  }
+  const [home] = await ctx.db.select({ isActive: instances.isActive }).from(instances).where(eq(instances.id, user.instanceId));
+  if (!home?.isActive && user.role !== RoleCode.SystemManager) {
+    await recordFailedSignIn(ctx, input.email, user, 'Sign-in refused: clinic switched off', { countsTowardsLock: false });
+    throw new AppError('FORBIDDEN', 'This clinic is no longer active in Pathwell. Please contact your administrator.');
   }
   await ctx.db.delete(signInFailures).where(eq(signInFailures.email, input.email));
   if (!user.twoFactorEnabled) return ctx.db.transaction((tx) => createSession(ctx, tx, user, 'Signed in'));
@@ -240,6 +259,8 @@ export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, 
       area: 'Login Activity',
       action: 'Sent',
       targetType: 'two-factor code',
+      targetId: token.id,
+      description: 'Sign-in code sent',
       ip: ctx.ip,
     });
     return { challengeId: token.id, deliver: send };
@@ -265,9 +286,31 @@ async function liveChallenge(db: Database, challengeId: string) {
 
 const CODE_NOT_VALID = 'The code is not valid or has expired';
 
+/** A code typed for a challenge that expired or ran out of attempts is still a failed step of that user. */
+async function recordSpentChallenge(ctx: ServiceContext, challengeId: string) {
+  const [spent] = await ctx.db
+    .select({ user: users })
+    .from(oneTimeTokens)
+    .innerJoin(users, eq(users.id, oneTimeTokens.userId))
+    .where(and(eq(oneTimeTokens.id, challengeId), eq(oneTimeTokens.purpose, 'two_factor')));
+  if (!spent) return;
+  await recordActivity(ctx.db, {
+    instanceId: spent.user.instanceId,
+    actorUserId: spent.user.id,
+    actorEmail: spent.user.email,
+    area: 'Login Activity',
+    action: 'Failed',
+    targetType: 'two-factor code',
+    targetId: challengeId,
+    description: 'Sign-in code expired, used or out of attempts',
+    ip: ctx.ip,
+  });
+}
+
 export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId: string; code: string }) {
   const challenge = await liveChallenge(ctx.db, input.challengeId);
   const user = challenge && (await findUser(ctx.db, challenge.userId));
+  if (!challenge) await recordSpentChallenge(ctx, input.challengeId);
   if (!challenge || !user || user.status !== 'active') throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
   if (!sameHash(challenge.tokenHash, sha256(input.code))) {
     await ctx.db.transaction(async (tx) => {
@@ -282,6 +325,8 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
         area: 'Login Activity',
         action: 'Failed',
         targetType: 'two-factor code',
+        targetId: challenge.id,
+        description: 'Wrong sign-in code',
         ip: ctx.ip,
       });
     });
@@ -309,6 +354,17 @@ export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogge
       .update(oneTimeTokens)
       .set({ tokenHash: sha256(code), attempts: 0, expiresAt: new Date(Date.now() + TWO_FACTOR_CODE_TTL_MINUTES * 60_000) })
       .where(eq(oneTimeTokens.id, challenge.id));
+    await recordActivity(tx, {
+      instanceId: user.instanceId,
+      actorUserId: user.id,
+      actorEmail: user.email,
+      area: 'Login Activity',
+      action: 'Sent',
+      targetType: 'two-factor code',
+      targetId: challenge.id,
+      description: 'Sign-in code sent again',
+      ip: ctx.ip,
+    });
     return sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
   });
   deliver();
@@ -325,6 +381,7 @@ export async function signOut(ctx: SignedInContext) {
       area: 'Login Activity',
       action: 'Deleted',
       targetType: 'session',
+      targetId: ctx.actor.sessionId,
       description: 'Signed out',
       ip: ctx.ip,
     });
@@ -407,6 +464,7 @@ export async function setTwoFactor(ctx: SignedInContext, enabled: boolean): Prom
       area: 'Login Activity',
       action: 'Updated',
       targetType: 'two-factor sign-in',
+      targetId: ctx.actor.userId,
       description: enabled ? 'Two-factor sign-in turned on' : 'Two-factor sign-in turned off',
       ip: ctx.ip,
     });
@@ -422,6 +480,17 @@ export async function forgetPassword(ctx: ServiceContext, log: FastifyBaseLogger
     const deliver = await ctx.db.transaction(async (tx) => {
       const token = await issueToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_MINUTES * 60_000);
       const resetLink = link(ctx, '/reset-password', { id: user.id, token: token.secret });
+      await recordActivity(tx, {
+        instanceId: user.instanceId,
+        actorUserId: user.id,
+        actorEmail: user.email,
+        area: 'Login Activity',
+        action: 'Sent',
+        targetType: 'password',
+        targetId: user.id,
+        description: 'Password reset link sent',
+        ip: ctx.ip,
+      });
       return sendAccountEmail(ctx, log, tx, user, 'reset-password', accountEmails.resetPassword(resetLink));
     });
     deliver();
@@ -433,6 +502,17 @@ export async function changePassword(ctx: SignedInContext, input: ChangePassword
   if (input.id !== ctx.actor.userId) throw notFound('User');
   const user = await findUser(ctx.db, input.id);
   if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await recordActivity(ctx.db, {
+      instanceId: ctx.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Login Activity',
+      action: 'Failed',
+      targetType: 'password',
+      targetId: ctx.actor.userId,
+      description: 'Password change refused: current password not correct',
+      ip: ctx.ip,
+    });
     throw new AppError('VALIDATION', 'The current password is not correct', { fields: { currentPassword: 'invalid' } });
   }
   const passwordHash = await hashPassword(input.newPassword);
@@ -450,6 +530,7 @@ export async function changePassword(ctx: SignedInContext, input: ChangePassword
       area: 'Login Activity',
       action: 'Updated',
       targetType: 'password',
+      targetId: user.id,
       description: 'Password changed',
       ip: ctx.ip,
     });
@@ -461,6 +542,19 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
   const user = await findUser(ctx.db, input.id);
   const token = user && (await findLiveToken(ctx.db, user.id, ['set_password', 'reset_password'], input.token));
   if (!user || !token || user.status === 'inactive') {
+    if (user) {
+      await recordActivity(ctx.db, {
+        instanceId: user.instanceId,
+        actorUserId: user.id,
+        actorEmail: user.email,
+        area: 'Login Activity',
+        action: 'Failed',
+        targetType: 'password',
+        targetId: user.id,
+        description: 'Set-password link not valid or expired',
+        ip: ctx.ip,
+      });
+    }
     throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
   }
   const passwordHash = await hashPassword(input.newPassword);
@@ -487,6 +581,7 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
       area: 'Login Activity',
       action: 'Updated',
       targetType: 'password',
+      targetId: user.id,
       description: token.purpose === 'set_password' ? 'Account set up' : 'Password reset',
       ip: ctx.ip,
     });
@@ -494,15 +589,27 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
   return { message: 'Your password has been set. You can sign in now.' };
 }
 
+/**
+ * Writes the welcome email (set-password link) to the outbox inside the caller's transaction, so an
+ * account created by an administrator and its email land together; returns the delivery to start
+ * after the commit.
+ */
+export async function queueWelcomeEmail(
+  ctx: ServiceContext,
+  log: FastifyBaseLogger,
+  tx: Database,
+  user: Pick<UserRow, 'id' | 'email' | 'instanceId'>,
+) {
+  const token = await issueToken(tx, user.id, 'set_password', WELCOME_LINK_TTL_HOURS * 3_600_000);
+  const setLink = link(ctx, '/set-password', { id: user.id, token: token.secret });
+  return sendAccountEmail(ctx, log, tx, user, 'welcome', accountEmails.welcome(setLink));
+}
+
 /** Sends the set-password link to a user who has not set one yet (welcome email). */
 export async function sendWelcomeEmail(ctx: ServiceContext, log: FastifyBaseLogger, userId: string) {
   const user = await findUser(ctx.db, userId);
   if (user && user.status === 'invited') {
-    const deliver = await ctx.db.transaction(async (tx) => {
-      const token = await issueToken(tx, user.id, 'set_password', WELCOME_LINK_TTL_HOURS * 3_600_000);
-      const setLink = link(ctx, '/set-password', { id: user.id, token: token.secret });
-      return sendAccountEmail(ctx, log, tx, user, 'welcome', accountEmails.welcome(setLink));
-    });
+    const deliver = await ctx.db.transaction((tx) => queueWelcomeEmail(ctx, log, tx, user));
     deliver();
   }
   return { message: 'If the account still needs setting up, we have sent the email again.' };

@@ -7,6 +7,7 @@ import { instances, userInstances, users } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { idleMinutesFrom } from '../../plugins/auth';
 import { toProfile } from '../auth/auth.service';
+import { primaryLogoUrl } from '../instance-settings/instance-files.service';
 import { isOn, numberSetting, readSettings } from '../settings/settings.service';
 
 /** Clinics the user may switch between: memberships plus home; every clinic for a System Manager. */
@@ -22,7 +23,7 @@ export async function listClinics(ctx: SignedInContext): Promise<Clinic[]> {
   return ctx.db
     .select({ id: instances.id, name: instances.name })
     .from(instances)
-    .where(inArray(instances.id, ids))
+    .where(and(inArray(instances.id, ids), eq(instances.isActive, true)))
     .orderBy(asc(instances.name));
 }
 
@@ -38,7 +39,7 @@ export async function sessionContext(ctx: SignedInContext): Promise<SessionConte
     instance: {
       id: instance.id,
       name: settings.clinicName?.trim() || instance.name,
-      logoUrl: settings.clinicLogoPrimary ? `/api/instancesettings/files/clinicLogoPrimary?instance=${instance.id}` : null,
+      logoUrl: await primaryLogoUrl(ctx.db, instance.id),
       timeZoneOffsetHours: numberSetting(settings, 'timeZoneOffsetHours') ?? 0,
     },
     allClinics: ctx.allClinics,

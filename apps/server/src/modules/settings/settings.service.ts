@@ -1,15 +1,30 @@
 import { eq } from 'drizzle-orm';
+import { decodeSettings, defaultConfigurationTexts, type InstanceSettingsValues } from '@pathwell/contracts/instance-settings';
 import type { Database } from '../../db/client';
 import { instanceSettings } from '../../db/schema';
 
 export type SettingsMap = Record<string, string>;
 
-export async function readSettings(db: Database, instanceId: string): Promise<SettingsMap> {
+/** Only the rows a clinic has saved (secrets still encrypted); no defaults. */
+export async function readStoredSettings(db: Database, instanceId: string): Promise<SettingsMap> {
   const rows = await db
     .select({ key: instanceSettings.configurationId, value: instanceSettings.configurationValue })
     .from(instanceSettings)
     .where(eq(instanceSettings.instanceId, instanceId));
   return Object.fromEntries(rows.map((row) => [row.key, row.value]));
+}
+
+/**
+ * Every setting as stored text, with the catalogue's defaults for keys the clinic never saved, so that
+ * a raw read (`isOn`) and the typed one agree. Secrets stay encrypted here; see instance-settings.
+ */
+export async function readSettings(db: Database, instanceId: string): Promise<SettingsMap> {
+  return { ...defaultConfigurationTexts, ...(await readStoredSettings(db, instanceId)) };
+}
+
+/** Every setting typed by the catalogue (packages/contracts/src/instance-settings.ts), secrets excluded. */
+export async function readTypedSettings(db: Database, instanceId: string): Promise<InstanceSettingsValues> {
+  return decodeSettings(await readStoredSettings(db, instanceId));
 }
 
 /** Booleans travel and are stored as the text "true" (specification section 3). */

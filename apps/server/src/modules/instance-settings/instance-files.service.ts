@@ -1,0 +1,256 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  fileKeys,
+  fileKindOf,
+  fileRules,
+  isFileKey,
+  PRIVATE_KEY_FILE,
+  type FileKey,
+  type InstanceFile,
+} from '@pathwell/contracts/instance-settings';
+import type { ValidationMessageKey } from '@pathwell/contracts/messages';
+import type { SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import { instanceFiles } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { sha256 } from '../../lib/secrets';
+import { recordActivity } from '../audit/audit.service';
+import { detectContentType, isPrivateKey, isSafeSvg } from './file-checks';
+import { decryptFile, encryptFile } from './settings-crypto';
+
+export interface UploadedFile {
+  fileName: string;
+  declaredType: string;
+  content: Buffer;
+}
+
+interface FileMeta {
+  instanceId: string;
+  fileKey: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  uploadedAt: Date;
+}
+
+const metaColumns = {
+  instanceId: instanceFiles.instanceId,
+  fileKey: instanceFiles.fileKey,
+  fileName: instanceFiles.fileName,
+  contentType: instanceFiles.contentType,
+  size: instanceFiles.size,
+  uploadedAt: instanceFiles.uploadedAt,
+};
+
+const fileError = (status: 'VALIDATION' | 'UNSUPPORTED_MEDIA_TYPE', key: ValidationMessageKey, message: string) =>
+  new AppError(status, message, { fields: { file: key } });
+
+/** A strong validator that changes whenever the file is replaced; read without loading the content. */
+export const etagOf = (meta: FileMeta) =>
+  `"${sha256(`${meta.instanceId}:${meta.fileKey}:${meta.uploadedAt.toISOString()}:${meta.size}`).slice(0, 24)}"`;
+
+/** Logos carry their version in the URL, so that the browser may cache them for a year. */
+export const logoUrl = (meta: FileMeta) =>
+  `/api/instancesettings/logos/${meta.instanceId}/${meta.fileKey}?v=${etagOf(meta).replaceAll('"', '')}`;
+
+function urlOf(meta: FileMeta): string | null {
+  if (!isFileKey(meta.fileKey)) return null;
+  switch (fileKindOf(meta.fileKey)) {
+    case 'logo':
+      return logoUrl(meta);
+    case 'agreement':
+      return `/api/instancesettings/files/${meta.fileKey}`;
+    case 'privateKey':
+      return null;
+  }
+}
+
+const toView = (meta: FileMeta): InstanceFile => ({
+  fileName: meta.fileName,
+  contentType: meta.contentType,
+  size: meta.size,
+  uploadedAt: meta.uploadedAt.toISOString(),
+  url: urlOf(meta),
+});
+
+async function findMeta(db: Database, instanceId: string, key: string): Promise<FileMeta | undefined> {
+  const [meta] = await db
+    .select(metaColumns)
+    .from(instanceFiles)
+    .where(and(eq(instanceFiles.instanceId, instanceId), eq(instanceFiles.fileKey, key)));
+  return meta;
+}
+
+export async function listFiles(db: Database, instanceId: string): Promise<Record<FileKey, InstanceFile | null>> {
+  const rows = await db.select(metaColumns).from(instanceFiles).where(eq(instanceFiles.instanceId, instanceId));
+  const byKey = new Map(rows.map((row) => [row.fileKey, row]));
+  return Object.fromEntries(
+    fileKeys.map((key) => {
+      const meta = byKey.get(key);
+      return [key, meta ? toView(meta) : null];
+    }),
+  ) as Record<FileKey, InstanceFile | null>;
+}
+
+/** The top bar's logo: public and cacheable, null when the clinic has none. */
+export async function primaryLogoUrl(db: Database, instanceId: string): Promise<string | null> {
+  const meta = await findMeta(db, instanceId, 'clinicLogoPrimary');
+  return meta ? logoUrl(meta) : null;
+}
+
+/** Keeps the last path segment, without control characters or quotes, at most 200 characters. */
+export function cleanFileName(name: string, fallback: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const printable = [...base].filter((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f).join('');
+  const cleaned = printable
+    .replace(/["<>|*?:]/g, '')
+    .trim()
+    .slice(-200);
+  return cleaned || fallback;
+}
+
+async function storeFile(
+  ctx: SignedInContext,
+  key: FileKey,
+  values: { fileName: string; contentType: string; size: number; content: Buffer },
+): Promise<InstanceFile> {
+  const meta = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(instanceFiles)
+      .values({ instanceId: ctx.instanceId, fileKey: key, ...values, uploadedAt: new Date() })
+      .onConflictDoUpdate({
+        target: [instanceFiles.instanceId, instanceFiles.fileKey],
+        set: { ...values, uploadedAt: new Date() },
+      })
+      .returning(metaColumns);
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Admin Configuration',
+      action: 'Updated',
+      targetType: 'InstanceFile',
+      targetId: key,
+      description: `Instance file uploaded: ${key} (${values.fileName}, ${values.size} bytes)`,
+      ip: ctx.ip,
+    });
+    return row!;
+  });
+  return toView(meta);
+}
+
+async function removeFile(ctx: SignedInContext, key: FileKey): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(instanceFiles)
+      .where(and(eq(instanceFiles.instanceId, ctx.instanceId), eq(instanceFiles.fileKey, key)))
+      .returning({ fileName: instanceFiles.fileName });
+    if (!removed) throw notFound('File');
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Admin Configuration',
+      action: 'Deleted',
+      targetType: 'InstanceFile',
+      targetId: key,
+      description: `Instance file deleted: ${key} (${removed.fileName})`,
+      ip: ctx.ip,
+    });
+  });
+}
+
+function uploadableKey(key: string): FileKey {
+  if (!isFileKey(key) || fileKindOf(key) === 'privateKey') throw notFound('File slot');
+  return key;
+}
+
+/** Logos (PNG, JPEG, script-free SVG, ≤ 2 MB) and new-patient agreements (PDF, ≤ 10 MB). */
+export async function uploadFile(ctx: SignedInContext, key: string, file: UploadedFile): Promise<InstanceFile> {
+  const fileKey = uploadableKey(key);
+  const rules = fileRules[fileKindOf(fileKey)];
+  if (file.content.length === 0) throw fileError('VALIDATION', 'fileRequired', 'The file is empty');
+  if (file.content.length > rules.maxBytes) throw fileError('VALIDATION', 'fileTooLarge', 'The file is too large');
+  const declared = file.declaredType.split(';')[0]!.trim().toLowerCase();
+  const detected = detectContentType(file.content);
+  if (!detected || !rules.contentTypes.includes(detected) || (declared !== detected && declared !== 'application/octet-stream')) {
+    throw fileError('UNSUPPORTED_MEDIA_TYPE', 'fileTypeInvalid', `Accepted here: ${rules.contentTypes.join(', ')}`);
+  }
+  if (detected === 'image/svg+xml' && !isSafeSvg(file.content)) {
+    throw fileError('VALIDATION', 'fileUnsafe', 'The SVG contains scripts or external references');
+  }
+  return storeFile(ctx, fileKey, {
+    fileName: cleanFileName(file.fileName, fileKey),
+    contentType: detected,
+    size: file.content.length,
+    content: file.content,
+  });
+}
+
+export async function deleteFile(ctx: SignedInContext, key: string): Promise<void> {
+  await removeFile(ctx, uploadableKey(key));
+}
+
+/** The eClinicalWorks bulk private key: checked to be a key, encrypted at rest, never served back. */
+export async function uploadPrivateKey(ctx: SignedInContext, file: UploadedFile): Promise<InstanceFile> {
+  const { maxBytes } = fileRules.privateKey;
+  if (file.content.length === 0) throw fileError('VALIDATION', 'fileRequired', 'The file is empty');
+  if (file.content.length > maxBytes) throw fileError('VALIDATION', 'fileTooLarge', 'The file is too large');
+  if (!isPrivateKey(file.content)) throw fileError('VALIDATION', 'privateKeyInvalid', 'The file is not a readable private key');
+  return storeFile(ctx, PRIVATE_KEY_FILE, {
+    fileName: cleanFileName(file.fileName, 'private-key.pem'),
+    contentType: 'application/x-pem-file',
+    size: file.content.length,
+    content: encryptFile(ctx.config.appSecret, ctx.instanceId, PRIVATE_KEY_FILE, file.content),
+  });
+}
+
+export const deletePrivateKey = (ctx: SignedInContext) => removeFile(ctx, PRIVATE_KEY_FILE);
+
+/** For the eClinicalWorks integration: the clinic's private key in clear text, or null. */
+export async function readPrivateKey(ctx: SignedInContext): Promise<string | null> {
+  const [row] = await ctx.db
+    .select({ content: instanceFiles.content })
+    .from(instanceFiles)
+    .where(and(eq(instanceFiles.instanceId, ctx.instanceId), eq(instanceFiles.fileKey, PRIVATE_KEY_FILE)));
+  return row ? decryptFile(ctx.config.appSecret, ctx.instanceId, PRIVATE_KEY_FILE, row.content).toString('utf8') : null;
+}
+
+export interface ServedFile {
+  meta: FileMeta;
+  etag: string;
+  load: () => Promise<Buffer>;
+}
+
+async function servable(db: Database, instanceId: string, key: string): Promise<ServedFile> {
+  const meta = await findMeta(db, instanceId, key);
+  if (!meta) throw notFound('File');
+  return {
+    meta,
+    etag: etagOf(meta),
+    load: async () => {
+      const [row] = await db
+        .select({ content: instanceFiles.content })
+        .from(instanceFiles)
+        .where(and(eq(instanceFiles.instanceId, instanceId), eq(instanceFiles.fileKey, key)));
+      if (!row) throw notFound('File');
+      return row.content;
+    },
+  };
+}
+
+/** Logos are not confidential: anyone may load them by clinic id, as `<img>` sends no bearer header. */
+export async function publicLogo(db: Database, instanceId: string, key: string): Promise<ServedFile> {
+  if (!isFileKey(key) || fileKindOf(key) !== 'logo') throw notFound('File');
+  return servable(db, instanceId, key);
+}
+
+/**
+ * Logos and agreements for signed-in users of the clinic. `instance`, when given, must be the clinic
+ * the request acts for: another clinic's file answers 404 like any other clinic's record.
+ */
+export async function clinicFile(ctx: SignedInContext, key: string, instance: string | undefined): Promise<ServedFile> {
+  if (!isFileKey(key) || fileKindOf(key) === 'privateKey') throw notFound('File');
+  if (instance && instance.toLowerCase() !== ctx.instanceId) throw notFound('File');
+  return servable(ctx.db, ctx.instanceId, key);
+}

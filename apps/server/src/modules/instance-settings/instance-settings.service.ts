@@ -1,0 +1,224 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import {
+  configurationKeys,
+  decodeSettings,
+  defaultConfigurationTexts,
+  extendedPatientQuestionKeys,
+  formIdsSchema,
+  instanceSettingsFormSchema,
+  isSecretKey,
+  parseSettingText,
+  secretKeys,
+  serializeSetting,
+  settingDefinitions,
+  settingFieldErrors,
+  settingFlagReads,
+  type FormId,
+  type InstanceSettingsUpdate,
+  type InstanceSettingsView,
+  type SecretKey,
+  type SettingFlagRead,
+  type ValueKey,
+} from '@pathwell/contracts/instance-settings';
+import type { SignedInContext } from '../../context';
+import { instances, instanceSettings } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { recordActivity } from '../audit/audit.service';
+import { idleMinutesFrom } from '../../plugins/auth';
+import { readSettings, readStoredSettings, readTypedSettings, isOn, numberSetting } from '../settings/settings.service';
+import { listFiles, primaryLogoUrl } from './instance-files.service';
+import { decryptSetting, encryptSetting } from './settings-crypto';
+
+export async function fetchSettings(ctx: SignedInContext): Promise<InstanceSettingsView> {
+  const stored = await readStoredSettings(ctx.db, ctx.instanceId);
+  return {
+    values: decodeSettings(stored),
+    secrets: Object.fromEntries(
+      secretKeys.map((key) => [key, { isSet: Boolean(stored[key]) }]),
+    ) as InstanceSettingsView['secrets'],
+    files: await listFiles(ctx.db, ctx.instanceId),
+  };
+}
+
+/** The wire format read back; secrets are write-only, so their slot is always "". */
+export async function fetchConfigurationValues(ctx: SignedInContext) {
+  const stored = await readStoredSettings(ctx.db, ctx.instanceId);
+  const values = decodeSettings(stored) as Record<string, unknown>;
+  return {
+    configurationIds: [...configurationKeys],
+    configurationValues: configurationKeys.map((key) =>
+      isSecretKey(key) ? '' : serializeSetting(settingDefinitions.get(key)!, values[key]),
+    ),
+  };
+}
+
+function decryptOrNull(ctx: SignedInContext, key: string, stored: string): string | null {
+  try {
+    return decryptSetting(ctx.config.appSecret, ctx.instanceId, key, stored);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Writes the keys of `update` that differ from what is stored, in one transaction with one activity
+ * entry naming the changed keys (never a secret's value). A secret that is absent or blank is kept,
+ * null clears it, text replaces it.
+ */
+async function applyUpdate(ctx: SignedInContext, update: InstanceSettingsUpdate): Promise<string[]> {
+  return ctx.db.transaction(async (tx) => {
+    // One save at a time per clinic, so that two administrators' saves do not interleave.
+    await tx.select({ id: instances.id }).from(instances).where(eq(instances.id, ctx.instanceId)).for('update');
+    const stored = await readStoredSettings(tx, ctx.instanceId);
+    const upserts: { configurationId: string; configurationValue: string }[] = [];
+    const cleared: string[] = [];
+    const changed: string[] = [];
+
+    for (const [key, value] of Object.entries(update)) {
+      const def = settingDefinitions.get(key);
+      if (!def || def.type === 'file' || value === undefined) continue;
+      if (def.type === 'secret') {
+        if (value === '') continue;
+        if (value === null) {
+          if (stored[key] !== undefined) cleared.push(key);
+          continue;
+        }
+        const text = String(value);
+        if (stored[key] !== undefined && decryptOrNull(ctx, key, stored[key]) === text) continue;
+        upserts.push({
+          configurationId: key,
+          configurationValue: encryptSetting(ctx.config.appSecret, ctx.instanceId, key, text),
+        });
+        continue;
+      }
+      const text = serializeSetting(def, value);
+      if (text === (stored[key] ?? defaultConfigurationTexts[key as ValueKey])) continue;
+      upserts.push({ configurationId: key, configurationValue: text });
+    }
+    changed.push(...upserts.map((row) => row.configurationId), ...cleared);
+    if (changed.length === 0) return changed;
+
+    if (upserts.length > 0) {
+      await tx
+        .insert(instanceSettings)
+        .values(upserts.map((row) => ({ instanceId: ctx.instanceId, ...row })))
+        .onConflictDoUpdate({
+          target: [instanceSettings.instanceId, instanceSettings.configurationId],
+          set: { configurationValue: sql`excluded.configuration_value`, updatedAt: sql`now()` },
+        });
+    }
+    const renamed = upserts.find((row) => row.configurationId === 'clinicName')?.configurationValue.trim();
+    // The clinic's name lives on the instance too (selector, instances page): both must say the same.
+    if (renamed) await tx.update(instances).set({ name: renamed }).where(eq(instances.id, ctx.instanceId));
+    if (cleared.length > 0) {
+      await tx
+        .delete(instanceSettings)
+        .where(and(eq(instanceSettings.instanceId, ctx.instanceId), inArray(instanceSettings.configurationId, cleared)));
+    }
+    const order = new Map(configurationKeys.map((key, index) => [key as string, index]));
+    changed.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
+    await recordActivity(tx, {
+      instanceId: ctx.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Admin Configuration',
+      action: 'Updated',
+      targetType: 'InstanceSettings',
+      targetId: ctx.instanceId,
+      description: `Instance settings updated: ${changed.join(', ')}`,
+      ip: ctx.ip,
+    });
+    return changed;
+  });
+}
+
+/** `PUT /api/instancesettings`: the typed format (already validated by the route's schema). */
+export async function saveSettings(ctx: SignedInContext, update: InstanceSettingsUpdate): Promise<InstanceSettingsView> {
+  await applyUpdate(ctx, update);
+  return fetchSettings(ctx);
+}
+
+/**
+ * `POST /api/instancesettings/addorupdate`: the specification's `configurationValues`, one string per
+ * key of the catalogue in order. The texts are typed and validated exactly like the typed format, and
+ * errors name the setting key rather than a list position.
+ */
+export async function saveConfigurationValues(ctx: SignedInContext, texts: string[]): Promise<InstanceSettingsView> {
+  if (texts.length !== configurationKeys.length) {
+    throw new AppError('VALIDATION', `configurationValues must hold ${configurationKeys.length} values in catalogue order`, {
+      fields: { configurationValues: 'invalid' },
+    });
+  }
+  const candidate: Record<string, unknown> = {};
+  configurationKeys.forEach((key, index) => {
+    const text = texts[index] ?? '';
+    const def = settingDefinitions.get(key)!;
+    candidate[key] = def.type === 'secret' ? (text === '' ? undefined : text) : parseSettingText(def, text);
+  });
+  const parsed = instanceSettingsFormSchema.safeParse(candidate);
+  if (!parsed.success) {
+    const fields = settingFieldErrors(parsed.error);
+    throw new AppError('VALIDATION', `Setting ${Object.keys(fields)[0]} is not valid`, { fields });
+  }
+  return saveSettings(ctx, parsed.data);
+}
+
+/** Applicable forms on their own (section 7): the list replaces the stored one. */
+export async function saveApplicableForms(ctx: SignedInContext, formIds: unknown[]): Promise<{ applicableForms: FormId[] }> {
+  const parsed = formIdsSchema.safeParse(formIds);
+  if (!parsed.success)
+    throw new AppError('VALIDATION', 'Form ids are not valid', { fields: { applicableForms: 'formIdsInvalid' } });
+  await applyUpdate(ctx, { applicableForms: parsed.data });
+  return { applicableForms: (await readTypedSettings(ctx.db, ctx.instanceId)).applicableForms };
+}
+
+export async function readApplicableForms(ctx: SignedInContext): Promise<{ applicableForms: FormId[] }> {
+  return { applicableForms: (await readTypedSettings(ctx.db, ctx.instanceId)).applicableForms };
+}
+
+/** For integrations: a secret in clear text, or null when it is not set. */
+export async function readSecret(ctx: SignedInContext, key: SecretKey): Promise<string | null> {
+  const [row] = await ctx.db
+    .select({ value: instanceSettings.configurationValue })
+    .from(instanceSettings)
+    .where(and(eq(instanceSettings.instanceId, ctx.instanceId), eq(instanceSettings.configurationId, key)));
+  return row ? decryptSetting(ctx.config.appSecret, ctx.instanceId, key, row.value) : null;
+}
+
+export async function readFlag(ctx: SignedInContext, flag: SettingFlagRead) {
+  const key = settingFlagReads[flag];
+  return { flag, key, enabled: isOn(await readSettings(ctx.db, ctx.instanceId), key) };
+}
+
+export async function readExtendedPatientQuestions(ctx: SignedInContext) {
+  const settings = await readSettings(ctx.db, ctx.instanceId);
+  const questions = Object.fromEntries(extendedPatientQuestionKeys.map((key) => [key, isOn(settings, key)])) as Record<
+    (typeof extendedPatientQuestionKeys)[number],
+    boolean
+  >;
+  return {
+    enabled: Object.values(questions).some(Boolean),
+    extendedPatientAskSexualOrientation: questions.extendedPatientAskSexualOrientation ?? false,
+    extendedPatientAskAssignedSexAtBirth: questions.extendedPatientAskAssignedSexAtBirth ?? false,
+    extendedPatientAskPreferredPronouns: questions.extendedPatientAskPreferredPronouns ?? false,
+    extendedPatientAskCommunicationPreferences: questions.extendedPatientAskCommunicationPreferences ?? false,
+  };
+}
+
+export async function readTimeZoneOffset(ctx: SignedInContext) {
+  const settings = await readSettings(ctx.db, ctx.instanceId);
+  return { timeZoneId: settings.timeZoneId ?? '', timeZoneOffsetHours: numberSetting(settings, 'timeZoneOffsetHours') ?? 0 };
+}
+
+/**
+ * Minutes of inactivity before sign-out. The session's idle timeout follows the user's home clinic
+ * (plugins/auth.ts), so this read does too, whichever clinic a parent user is looking at.
+ */
+export async function readAutoLogoutTime(ctx: SignedInContext) {
+  const settings = await readSettings(ctx.db, ctx.actor.homeInstanceId ?? ctx.instanceId);
+  return { autoLogoutTime: idleMinutesFrom(settings.autoLogoutTime) };
+}
+
+export async function readPrimaryLogoUrl(ctx: SignedInContext) {
+  return { url: await primaryLogoUrl(ctx.db, ctx.instanceId) };
+}
