@@ -15,7 +15,9 @@ const demoUsers: { email: string; role: Role; isParent: boolean }[] = [
 const english = (titleKey: string) => menuTitlesEn[titleKey.replace(/^menu\./, '') as MenuTitle];
 
 for (const user of demoUsers) {
-  test(`${user.email} signs in and sees exactly the menu of a ${user.role}${user.isParent ? ' parent user' : ''}`, async ({ page }) => {
+  test(`${user.email} signs in and sees exactly the menu of a ${user.role}${user.isParent ? ' parent user' : ''}`, async ({
+    page,
+  }) => {
     await signIn(page, user.email);
     const { shown, hidden } = expectedTopLevel(user.role, user.isParent);
     expect(shown.length).toBeGreaterThan(0);

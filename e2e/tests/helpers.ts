@@ -38,5 +38,7 @@ export function expectedTopLevel(role: Role, isParent: boolean): { shown: MenuIt
 /** A top-level menu entry: a group is a labelled role=group, the others carry data-menu-id. */
 export function topLevelEntry(page: Page, item: MenuItem, label: string) {
   const menu = page.getByTestId('side-menu');
-  return item.type === 'group' ? menu.getByRole('group', { name: label, exact: true }) : menu.locator(`[data-menu-id="${item.id}"]`);
+  return item.type === 'group'
+    ? menu.getByRole('group', { name: label, exact: true })
+    : menu.locator(`[data-menu-id="${item.id}"]`);
 }

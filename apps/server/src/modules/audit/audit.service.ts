@@ -66,8 +66,10 @@ export async function verifyActivityChain(db: Database): Promise<{ checked: numb
   for (const row of result.rows) {
     const chainSeq = Number(row.chain_seq);
     const at = { id: row.id, instanceId: row.instance_id, chainSeq };
-    if (chainSeq !== Number(row.previous_seq ?? 0) + 1) return { checked: result.rows.length, firstBreak: { ...at, reason: 'row missing before this one' } };
-    if (row.prev_hash !== (row.previous_hash ?? '')) return { checked: result.rows.length, firstBreak: { ...at, reason: 'link broken' } };
+    if (chainSeq !== Number(row.previous_seq ?? 0) + 1)
+      return { checked: result.rows.length, firstBreak: { ...at, reason: 'row missing before this one' } };
+    if (row.prev_hash !== (row.previous_hash ?? ''))
+      return { checked: result.rows.length, firstBreak: { ...at, reason: 'link broken' } };
     if (row.recomputed !== row.hash) return { checked: result.rows.length, firstBreak: { ...at, reason: 'content changed' } };
   }
   return { checked: result.rows.length, firstBreak: null };

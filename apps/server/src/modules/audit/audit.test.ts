@@ -10,7 +10,11 @@ beforeAll(async () => {
   for (const email of ['admin@pathwell.demo', 'doctor@pathwell.demo', 'admin2@pathwell.demo', 'staff@pathwell.demo']) {
     await signIn(t.app, email);
   }
-  await t.app.inject({ method: 'POST', url: '/api/users/authenticate', payload: { email: 'ghost@example.com', password: 'Wrong#1234' } });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/users/authenticate',
+    payload: { email: 'ghost@example.com', password: 'Wrong#1234' },
+  });
 });
 afterAll(async () => {
   await t?.close();
