@@ -1,10 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { applyMigrations, openDatabase } from '../src/db/client';
+import { applyMigrations, createPglite, openDatabase } from '../src/db/client';
 import { seedDemo } from '../src/db/seed/demo';
 
 declare module 'vitest' {
@@ -44,7 +43,7 @@ export default async function setup(project: TestProject) {
       await admin.end();
     };
   }
-  const pglite = await PGlite.create();
+  const pglite = await createPglite(undefined);
   const handle = await openDatabase({ kind: 'pglite', dataDir: undefined, pglite });
   await applyMigrations(handle);
   await seedDemo(handle.db);

@@ -1,4 +1,3 @@
-import { PGlite } from '@electric-sql/pglite';
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
@@ -6,7 +5,7 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
+import { createPglite, openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
 import { outboxMessages } from '../src/db/schema';
 import { DEMO_PASSWORD } from '../src/db/seed/demo';
 import { adminUrl } from './global-setup';
@@ -41,7 +40,7 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   }
   const snapshot = inject('pgliteSnapshot');
   if (!snapshot) throw new Error('global setup did not prepare a database');
-  const pglite = await PGlite.create({ loadDataDir: new Blob([readFileSync(snapshot)]) });
+  const pglite = await createPglite(undefined, { loadDataDir: new Blob([readFileSync(snapshot)]) });
   return { handle: await openDatabase({ kind: 'pglite', dataDir: undefined, pglite }), drop: async () => {} };
 }
 

@@ -1,4 +1,6 @@
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -25,6 +27,14 @@ export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta
 export type DatabaseTarget =
   { kind: 'pglite'; dataDir: string | undefined; pglite?: PGlite } | { kind: 'postgresql'; url: string };
 
+/** Extensions the migrations create (patient search); a PostgreSQL server ships them in contrib. */
+export const pgliteExtensions = { pg_trgm, unaccent };
+
+/** Every PGlite of the app and its tests is created here, so none misses an extension. */
+export function createPglite(dataDir: string | undefined, options: Omit<PGliteOptions, 'extensions' | 'dataDir'> = {}) {
+  return PGlite.create({ ...options, ...(dataDir ? { dataDir } : {}), extensions: pgliteExtensions });
+}
+
 /** `dataDir` undefined means an in-memory PGlite (tests restore a snapshot into one). */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgresql') {
@@ -32,7 +42,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgresql', close: () => pool.end() };
   }
-  const client = target.pglite ?? (await PGlite.create(target.dataDir ?? 'memory://'));
+  const client = target.pglite ?? (await createPglite(target.dataDir));
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   return { db, kind: 'pglite', close: () => client.close() };
 }

@@ -1,0 +1,157 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+import { instances, users } from './core';
+import { managedItems } from './admin';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const instanceId = () =>
+  uuid('instance_id')
+    .notNull()
+    .references(() => instances.id);
+const stamps = {
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+};
+const listItem = (name: string) => uuid(name).references((): AnyPgColumn => managedItems.id);
+
+/** The patient of specification section 3 "Patient (create/update payload)". */
+export const patients = pgTable(
+  'patients',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    firstName: text('first_name').notNull(),
+    middleName: text('middle_name'),
+    lastName: text('last_name').notNull(),
+    dateOfBirth: date('date_of_birth', { mode: 'string' }).notNull(),
+    email: text('email'),
+    rpmKey: text('rpm_key'),
+    streetAddress1: text('street_address1'),
+    streetAddress2: text('street_address2'),
+    city: text('city'),
+    state: text('state'),
+    zip: text('zip'),
+    /** Pounds; 0 when not given (section 3). */
+    weight: numeric('weight', { precision: 6, scale: 1, mode: 'number' }).notNull().default(0),
+    heightFeet: smallint('height_feet'),
+    heightInches: smallint('height_inches'),
+    /** Total inches, derived from feet and inches on every write. */
+    height: numeric('height', { precision: 5, scale: 1, mode: 'number' }),
+    genderId: listItem('gender_id'),
+    maritalStatusId: listItem('marital_status_id'),
+    ethnicityId: listItem('ethnicity_id'),
+    occupationId: listItem('occupation_id'),
+    payorStatusId: listItem('payor_status_id'),
+    nicotineStatusId: integer('nicotine_status_id'),
+    currentLawSuit: text('current_law_suit', { enum: ['yes', 'no'] }),
+    historySubstanceAbuse: text('history_substance_abuse', { enum: ['yes', 'no'] }),
+    agreementSignedDate: date('agreement_signed_date', { mode: 'string' }),
+    doctorId: uuid('doctor_id').references(() => users.id),
+    enableEmail: boolean('enable_email').notNull().default(true),
+    enableText: boolean('enable_text').notNull().default(true),
+    preferredLanguage: text('preferred_language', { enum: ['en', 'es'] }).notNull().default('en'),
+    /** Extended patient questions (sexual orientation, sex at birth, pronouns, communication preferences). */
+    extended: jsonb('extended').$type<Record<string, unknown>>().notNull().default({}),
+    externalId: text('external_id'),
+    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    archiveReason: text('archive_reason'),
+    accountClosedAt: timestamp('account_closed_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Lower-cased, accent-free "first last" for the top-bar search (trigram index). */
+    searchName: text('search_name').generatedAlwaysAs(
+      (): SQL => sql`pathwell_fold(${patients.firstName} || ' ' || coalesce(${patients.middleName} || ' ', '') || ${patients.lastName})`,
+    ),
+    ...stamps,
+  },
+  (table) => [
+    index('patients_instance_created_idx').on(table.instanceId, table.createdAt),
+    index('patients_instance_last_name_idx').on(table.instanceId, sql`lower(${table.lastName})`, table.dateOfBirth),
+    index('patients_instance_email_idx').on(table.instanceId, sql`lower(${table.email})`),
+    index('patients_instance_doctor_idx').on(table.instanceId, table.doctorId),
+    index('patients_search_name_trgm_idx').using('gin', sql`${table.searchName} gin_trgm_ops`),
+  ],
+);
+
+/** Phone types: MOBILE 7, HOME 1, WORK 2 (section 3), emergency contact, guarantor, next of kin. */
+export const patientPhoneNumbers = pgTable(
+  'patient_phone_numbers',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    phoneType: smallint('phone_type').notNull(),
+    number: text('number').notNull(),
+    /** Digits only, for phone search. */
+    digits: text('digits').notNull(),
+    contactName: text('contact_name'),
+    relation: text('relation'),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    ...stamps,
+  },
+  (table) => [index('patient_phone_numbers_patient_idx').on(table.patientId), index('patient_phone_numbers_digits_idx').on(table.instanceId, table.digits)],
+);
+
+export const patientNotes = pgTable(
+  'patient_notes',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id, { onDelete: 'cascade' }),
+    authorUserId: uuid('author_user_id').references(() => users.id),
+    body: text('body').notNull(),
+    ...stamps,
+  },
+  (table) => [index('patient_notes_patient_idx').on(table.patientId, table.createdAt)],
+);
+
+/** Appointment status codes of section 3: Checking_In 1, Upcoming 2, Completed 3, No_Show 4. */
+export const appointments = pgTable(
+  'appointments',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    doctorId: uuid('doctor_id').references(() => users.id),
+    appointmentTypeId: listItem('appointment_type_id'),
+    roomId: listItem('room_id'),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    durationMinutes: smallint('duration_minutes').notNull().default(30),
+    status: smallint('status').notNull().default(2),
+    reason: text('reason', { enum: ['new_patient', 'follow_up'] }),
+    notes: text('notes'),
+    externalId: text('external_id'),
+    /** Pain (VAS 0 no pain … 10 worst possible) reported for this visit. */
+    painScore: smallint('pain_score'),
+    bodyLocationIds: uuid('body_location_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
+    checkInDelayedUntil: timestamp('check_in_delayed_until', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    ...stamps,
+  },
+  (table) => [
+    index('appointments_instance_starts_idx').on(table.instanceId, table.startsAt),
+    index('appointments_patient_idx').on(table.patientId, table.startsAt),
+    index('appointments_instance_doctor_starts_idx').on(table.instanceId, table.doctorId, table.startsAt),
+  ],
+);
