@@ -5,6 +5,7 @@ import type { DatabaseHandle } from './db/client';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { adminDashboardRoutes } from './modules/admin-dashboard/admin-dashboard.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { appointmentRoutes } from './modules/appointments/appointments.routes';
 import { enumRoutes } from './modules/enums/enums.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { instanceRoutes } from './modules/instances/instances.routes';
@@ -12,6 +13,8 @@ import { instanceSettingsRoutes } from './modules/instance-settings/instance-set
 import { managedListRoutes } from './modules/managed-lists/managed-lists.routes';
 import { outboxRoutes } from './modules/outbox/outbox.routes';
 import { createMailer, type Mailer } from './modules/outbox/outbox.service';
+import { patientDashboardRoutes } from './modules/patient-dashboard/patient-dashboard.routes';
+import { patientRoutes } from './modules/patients/patients.routes';
 import { perioperativeRoutes } from './modules/perioperative/perioperative.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { userRoutes } from './modules/users/users.routes';
@@ -80,6 +83,9 @@ export async function buildApp({
   await app.register(managedListRoutes);
   await app.register(perioperativeRoutes);
   await app.register(enumRoutes);
+  await app.register(appointmentRoutes);
+  await app.register(patientRoutes);
+  await app.register(patientDashboardRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

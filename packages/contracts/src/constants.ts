@@ -6,6 +6,8 @@ export const NOTIFICATION_LIST_SIZE = 50;
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_LIMIT = 300;
 export const SEARCH_CLOSE_DELAY_MS = 500;
+/** Pause after the last keystroke before the top-bar search asks the server. */
+export const SEARCH_DEBOUNCE_MS = 250;
 export const DEFAULT_IDLE_LOGOUT_MINUTES = 30;
 export const SESSION_EXPIRY_STEP_MS = 60_000;
 export const SIGN_OUT_DELAY_MS = 500;

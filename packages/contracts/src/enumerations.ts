@@ -1007,6 +1007,9 @@ function buildEnumerations() {
       ['This year', 'Este año'],
       ['Last year', 'El año pasado'],
       ['Custom range', 'Rango personalizado'],
+      // Appended for the appointment list (docs/decisions/0013-appointment-status-rules.md).
+      ['Tomorrow', 'Mañana'],
+      ['Fixed date', 'Fecha fija'],
     ]),
     // The user list's `status` filter: 1 active, 0 inactive.
     activeStatus: [option(1, 'Active', 'Activo'), option(0, 'Inactive', 'Inactivo')],

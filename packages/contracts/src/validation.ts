@@ -12,7 +12,7 @@ export const DATE_MDY_PATTERN = /^(0[1-9]|1[0-2])\/(0[1-9]|[12]\d|3[01])\/\d{4}$
 /** At least 8 characters with one uppercase letter, one digit and one non-alphanumeric character. */
 export const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{8,}$/;
 
-export const idSchema = z.string().regex(ID_PATTERN, 'idInvalid');
+export const idSchema = z.string().min(1, 'required').regex(ID_PATTERN, 'idInvalid');
 
 export const emailSchema = z
   .string({ error: 'emailRequired' })

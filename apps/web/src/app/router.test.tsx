@@ -87,7 +87,8 @@ describe('routes', () => {
       { method: 'POST', path: '/api/users/signout', status: 204 },
       ...shellCalls,
     ]);
-    const { router } = renderApp('/patients/list');
+    // A page with no data calls of its own, so the only calls are the shell's and the sign-out.
+    const { router } = renderApp('/reports/summary');
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('user-menu'));
     await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));

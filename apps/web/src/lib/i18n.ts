@@ -6,6 +6,7 @@ import { menuTitlesEn } from '@pathwell/contracts/menu';
 import { errorTexts, validationMessages } from '@pathwell/contracts/messages';
 import enAccount from '../locales/en/account.json';
 import enActivity from '../locales/en/activity.json';
+import enAppointments from '../locales/en/appointments.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
 import enDashboard from '../locales/en/dashboard.json';
@@ -14,12 +15,15 @@ import enErrors from '../locales/en/errors.json';
 import enInstances from '../locales/en/instances.json';
 import enLists from '../locales/en/lists.json';
 import enOutbox from '../locales/en/outbox.json';
+import enPatientDashboard from '../locales/en/patientDashboard.json';
 import enSettings from '../locales/en/settings.json';
 import enShell from '../locales/en/shell.json';
 import enTerms from '../locales/en/terms.json';
+import enPatients from '../locales/en/patients.json';
 import enUsers from '../locales/en/users.json';
 import esAccount from '../locales/es/account.json';
 import esActivity from '../locales/es/activity.json';
+import esAppointments from '../locales/es/appointments.json';
 import esAuth from '../locales/es/auth.json';
 import esCommon from '../locales/es/common.json';
 import esDashboard from '../locales/es/dashboard.json';
@@ -29,9 +33,11 @@ import esInstances from '../locales/es/instances.json';
 import esLists from '../locales/es/lists.json';
 import esMenu from '../locales/es/menu.json';
 import esOutbox from '../locales/es/outbox.json';
+import esPatientDashboard from '../locales/es/patientDashboard.json';
 import esSettings from '../locales/es/settings.json';
 import esShell from '../locales/es/shell.json';
 import esTerms from '../locales/es/terms.json';
+import esPatients from '../locales/es/patients.json';
 import esUsers from '../locales/es/users.json';
 import { getStoredLanguage, setStoredLanguage } from './session-storage';
 
@@ -61,12 +67,15 @@ export const resources = {
     validation: validationFor('en'),
     outbox: enOutbox,
     activity: { ...enActivity, ...activityLabelsFor('en') },
+    appointments: enAppointments,
     dashboard: enDashboard,
     dates: enDates,
     settings: enSettings,
     lists: enLists,
     terms: enTerms,
     users: enUsers,
+    patientDashboard: enPatientDashboard,
+    patients: enPatients,
     instances: enInstances,
   },
   es: {
@@ -79,12 +88,15 @@ export const resources = {
     validation: validationFor('es'),
     outbox: esOutbox,
     activity: { ...esActivity, ...activityLabelsFor('es') },
+    appointments: esAppointments,
     dashboard: esDashboard,
     dates: esDates,
     settings: esSettings,
     lists: esLists,
     terms: esTerms,
     users: esUsers,
+    patientDashboard: esPatientDashboard,
+    patients: esPatients,
     instances: esInstances,
   },
 } as const;

@@ -62,18 +62,23 @@ export const patients = pgTable(
     doctorId: uuid('doctor_id').references(() => users.id),
     enableEmail: boolean('enable_email').notNull().default(true),
     enableText: boolean('enable_text').notNull().default(true),
-    preferredLanguage: text('preferred_language', { enum: ['en', 'es'] }).notNull().default('en'),
+    preferredLanguage: text('preferred_language', { enum: ['en', 'es'] })
+      .notNull()
+      .default('en'),
     /** Extended patient questions (sexual orientation, sex at birth, pronouns, communication preferences). */
     extended: jsonb('extended').$type<Record<string, unknown>>().notNull().default({}),
     externalId: text('external_id'),
-    status: text('status', { enum: ['active', 'inactive'] }).notNull().default('active'),
+    status: text('status', { enum: ['active', 'inactive'] })
+      .notNull()
+      .default('active'),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
     archiveReason: text('archive_reason'),
     accountClosedAt: timestamp('account_closed_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     /** Lower-cased, accent-free "first last" for the top-bar search (trigram index). */
     searchName: text('search_name').generatedAlwaysAs(
-      (): SQL => sql`pathwell_fold(${patients.firstName} || ' ' || coalesce(${patients.middleName} || ' ', '') || ${patients.lastName})`,
+      (): SQL =>
+        sql`pathwell_fold(${patients.firstName} || ' ' || coalesce(${patients.middleName} || ' ', '') || ${patients.lastName})`,
     ),
     ...stamps,
   },
@@ -104,7 +109,10 @@ export const patientPhoneNumbers = pgTable(
     isPrimary: boolean('is_primary').notNull().default(false),
     ...stamps,
   },
-  (table) => [index('patient_phone_numbers_patient_idx').on(table.patientId), index('patient_phone_numbers_digits_idx').on(table.instanceId, table.digits)],
+  (table) => [
+    index('patient_phone_numbers_patient_idx').on(table.patientId),
+    index('patient_phone_numbers_digits_idx').on(table.instanceId, table.digits),
+  ],
 );
 
 export const patientNotes = pgTable(
@@ -142,7 +150,10 @@ export const appointments = pgTable(
     externalId: text('external_id'),
     /** Pain (VAS 0 no pain … 10 worst possible) reported for this visit. */
     painScore: smallint('pain_score'),
-    bodyLocationIds: uuid('body_location_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    bodyLocationIds: uuid('body_location_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkInDelayedUntil: timestamp('check_in_delayed_until', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),

@@ -3,6 +3,7 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
+import { seedDemoPatients } from './demo-patients';
 import { seedInstanceDefaults } from './instance-defaults';
 
 export const DEMO_PASSWORD = 'Pathwell#2026';
@@ -77,6 +78,7 @@ export async function seedDemo(db: Database): Promise<void> {
         })),
       );
     }
+    const doctors: Partial<Record<keyof typeof clinics, string>> = {};
     for (const demo of demoUsers) {
       const [user] = await tx
         .insert(users)
@@ -93,7 +95,11 @@ export async function seedDemo(db: Database): Promise<void> {
         .returning();
       const memberOf = demo.isParent ? [clinics.riverside, clinics.lakeside] : [clinics[demo.clinic]];
       await tx.insert(userInstances).values(memberOf.map((clinic) => ({ userId: user!.id, instanceId: clinic.id })));
+      if (demo.role === 'Doctor') doctors[demo.clinic] = user!.id;
     }
+    // 150 patients per clinic with six months of visits (docs/decisions/0015-demo-and-volume-data.md).
+    await seedDemoPatients(tx, { instanceId: clinics.riverside.id, doctorId: doctors.riverside ?? null, seed: 1 });
+    await seedDemoPatients(tx, { instanceId: clinics.lakeside.id, doctorId: doctors.lakeside ?? null, seed: 2 });
   });
 }
 

@@ -1,0 +1,485 @@
+import { and, asc, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
+import {
+  CHECKING_IN_LIST_LIMIT,
+  CLINIC_DAY_LIST_LIMIT,
+  PAIN_TREND_LIMIT,
+  PATIENT_TIMELINE_LIMIT,
+  RECENT_COMPLETIONS_LIMIT,
+  UPCOMING_DAYS,
+  UPCOMING_LIST_LIMIT,
+  type ClinicDashboard,
+  type DashboardAppointment,
+  type PatientDashboard,
+  type PatientNote,
+  type TimelineAppointment,
+} from '@pathwell/contracts/patient-dashboard';
+import type { SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import { appointments, managedItems, patientNotes, patientPhoneNumbers, patients, users } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { clinicIsoDate, clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
+import { recordActivity } from '../audit/audit.service';
+import { numberSetting, readSettings } from '../settings/settings.service';
+
+const DAY_MS = 24 * 3_600_000;
+
+const appointmentType = alias(managedItems, 'appointment_type');
+const room = alias(managedItems, 'room');
+const doctor = alias(users, 'doctor');
+const author = alias(users, 'author');
+
+const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
+const fullName = (row: { firstName: string; middleName: string | null; lastName: string }) =>
+  [row.firstName, row.middleName, row.lastName].filter(Boolean).join(' ');
+
+/** A Doctor works with their own patients only (section 4), whatever they send; others may narrow to one doctor. */
+function scopedDoctorId(ctx: SignedInContext, requested?: string): string | undefined {
+  return ctx.actor.role === 'Doctor' ? ctx.actor.userId : requested;
+}
+
+/** Admins (and System Managers, who hold every Admin power) may change anyone's note; others only their own. */
+const mayEditNote = (ctx: SignedInContext, authorUserId: string | null) =>
+  authorUserId === ctx.actor.userId || ctx.actor.role === 'Admin' || ctx.actor.role === 'SystemManager';
+
+async function clinicOffsetHours(db: Database, instanceId: string): Promise<number> {
+  return numberSetting(await readSettings(db, instanceId), 'timeZoneOffsetHours') ?? 0;
+}
+
+/** Whole years between a YYYY-MM-DD birth date and a YYYY-MM-DD day. */
+export function ageOn(dateOfBirth: string, today: string): number {
+  const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
+  return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
+}
+
+/** The patient if the actor may see them: same clinic, not deleted, and a Doctor's own. Else 404. */
+async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string) {
+  const doctorId = scopedDoctorId(ctx);
+  const [row] = await db
+    .select({ id: patients.id })
+    .from(patients)
+    .where(
+      and(
+        eq(patients.id, id),
+        eq(patients.instanceId, ctx.instanceId),
+        isNull(patients.deletedAt),
+        doctorId ? eq(patients.doctorId, doctorId) : undefined,
+      ),
+    );
+  if (!row) throw notFound('Patient');
+  return row;
+}
+
+const activity = (
+  ctx: SignedInContext,
+  area: 'Patient Dashboard' | 'Patient Profile',
+  action: 'Created' | 'Updated' | 'Deleted' | 'Viewed',
+  target: { type: string; id?: string; description: string },
+) => ({
+  instanceId: ctx.instanceId,
+  actorUserId: ctx.actor.userId,
+  actorEmail: ctx.actor.email,
+  area,
+  action,
+  targetType: target.type,
+  targetId: target.id,
+  description: target.description,
+  ip: ctx.ip,
+});
+
+const appointmentColumns = {
+  id: appointments.id,
+  startsAt: appointments.startsAt,
+  durationMinutes: appointments.durationMinutes,
+  status: appointments.status,
+  typeName: appointmentType.name,
+  roomName: room.name,
+  doctorId: doctor.id,
+  doctorFirstName: doctor.firstName,
+  doctorLastName: doctor.lastName,
+  painScore: appointments.painScore,
+  reason: appointments.reason,
+};
+
+type AppointmentRow = {
+  id: string;
+  startsAt: Date;
+  durationMinutes: number;
+  status: number;
+  typeName: string | null;
+  roomName: string | null;
+  doctorId: string | null;
+  doctorFirstName: string | null;
+  doctorLastName: string | null;
+  painScore: number | null;
+  reason: 'new_patient' | 'follow_up' | null;
+};
+
+const toTimeline = (row: AppointmentRow): TimelineAppointment => ({
+  id: row.id,
+  startsAt: row.startsAt.toISOString(),
+  durationMinutes: row.durationMinutes,
+  status: row.status,
+  typeName: row.typeName,
+  roomName: row.roomName,
+  doctor: row.doctorId ? { id: row.doctorId, name: personName(row.doctorFirstName, row.doctorLastName) } : null,
+  painScore: row.painScore,
+  reason: row.reason,
+});
+
+type NoteRow = typeof patientNotes.$inferSelect & { authorFirstName: string | null; authorLastName: string | null };
+
+const toNote = (ctx: SignedInContext, row: NoteRow): PatientNote => ({
+  id: row.id,
+  body: row.body,
+  author: row.authorUserId ? { id: row.authorUserId, name: personName(row.authorFirstName, row.authorLastName) } : null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+  canEdit: mayEditNote(ctx, row.authorUserId),
+});
+
+async function notesOf(db: Database, ctx: SignedInContext, patientId: string): Promise<PatientNote[]> {
+  const rows = await db
+    .select({ note: patientNotes, authorFirstName: author.firstName, authorLastName: author.lastName })
+    .from(patientNotes)
+    .leftJoin(author, eq(author.id, patientNotes.authorUserId))
+    .where(and(eq(patientNotes.patientId, patientId), eq(patientNotes.instanceId, ctx.instanceId)))
+    .orderBy(desc(patientNotes.createdAt), desc(patientNotes.id));
+  return rows.map((row) =>
+    toNote(ctx, { ...row.note, authorFirstName: row.authorFirstName, authorLastName: row.authorLastName }),
+  );
+}
+
+/**
+ * One patient's record at a glance, read in a constant number of queries, with the Viewed entry
+ * written in the same transaction: a view that was not logged never happened.
+ */
+export async function patientDashboard(ctx: SignedInContext, patientId: string): Promise<PatientDashboard> {
+  const doctorId = scopedDoctorId(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const gender = alias(managedItems, 'gender');
+    const [patient] = await tx
+      .select({
+        patient: patients,
+        genderName: gender.name,
+        doctorFirstName: doctor.firstName,
+        doctorLastName: doctor.lastName,
+      })
+      .from(patients)
+      .leftJoin(gender, eq(gender.id, patients.genderId))
+      .leftJoin(doctor, eq(doctor.id, patients.doctorId))
+      .where(
+        and(
+          eq(patients.id, patientId),
+          eq(patients.instanceId, ctx.instanceId),
+          isNull(patients.deletedAt),
+          doctorId ? eq(patients.doctorId, doctorId) : undefined,
+        ),
+      );
+    if (!patient) throw notFound('Patient');
+
+    const timelineWhere = and(
+      eq(appointments.patientId, patientId),
+      eq(appointments.instanceId, ctx.instanceId),
+      isNull(appointments.deletedAt),
+    );
+    const offsetHours = await clinicOffsetHours(tx, ctx.instanceId);
+    const phones = await tx
+      .select()
+      .from(patientPhoneNumbers)
+      .where(and(eq(patientPhoneNumbers.patientId, patientId), eq(patientPhoneNumbers.instanceId, ctx.instanceId)))
+      .orderBy(desc(patientPhoneNumbers.isPrimary), asc(patientPhoneNumbers.createdAt));
+    const timeline = await tx
+      .select({ ...appointmentColumns, total: sql<number>`(count(*) over ())::int` })
+      .from(appointments)
+      .leftJoin(appointmentType, eq(appointmentType.id, appointments.appointmentTypeId))
+      .leftJoin(room, eq(room.id, appointments.roomId))
+      .leftJoin(doctor, eq(doctor.id, appointments.doctorId))
+      .where(timelineWhere)
+      .orderBy(desc(appointments.startsAt), desc(appointments.id))
+      .limit(PATIENT_TIMELINE_LIMIT);
+    const trend = await tx
+      .select({ id: appointments.id, startsAt: appointments.startsAt, painScore: appointments.painScore })
+      .from(appointments)
+      .where(and(timelineWhere, eq(appointments.status, AppointmentStatus.Completed), sql`${appointments.painScore} is not null`))
+      .orderBy(desc(appointments.startsAt))
+      .limit(PAIN_TREND_LIMIT);
+    const notes = await notesOf(tx, ctx, patientId);
+
+    await recordActivity(
+      tx,
+      activity(ctx, 'Patient Dashboard', 'Viewed', {
+        type: 'patient',
+        id: patientId,
+        description: `Viewed the dashboard of patient ${patientId}`,
+      }),
+    );
+
+    const row = patient.patient;
+    return {
+      demographics: {
+        id: row.id,
+        firstName: row.firstName,
+        middleName: row.middleName,
+        lastName: row.lastName,
+        dateOfBirth: row.dateOfBirth,
+        age: ageOn(row.dateOfBirth, clinicIsoDate(new Date(), offsetHours)),
+        genderName: patient.genderName,
+        email: row.email,
+        streetAddress1: row.streetAddress1,
+        streetAddress2: row.streetAddress2,
+        city: row.city,
+        state: row.state,
+        zip: row.zip,
+        enableEmail: row.enableEmail,
+        enableText: row.enableText,
+        preferredLanguage: row.preferredLanguage,
+        doctor: row.doctorId ? { id: row.doctorId, name: personName(patient.doctorFirstName, patient.doctorLastName) } : null,
+        status: row.status,
+        archived: row.archivedAt !== null,
+        archiveReason: row.archiveReason,
+        accountClosed: row.accountClosedAt !== null,
+        phones: phones.map((phone) => ({
+          id: phone.id,
+          phoneType: phone.phoneType,
+          number: phone.number,
+          contactName: phone.contactName,
+          relation: phone.relation,
+          isPrimary: phone.isPrimary,
+        })),
+      },
+      appointments: timeline.map(toTimeline),
+      appointmentsTotal: timeline[0]?.total ?? 0,
+      painTrend: trend
+        .reverse()
+        .map((point) => ({ appointmentId: point.id, startsAt: point.startsAt.toISOString(), painScore: point.painScore! })),
+      // TODO(#5): the questionnaire issue fills this panel.
+      questionnaires: { available: false, results: [] },
+      notes,
+    };
+  });
+}
+
+export async function listNotes(ctx: SignedInContext, patientId: string): Promise<PatientNote[]> {
+  return ctx.db.transaction(async (tx) => {
+    await findVisiblePatient(tx, ctx, patientId);
+    const notes = await notesOf(tx, ctx, patientId);
+    await recordActivity(
+      tx,
+      activity(ctx, 'Patient Profile', 'Viewed', {
+        type: 'patient',
+        id: patientId,
+        description: `Viewed the notes of patient ${patientId}`,
+      }),
+    );
+    return notes;
+  });
+}
+
+async function noteWithAuthor(db: Database, ctx: SignedInContext, noteId: string): Promise<PatientNote> {
+  const [row] = await db
+    .select({ note: patientNotes, authorFirstName: author.firstName, authorLastName: author.lastName })
+    .from(patientNotes)
+    .leftJoin(author, eq(author.id, patientNotes.authorUserId))
+    .where(eq(patientNotes.id, noteId));
+  if (!row) throw notFound('Note');
+  return toNote(ctx, { ...row.note, authorFirstName: row.authorFirstName, authorLastName: row.authorLastName });
+}
+
+export async function createNote(ctx: SignedInContext, patientId: string, input: { body: string }): Promise<PatientNote> {
+  return ctx.db.transaction(async (tx) => {
+    await findVisiblePatient(tx, ctx, patientId);
+    const [created] = await tx
+      .insert(patientNotes)
+      .values({ instanceId: ctx.instanceId, patientId, authorUserId: ctx.actor.userId, body: input.body })
+      .returning({ id: patientNotes.id });
+    await recordActivity(
+      tx,
+      activity(ctx, 'Patient Profile', 'Created', {
+        type: 'patient note',
+        id: created!.id,
+        description: `Added a note to patient ${patientId}`,
+      }),
+    );
+    return noteWithAuthor(tx, ctx, created!.id);
+  });
+}
+
+/** The note of this patient in this clinic that the actor may change: 404 when unseen, 403 when not theirs. */
+async function editableNote(db: Database, ctx: SignedInContext, patientId: string, noteId: string) {
+  await findVisiblePatient(db, ctx, patientId);
+  const [note] = await db
+    .select({ id: patientNotes.id, authorUserId: patientNotes.authorUserId })
+    .from(patientNotes)
+    .where(and(eq(patientNotes.id, noteId), eq(patientNotes.patientId, patientId), eq(patientNotes.instanceId, ctx.instanceId)));
+  if (!note) throw notFound('Note');
+  if (!mayEditNote(ctx, note.authorUserId)) throw new AppError('FORBIDDEN', 'Only the author or an Admin may change this note');
+  return note;
+}
+
+export async function updateNote(
+  ctx: SignedInContext,
+  patientId: string,
+  noteId: string,
+  input: { body: string },
+): Promise<PatientNote> {
+  return ctx.db.transaction(async (tx) => {
+    await editableNote(tx, ctx, patientId, noteId);
+    await tx.update(patientNotes).set({ body: input.body, updatedAt: new Date() }).where(eq(patientNotes.id, noteId));
+    await recordActivity(
+      tx,
+      activity(ctx, 'Patient Profile', 'Updated', {
+        type: 'patient note',
+        id: noteId,
+        description: `Changed a note of patient ${patientId}`,
+      }),
+    );
+    return noteWithAuthor(tx, ctx, noteId);
+  });
+}
+
+export async function deleteNote(ctx: SignedInContext, patientId: string, noteId: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await editableNote(tx, ctx, patientId, noteId);
+    await tx.delete(patientNotes).where(eq(patientNotes.id, noteId));
+    await recordActivity(
+      tx,
+      activity(ctx, 'Patient Profile', 'Deleted', {
+        type: 'patient note',
+        id: noteId,
+        description: `Deleted a note of patient ${patientId}`,
+      }),
+    );
+  });
+}
+
+/**
+ * The clinic's day (section 7 "Patient dashboard fetchAll(doctorId)"): six queries whatever the
+ * clinic's size, and one Viewed entry since the lists carry patient names.
+ */
+export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: string }): Promise<ClinicDashboard> {
+  const doctorId = scopedDoctorId(ctx, query.doctorId);
+  return ctx.db.transaction(async (tx) => {
+    const offsetHours = await clinicOffsetHours(tx, ctx.instanceId);
+    const now = new Date();
+    const todayStart = clinicTodayStart(now, offsetHours);
+    const todayEnd = new Date(todayStart.getTime() + DAY_MS);
+    const upcomingEnd = new Date(todayEnd.getTime() + UPCOMING_DAYS * DAY_MS);
+    const weekStart = clinicWeekStart(now, offsetHours);
+    const weekEnd = new Date(weekStart.getTime() + 7 * DAY_MS);
+
+    const inScope = and(
+      eq(appointments.instanceId, ctx.instanceId),
+      isNull(appointments.deletedAt),
+      isNull(patients.deletedAt),
+      doctorId ? eq(appointments.doctorId, doctorId) : undefined,
+    );
+    const list = (where: SQL | undefined, order: SQL[], limit: number) =>
+      tx
+        .select({
+          ...appointmentColumns,
+          checkedInAt: appointments.checkedInAt,
+          completedAt: appointments.completedAt,
+          patientId: patients.id,
+          patientFirstName: patients.firstName,
+          patientMiddleName: patients.middleName,
+          patientLastName: patients.lastName,
+          patientDateOfBirth: patients.dateOfBirth,
+          total: sql<number>`(count(*) over ())::int`,
+        })
+        .from(appointments)
+        .innerJoin(patients, eq(patients.id, appointments.patientId))
+        .leftJoin(appointmentType, eq(appointmentType.id, appointments.appointmentTypeId))
+        .leftJoin(room, eq(room.id, appointments.roomId))
+        .leftJoin(doctor, eq(doctor.id, appointments.doctorId))
+        .where(and(inScope, where))
+        .orderBy(...order, asc(appointments.id))
+        .limit(limit);
+
+    const today = await list(
+      and(gte(appointments.startsAt, todayStart), lt(appointments.startsAt, todayEnd)),
+      [asc(appointments.startsAt)],
+      CLINIC_DAY_LIST_LIMIT,
+    );
+    const upcoming = await list(
+      and(
+        eq(appointments.status, AppointmentStatus.Upcoming),
+        gte(appointments.startsAt, todayEnd),
+        lt(appointments.startsAt, upcomingEnd),
+      ),
+      [asc(appointments.startsAt)],
+      UPCOMING_LIST_LIMIT,
+    );
+    const checkingIn = await list(
+      eq(appointments.status, AppointmentStatus.Checking_In),
+      [sql`${appointments.checkedInAt} asc nulls last`, asc(appointments.startsAt)],
+      CHECKING_IN_LIST_LIMIT,
+    );
+    const completions = await list(
+      eq(appointments.status, AppointmentStatus.Completed),
+      [sql`coalesce(${appointments.completedAt}, ${appointments.startsAt}) desc`],
+      RECENT_COMPLETIONS_LIMIT,
+    );
+    const [activePatients] = await tx
+      .select({ total: sql<number>`count(*)::int` })
+      .from(patients)
+      .where(
+        and(
+          eq(patients.instanceId, ctx.instanceId),
+          isNull(patients.deletedAt),
+          isNull(patients.archivedAt),
+          isNull(patients.accountClosedAt),
+          eq(patients.status, 'active'),
+          doctorId ? eq(patients.doctorId, doctorId) : undefined,
+        ),
+      );
+    const [noShows] = await tx
+      .select({ total: sql<number>`count(*)::int` })
+      .from(appointments)
+      .innerJoin(patients, eq(patients.id, appointments.patientId))
+      .where(
+        and(
+          inScope,
+          eq(appointments.status, AppointmentStatus.No_Show),
+          gte(appointments.startsAt, weekStart),
+          lt(appointments.startsAt, weekEnd),
+        ),
+      );
+
+    await recordActivity(
+      tx,
+      activity(ctx, 'Patient Dashboard', 'Viewed', {
+        type: 'patients dashboard',
+        id: doctorId,
+        description: doctorId ? `Viewed the patients dashboard of doctor ${doctorId}` : 'Viewed the patients dashboard',
+      }),
+    );
+
+    type ListRow = (typeof today)[number];
+    const toDashboard = (row: ListRow): DashboardAppointment => ({
+      ...toTimeline(row),
+      patient: {
+        id: row.patientId,
+        name: fullName({ firstName: row.patientFirstName, middleName: row.patientMiddleName, lastName: row.patientLastName }),
+        dateOfBirth: row.patientDateOfBirth,
+      },
+      checkedInAt: row.checkedInAt?.toISOString() ?? null,
+      completedAt: row.completedAt?.toISOString() ?? null,
+    });
+    return {
+      counts: {
+        activePatients: activePatients?.total ?? 0,
+        appointmentsToday: today[0]?.total ?? 0,
+        checkedInNow: checkingIn[0]?.total ?? 0,
+        noShowsThisWeek: noShows?.total ?? 0,
+        upcoming: upcoming[0]?.total ?? 0,
+      },
+      today: today.map(toDashboard),
+      upcoming: upcoming.map(toDashboard),
+      checkingIn: checkingIn.map(toDashboard),
+      recentCompletions: completions.map(toDashboard),
+    };
+  });
+}

@@ -1,0 +1,599 @@
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { SEARCH_LIMIT } from '@pathwell/contracts/constants';
+import type { ActivityAction, ActivityArea } from '@pathwell/contracts/enums';
+import type { ValidationMessageKey } from '@pathwell/contracts/messages';
+import {
+  extendedQuestionSetting,
+  isoToMdy,
+  phoneDigits,
+  type DuplicateMatch,
+  type PatientExtended,
+  type PatientFilter,
+  type PatientListItem,
+  type PatientPage,
+  type PatientPayload,
+  type PatientSearchResult,
+  type PatientView,
+} from '@pathwell/contracts/patients';
+import { RoleCode } from '@pathwell/contracts/roles';
+import type { SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import { managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
+import { AppError, notFound } from '../../lib/app-error';
+import { recordActivity } from '../audit/audit.service';
+import { isOn, readSettings } from '../settings/settings.service';
+import { toCsv } from '../activity/csv';
+import { toXlsx } from '../../lib/spreadsheet';
+
+type PatientRow = typeof patients.$inferSelect;
+type PhoneRow = typeof patientPhoneNumbers.$inferSelect;
+
+/** Clinics a read looks at: the acting clinic, or every clinic of a parent's all-clinics view. */
+const scopeOf = (ctx: SignedInContext) => (ctx.allClinics ? ctx.instanceIds : [ctx.instanceId]);
+
+/** A Doctor sees only their own patients whatever they send (section 4); others may narrow by doctor. */
+const doctorScope = (ctx: SignedInContext, requested?: string | null) =>
+  ctx.actor.role === 'Doctor' ? ctx.actor.userId : (requested ?? null);
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
+
+const fullNameOf = (row: { firstName: string; middleName: string | null; lastName: string }) =>
+  [row.firstName, row.middleName, row.lastName].filter(Boolean).join(' ');
+
+function audit(
+  ctx: SignedInContext,
+  db: Database,
+  area: ActivityArea,
+  action: ActivityAction,
+  id?: string,
+  description?: string,
+) {
+  return recordActivity(db, {
+    instanceId: ctx.instanceId,
+    actorUserId: ctx.actor.userId,
+    actorEmail: ctx.actor.email,
+    area,
+    action,
+    targetType: id ? 'patient' : undefined,
+    targetId: id,
+    description,
+    ip: ctx.ip,
+  });
+}
+
+/** The visible rows for this actor: live, of the clinics in scope, and the Doctor's own. */
+function visible(ctx: SignedInContext, scope = scopeOf(ctx)): SQL {
+  const doctorId = doctorScope(ctx);
+  return and(
+    inArray(patients.instanceId, scope),
+    isNull(patients.deletedAt),
+    doctorId ? eq(patients.doctorId, doctorId) : undefined,
+  )!;
+}
+
+function toView(row: PatientRow, phones: PhoneRow[]): PatientView {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    middleName: row.middleName,
+    lastName: row.lastName,
+    fullName: fullNameOf(row),
+    dateOfBirth: row.dateOfBirth,
+    email: row.email,
+    rpmKey: row.rpmKey,
+    streetAddress1: row.streetAddress1,
+    streetAddress2: row.streetAddress2,
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    weight: Number(row.weight),
+    heightFeet: row.heightFeet,
+    heightInches: row.heightInches,
+    height: row.height === null ? null : Number(row.height),
+    genderId: row.genderId,
+    maritalStatusId: row.maritalStatusId,
+    ethnicityId: row.ethnicityId,
+    occupationId: row.occupationId,
+    payorStatusId: row.payorStatusId,
+    nicotineStatusId: row.nicotineStatusId,
+    currentLawSuit: row.currentLawSuit,
+    historySubstanceAbuse: row.historySubstanceAbuse,
+    agreementSignedDate: row.agreementSignedDate,
+    doctorId: row.doctorId,
+    enableEmail: row.enableEmail,
+    enableText: row.enableText,
+    preferredLanguage: row.preferredLanguage,
+    extended: row.extended as PatientExtended,
+    patientPhoneNumbers: phones.map((phone) => ({
+      id: phone.id,
+      phoneType: phone.phoneType,
+      number: phone.number,
+      contactName: phone.contactName,
+      relation: phone.relation,
+      isPrimary: phone.isPrimary,
+    })),
+    status: row.status,
+    archivedAt: row.archivedAt?.toISOString() ?? null,
+    archiveReason: row.archiveReason,
+    accountClosedAt: row.accountClosedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+async function phonesOf(db: Database, patientId: string) {
+  return db
+    .select()
+    .from(patientPhoneNumbers)
+    .where(eq(patientPhoneNumbers.patientId, patientId))
+    .orderBy(desc(patientPhoneNumbers.isPrimary), asc(patientPhoneNumbers.createdAt));
+}
+
+const customFieldOf = {
+  genderId: 'customfield:gender',
+  maritalStatusId: 'customfield:maritalstatus',
+  ethnicityId: 'customfield:ethnicity',
+  occupationId: 'customfield:occupationstatus',
+  payorStatusId: 'customfield:payorstatus',
+} as const;
+
+/** Ids must name items of this clinic in the right list, and the doctor a Doctor of this clinic. */
+async function checkReferences(ctx: SignedInContext, db: Database, input: PatientPayload) {
+  const fields: Record<string, ValidationMessageKey> = {};
+  const wanted = Object.entries(customFieldOf).filter(([field]) => input[field as keyof typeof customFieldOf]);
+  if (wanted.length > 0) {
+    const ids = wanted.map(([field]) => input[field as keyof typeof customFieldOf]!);
+    const found = await db
+      .select({ id: managedItems.id, listType: managedItems.listType })
+      .from(managedItems)
+      .where(and(eq(managedItems.instanceId, ctx.instanceId), inArray(managedItems.id, ids), isNull(managedItems.deletedAt)));
+    for (const [field, listType] of wanted) {
+      const id = input[field as keyof typeof customFieldOf];
+      if (!found.some((item) => item.id === id && item.listType === listType)) fields[field] = 'invalid';
+    }
+  }
+  if (input.doctorId) {
+    const [doctor] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(
+          eq(users.id, input.doctorId),
+          eq(users.role, RoleCode.Doctor),
+          isNull(users.deletedAt),
+          sql`(${users.instanceId} = ${ctx.instanceId} or exists (select 1 from ${userInstances} where ${userInstances.userId} = ${users.id} and ${userInstances.instanceId} = ${ctx.instanceId}))`,
+        ),
+      );
+    if (!doctor) fields.doctorId = 'invalid';
+  }
+  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'Some values are not valid', { fields });
+}
+
+/** Keeps the extended answers only for the questions the clinic's settings ask (extendedPatientAsk*). */
+async function allowedExtended(db: Database, instanceId: string, extended: PatientExtended): Promise<PatientExtended> {
+  const settings = await readSettings(db, instanceId);
+  const kept: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(extendedQuestionSetting)) {
+    const value = extended[key as keyof PatientExtended];
+    if (isOn(settings, setting) && value !== undefined && value !== null) kept[key] = value;
+  }
+  return kept as PatientExtended;
+}
+
+function columnsOf(input: PatientPayload) {
+  const { patientPhoneNumbers: _phones, extended: _extended, ...rest } = input;
+  // Height in inches is derived, never taken from the client.
+  const height =
+    input.heightFeet == null && input.heightInches == null ? null : (input.heightFeet ?? 0) * 12 + (input.heightInches ?? 0);
+  return {
+    ...rest,
+    heightFeet: input.heightFeet ?? null,
+    heightInches: input.heightInches ?? null,
+    height,
+    genderId: input.genderId ?? null,
+    maritalStatusId: input.maritalStatusId ?? null,
+    ethnicityId: input.ethnicityId ?? null,
+    occupationId: input.occupationId ?? null,
+    payorStatusId: input.payorStatusId ?? null,
+    nicotineStatusId: input.nicotineStatusId ?? null,
+    agreementSignedDate: input.agreementSignedDate ?? null,
+    doctorId: input.doctorId ?? null,
+  };
+}
+
+function phoneRows(ctx: SignedInContext, patientId: string, input: PatientPayload) {
+  // Exactly one primary number when there are any: the first marked one, else the first.
+  const primaryIndex = Math.max(
+    0,
+    input.patientPhoneNumbers.findIndex((phone) => phone.isPrimary),
+  );
+  return input.patientPhoneNumbers.map((phone, index) => ({
+    instanceId: ctx.instanceId,
+    patientId,
+    phoneType: phone.phoneType,
+    number: phone.number,
+    digits: phoneDigits(phone.number),
+    contactName: phone.contactName,
+    relation: phone.relation,
+    isPrimary: index === primaryIndex,
+  }));
+}
+
+export async function createPatient(ctx: SignedInContext, input: PatientPayload): Promise<PatientView> {
+  // A Doctor's new patient is theirs, or they could not see it afterwards.
+  const values = { ...input, doctorId: ctx.actor.role === 'Doctor' ? ctx.actor.userId : input.doctorId };
+  return ctx.db.transaction(async (tx) => {
+    await checkReferences(ctx, tx, values);
+    const extended = await allowedExtended(tx, ctx.instanceId, values.extended);
+    const [row] = await tx
+      .insert(patients)
+      .values({ ...columnsOf(values), instanceId: ctx.instanceId, extended })
+      .returning();
+    const phones = values.patientPhoneNumbers.length
+      ? await tx
+          .insert(patientPhoneNumbers)
+          .values(phoneRows(ctx, row!.id, values))
+          .returning()
+      : [];
+    await audit(ctx, tx, 'Patient Profile', 'Created', row!.id);
+    return toView(row!, phones);
+  });
+}
+
+async function findVisible(ctx: SignedInContext, db: Database, id: string, scope = [ctx.instanceId]) {
+  const [row] = await db
+    .select()
+    .from(patients)
+    .where(and(eq(patients.id, id), visible(ctx, scope)));
+  if (!row) throw notFound('Patient');
+  return row;
+}
+
+export async function getPatient(ctx: SignedInContext, id: string): Promise<PatientView> {
+  return ctx.db.transaction(async (tx) => {
+    const row = await findVisible(ctx, tx, id, scopeOf(ctx));
+    const phones = await phonesOf(tx, id);
+    await recordActivity(tx, {
+      instanceId: row.instanceId,
+      actorUserId: ctx.actor.userId,
+      actorEmail: ctx.actor.email,
+      area: 'Patient Profile',
+      action: 'Viewed',
+      targetType: 'patient',
+      targetId: id,
+      ip: ctx.ip,
+    });
+    return toView(row, phones);
+  });
+}
+
+export async function updatePatient(ctx: SignedInContext, id: string, input: PatientPayload): Promise<PatientView> {
+  return ctx.db.transaction(async (tx) => {
+    const existing = await findVisible(ctx, tx, id);
+    const values = { ...input, doctorId: ctx.actor.role === 'Doctor' ? ctx.actor.userId : input.doctorId };
+    await checkReferences(ctx, tx, values);
+    // Answers to questions the clinic stopped asking stay as they were.
+    const asked = await allowedExtended(tx, ctx.instanceId, values.extended);
+    const settings = await readSettings(tx, ctx.instanceId);
+    const kept = Object.fromEntries(
+      Object.entries(existing.extended).filter(
+        ([key]) => !isOn(settings, extendedQuestionSetting[key as keyof typeof extendedQuestionSetting] ?? ''),
+      ),
+    );
+    const [row] = await tx
+      .update(patients)
+      .set({ ...columnsOf(values), extended: { ...kept, ...asked }, updatedAt: sql`now()` })
+      .where(eq(patients.id, id))
+      .returning();
+    await tx.delete(patientPhoneNumbers).where(eq(patientPhoneNumbers.patientId, id));
+    const phones = values.patientPhoneNumbers.length
+      ? await tx
+          .insert(patientPhoneNumbers)
+          .values(phoneRows(ctx, id, values))
+          .returning()
+      : [];
+    await audit(ctx, tx, 'Patient Profile', 'Updated', id);
+    return toView(row!, phones);
+  });
+}
+
+export async function deletePatient(ctx: SignedInContext, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    await findVisible(ctx, tx, id);
+    await tx
+      .update(patients)
+      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(patients.id, id));
+    await audit(ctx, tx, 'Patient Profile', 'Deleted', id);
+  });
+}
+
+async function changeState(
+  ctx: SignedInContext,
+  id: string,
+  change: Partial<typeof patients.$inferInsert>,
+  description: string,
+): Promise<PatientView> {
+  return ctx.db.transaction(async (tx) => {
+    await findVisible(ctx, tx, id);
+    const [row] = await tx
+      .update(patients)
+      .set({ ...change, updatedAt: sql`now()` })
+      .where(eq(patients.id, id))
+      .returning();
+    const phones = await phonesOf(tx, id);
+    await audit(ctx, tx, 'Patient Profile', 'Updated', id, description);
+    return toView(row!, phones);
+  });
+}
+
+export const setActive = (ctx: SignedInContext, id: string, isActive: boolean) =>
+  changeState(ctx, id, { status: isActive ? 'active' : 'inactive' }, isActive ? 'Set active' : 'Set inactive');
+export const archivePatient = (ctx: SignedInContext, id: string, reason: string) =>
+  changeState(ctx, id, { archivedAt: new Date(), archiveReason: reason }, 'Archived');
+export const unarchivePatient = (ctx: SignedInContext, id: string) =>
+  changeState(ctx, id, { archivedAt: null, archiveReason: null }, 'Unarchived');
+export const closeAccount = (ctx: SignedInContext, id: string) =>
+  changeState(ctx, id, { accountClosedAt: new Date() }, 'Account closed');
+
+// ---------------------------------------------------------------- list, search, duplicates, export
+
+const sortColumns = {
+  CreationStamp: patients.createdAt,
+  FirstName: sql`lower(${patients.firstName})`,
+  LastName: sql`lower(${patients.lastName})`,
+  DateOfBirth: patients.dateOfBirth,
+  Email: sql`lower(${patients.email})`,
+} as const;
+
+function filterWhere(ctx: SignedInContext, filter: PatientFilter): SQL {
+  const doctorId = doctorScope(ctx, filter.doctorId);
+  const contains = (value: string) => `%${escapeLike(value.toLowerCase())}%`;
+  const digits = filter.phone ? filter.phone.replace(/\D/g, '') : '';
+  const statusFilter: Record<PatientFilter['patientStatus'], SQL | undefined> = {
+    Active: and(eq(patients.status, 'active'), isNull(patients.archivedAt), isNull(patients.accountClosedAt)),
+    Inactive: and(eq(patients.status, 'inactive'), isNull(patients.archivedAt), isNull(patients.accountClosedAt)),
+    Archived: isNotNull(patients.archivedAt),
+    Closed: isNotNull(patients.accountClosedAt),
+    All: undefined,
+  };
+  return and(
+    inArray(patients.instanceId, scopeOf(ctx)),
+    isNull(patients.deletedAt),
+    doctorId ? eq(patients.doctorId, doctorId) : undefined,
+    statusFilter[filter.patientStatus],
+    filter.firstName ? sql`lower(${patients.firstName}) like ${contains(filter.firstName)}` : undefined,
+    filter.lastName ? sql`lower(${patients.lastName}) like ${contains(filter.lastName)}` : undefined,
+    filter.email ? sql`lower(${patients.email}) like ${contains(filter.email)}` : undefined,
+    filter.phone
+      ? digits
+        ? sql`exists (select 1 from ${patientPhoneNumbers} where ${patientPhoneNumbers.patientId} = ${patients.id} and ${patientPhoneNumbers.digits} like ${`%${digits}%`})`
+        : sql`false`
+      : undefined,
+    filter.ageMin != null
+      ? sql`${patients.dateOfBirth} <= (current_date - make_interval(years => ${filter.ageMin}))::date`
+      : undefined,
+    filter.ageMax != null
+      ? sql`${patients.dateOfBirth} > (current_date - make_interval(years => ${filter.ageMax + 1}))::date`
+      : undefined,
+    filter.dateOfBirth ? eq(patients.dateOfBirth, filter.dateOfBirth) : undefined,
+  )!;
+}
+
+interface ListRow {
+  row: PatientRow;
+  doctorFirst: string | null;
+  doctorLast: string | null;
+}
+
+/** One query for the page and its total, one for the page's phone numbers: constant per request. */
+async function listRows(db: Database, where: SQL, filter: PatientFilter, limit: number, offset: number) {
+  const column = sortColumns[filter.sortBy];
+  const order = filter.sortDirection === 'asc' ? asc(column) : desc(column);
+  const rows = await db
+    .select({
+      row: patients,
+      doctorFirst: users.firstName,
+      doctorLast: users.lastName,
+      total: sql<number>`count(*) over ()`.mapWith(Number),
+    })
+    .from(patients)
+    .leftJoin(users, eq(users.id, patients.doctorId))
+    .where(where)
+    .orderBy(order, desc(patients.id))
+    .limit(limit)
+    .offset(offset);
+  const ids = rows.map((entry) => entry.row.id);
+  const phones = ids.length
+    ? await db
+        .select({
+          patientId: patientPhoneNumbers.patientId,
+          number: patientPhoneNumbers.number,
+          isPrimary: patientPhoneNumbers.isPrimary,
+        })
+        .from(patientPhoneNumbers)
+        .where(inArray(patientPhoneNumbers.patientId, ids))
+        .orderBy(desc(patientPhoneNumbers.isPrimary), asc(patientPhoneNumbers.createdAt))
+    : [];
+  const phoneOf = new Map<string, string>();
+  for (const phone of phones) if (!phoneOf.has(phone.patientId)) phoneOf.set(phone.patientId, phone.number);
+  return { rows: rows as (ListRow & { total: number })[], phoneOf, total: rows[0]?.total ?? null };
+}
+
+function toListItem({ row, doctorFirst, doctorLast }: ListRow, phone: string | null): PatientListItem {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    middleName: row.middleName,
+    lastName: row.lastName,
+    fullName: fullNameOf(row),
+    dateOfBirth: row.dateOfBirth,
+    email: row.email,
+    phone,
+    doctorId: row.doctorId,
+    doctorName: doctorFirst ? `${doctorFirst} ${doctorLast ?? ''}`.trim() : null,
+    status: row.status,
+    archived: row.archivedAt !== null,
+    accountClosed: row.accountClosedAt !== null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function filterPatients(ctx: SignedInContext, filter: PatientFilter): Promise<PatientPage> {
+  const { pageSize, pageNumber } = filter.paginationFilter;
+  return ctx.db.transaction(async (tx) => {
+    const where = filterWhere(ctx, filter);
+    const { rows, phoneOf, total: pageTotal } = await listRows(tx, where, filter, pageSize, pageNumber * pageSize);
+    let total = pageTotal;
+    // Past the last page the window count is unavailable; count once so the pager can recover.
+    if (total === null) {
+      const [counted] = await tx
+        .select({ count: sql<number>`count(*)`.mapWith(Number) })
+        .from(patients)
+        .where(where);
+      total = counted?.count ?? 0;
+    }
+    await audit(ctx, tx, 'Patient List', 'Viewed', undefined, `Page ${pageNumber}, ${rows.length} patients`);
+    return {
+      totalRecords: total,
+      pageNumber,
+      pageSize,
+      data: rows.map((entry) => toListItem(entry, phoneOf.get(entry.row.id) ?? null)),
+      message: total === 0 ? 'No patients found' : 'OK',
+      portalStatuses: [],
+    };
+  });
+}
+
+export interface ExportFile {
+  fileName: string;
+  content: Buffer;
+}
+
+/** Most rows one export writes; past it the file says it was cut (decision 0012). */
+export const EXPORT_ROW_LIMIT = 50_000;
+export const exportHeaders = [
+  'First name',
+  'Middle name',
+  'Last name',
+  'Date of birth',
+  'Email',
+  'Phone',
+  'Doctor',
+  'Status',
+  'Created',
+];
+
+async function exportRows(ctx: SignedInContext, filter: PatientFilter, format: 'CSV' | 'XLSX'): Promise<(string | null)[][]> {
+  return ctx.db.transaction(async (tx) => {
+    const { rows, phoneOf } = await listRows(tx, filterWhere(ctx, filter), filter, EXPORT_ROW_LIMIT, 0);
+    await audit(ctx, tx, 'Patient List', 'Viewed', undefined, `${format} export, ${rows.length} patients`);
+    const lines = rows.map((entry) => {
+      const item = toListItem(entry, phoneOf.get(entry.row.id) ?? null);
+      const status = item.accountClosed
+        ? 'Closed'
+        : item.archived
+          ? 'Archived'
+          : item.status === 'active'
+            ? 'Active'
+            : 'Inactive';
+      return [
+        item.firstName,
+        item.middleName,
+        item.lastName,
+        isoToMdy(item.dateOfBirth),
+        item.email,
+        item.phone,
+        item.doctorName,
+        status,
+        isoToMdy(item.createdAt.slice(0, 10)),
+      ];
+    });
+    return lines;
+  });
+}
+
+const exportStamp = () => new Date().toISOString().slice(0, 10);
+
+export async function exportPatientsCsv(ctx: SignedInContext, filter: PatientFilter): Promise<ExportFile> {
+  const lines = await exportRows(ctx, filter, 'CSV');
+  return { fileName: `patients-${exportStamp()}.csv`, content: toCsv(exportHeaders, lines) };
+}
+
+export async function exportPatientsXlsx(ctx: SignedInContext, filter: PatientFilter): Promise<ExportFile> {
+  const lines = await exportRows(ctx, filter, 'XLSX');
+  return { fileName: `patients-${exportStamp()}.xlsx`, content: await toXlsx('Patients', exportHeaders, lines) };
+}
+
+/**
+ * Top-bar search: every whitespace-separated term must appear in the folded "first middle last"
+ * (any order, case- and accent-insensitive), served by the trigram index on search_name.
+ */
+export async function searchPatients(
+  ctx: SignedInContext,
+  query: { searchParam: string; doctorId?: string },
+): Promise<PatientSearchResult[]> {
+  const terms = query.searchParam.split(/\s+/).filter(Boolean).slice(0, 8);
+  const doctorId = doctorScope(ctx, query.doctorId);
+  const rows = await ctx.db
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      middleName: patients.middleName,
+      lastName: patients.lastName,
+      dateOfBirth: patients.dateOfBirth,
+    })
+    .from(patients)
+    .where(
+      and(
+        inArray(patients.instanceId, scopeOf(ctx)),
+        isNull(patients.deletedAt),
+        doctorId ? eq(patients.doctorId, doctorId) : undefined,
+        ...terms.map((term) => sql`${patients.searchName} like '%' || pathwell_fold(${escapeLike(term)}) || '%'`),
+      ),
+    )
+    .orderBy(asc(patients.lastName), asc(patients.firstName), asc(patients.id))
+    .limit(SEARCH_LIMIT)
+    .offset(0);
+  return rows.map((row) => ({ id: row.id, fullName: fullNameOf(row), birthDate: row.dateOfBirth }));
+}
+
+/** Probable duplicates before a create: same last name and date of birth, or same email. */
+export async function findDuplicates(
+  ctx: SignedInContext,
+  input: { lastName?: string | null; dateOfBirth?: string | null; email?: string | null; excludeId?: string | null },
+): Promise<DuplicateMatch[]> {
+  const byName = input.lastName && input.dateOfBirth;
+  const email = input.email?.trim().toLowerCase();
+  if (!byName && !email) return [];
+  const nameMatch = byName
+    ? sql`(lower(${patients.lastName}) = ${input.lastName!.trim().toLowerCase()} and ${patients.dateOfBirth} = ${input.dateOfBirth})`
+    : sql`false`;
+  const emailMatch = email ? sql`lower(${patients.email}) = ${email}` : sql`false`;
+  const rows = await ctx.db
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      middleName: patients.middleName,
+      lastName: patients.lastName,
+      dateOfBirth: patients.dateOfBirth,
+      byName: sql<boolean>`${nameMatch}`,
+    })
+    .from(patients)
+    // Not narrowed to a Doctor's own patients: a duplicate under another doctor is still a duplicate.
+    .where(
+      and(
+        eq(patients.instanceId, ctx.instanceId),
+        isNull(patients.deletedAt),
+        input.excludeId ? sql`${patients.id} <> ${input.excludeId}` : undefined,
+        sql`(${nameMatch} or ${emailMatch})`,
+      ),
+    )
+    .limit(20);
+  return rows.map((row) => ({
+    id: row.id,
+    fullName: fullNameOf(row),
+    birthDate: row.dateOfBirth,
+    matchedOn: row.byName ? 'lastNameAndDateOfBirth' : 'email',
+  }));
+}

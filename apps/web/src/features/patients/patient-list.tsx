@@ -1,0 +1,612 @@
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Center,
+  Collapse,
+  Grid,
+  Group,
+  Loader,
+  Menu,
+  Modal,
+  NumberInput,
+  Pagination,
+  Paper,
+  Select,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import {
+  IconArchive,
+  IconArchiveOff,
+  IconChevronDown,
+  IconChevronUp,
+  IconDotsVertical,
+  IconDownload,
+  IconFilter,
+  IconLock,
+  IconPencil,
+  IconPlus,
+  IconSearch,
+  IconSelector,
+  IconToggleLeft,
+  IconTrash,
+  IconX,
+} from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
+import {
+  isoToMdy,
+  mdyToIso,
+  patientStatusFilters,
+  type PatientFilterInput,
+  type PatientListItem,
+  type PatientSortField,
+  type PatientStatusFilter,
+} from '@pathwell/contracts/patients';
+import { ErrorAlert } from '../../components/error-alert';
+import { errorText } from '../../lib/error-text';
+import { notify } from '../../lib/notify';
+import { patientApi, patientKeys, patientQueries } from './patients.api';
+
+export type PatientFilters = {
+  patientStatus: PatientStatusFilter;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  ageMin: number | '';
+  ageMax: number | '';
+  dateOfBirth: string;
+};
+export const emptyPatientFilters: PatientFilters = {
+  patientStatus: 'Active',
+  firstName: '',
+  lastName: '',
+  email: '',
+  phone: '',
+  ageMin: '',
+  ageMax: '',
+  dateOfBirth: '',
+};
+
+type Sort = { sortBy: PatientSortField; sortDirection: 'asc' | 'desc' };
+
+export function toPatientFilter(
+  filters: PatientFilters,
+  sort: Sort,
+  pageNumber: number,
+  doctorId: string | null,
+): PatientFilterInput {
+  return {
+    patientStatus: filters.patientStatus,
+    sortBy: sort.sortBy,
+    sortDirection: sort.sortDirection,
+    firstName: filters.firstName.trim() || undefined,
+    lastName: filters.lastName.trim() || undefined,
+    email: filters.email.trim() || undefined,
+    phone: filters.phone.trim() || undefined,
+    ageMin: filters.ageMin === '' ? undefined : filters.ageMin,
+    ageMax: filters.ageMax === '' ? undefined : filters.ageMax,
+    dateOfBirth: mdyToIso(filters.dateOfBirth.trim()) ?? undefined,
+    doctorId: doctorId ?? undefined,
+    paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber },
+  };
+}
+
+/** The case-status style filter panel of section 2, in the page's sidebar column. */
+function FilterPanel({ onApply }: { onApply: (filters: PatientFilters) => void }) {
+  const { t } = useTranslation('patients');
+  const [draft, setDraft] = useState<PatientFilters>(emptyPatientFilters);
+  const [dateError, setDateError] = useState<string | null>(null);
+  const set = <K extends keyof PatientFilters>(key: K, value: PatientFilters[K]) =>
+    setDraft((current) => ({ ...current, [key]: value }));
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (draft.dateOfBirth.trim() && !mdyToIso(draft.dateOfBirth.trim())) {
+      setDateError(t('validation:dateInvalid'));
+      return;
+    }
+    setDateError(null);
+    onApply(draft);
+  };
+  return (
+    <Paper withBorder p="md" radius="lg" component="form" onSubmit={submit} aria-label={t('list.filters')}>
+      <Stack gap="sm">
+        <Title order={2} size="h5">
+          {t('list.filters')}
+        </Title>
+        <Select
+          label={t('fields.patientStatus')}
+          data={patientStatusFilters.map((status) => ({ value: status, label: t(`statusFilter.${status}`) }))}
+          value={draft.patientStatus}
+          onChange={(value) => {
+            const next = { ...draft, patientStatus: (value ?? 'Active') as PatientStatusFilter };
+            setDraft(next);
+            // The status choice applies at once, like the spec's case-status radio list.
+            onApply(next);
+          }}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="patients-filter-status"
+        />
+        <TextInput
+          label={t('fields.firstName')}
+          value={draft.firstName}
+          onChange={(event) => set('firstName', event.currentTarget.value)}
+          data-testid="patients-filter-first-name"
+        />
+        <TextInput
+          label={t('fields.lastName')}
+          value={draft.lastName}
+          onChange={(event) => set('lastName', event.currentTarget.value)}
+          data-testid="patients-filter-last-name"
+        />
+        <TextInput
+          label={t('fields.email')}
+          value={draft.email}
+          onChange={(event) => set('email', event.currentTarget.value)}
+          data-testid="patients-filter-email"
+        />
+        <TextInput
+          label={t('fields.phone')}
+          value={draft.phone}
+          onChange={(event) => set('phone', event.currentTarget.value)}
+          inputMode="tel"
+          data-testid="patients-filter-phone"
+        />
+        <TextInput
+          label={t('fields.dateOfBirth')}
+          placeholder="MM/DD/YYYY"
+          value={draft.dateOfBirth}
+          error={dateError}
+          onChange={(event) => set('dateOfBirth', event.currentTarget.value)}
+          data-testid="patients-filter-dob"
+        />
+        <Group grow gap="xs">
+          <NumberInput
+            label={t('fields.ageMin')}
+            min={0}
+            max={150}
+            allowDecimal={false}
+            value={draft.ageMin}
+            onChange={(value) => set('ageMin', typeof value === 'number' ? value : '')}
+            data-testid="patients-filter-age-min"
+          />
+          <NumberInput
+            label={t('fields.ageMax')}
+            min={0}
+            max={150}
+            allowDecimal={false}
+            value={draft.ageMax}
+            onChange={(value) => set('ageMax', typeof value === 'number' ? value : '')}
+            data-testid="patients-filter-age-max"
+          />
+        </Group>
+        <Group justify="flex-end" gap="xs">
+          <Button
+            variant="subtle"
+            leftSection={<IconX size={16} aria-hidden />}
+            onClick={() => {
+              setDraft(emptyPatientFilters);
+              setDateError(null);
+              onApply(emptyPatientFilters);
+            }}
+          >
+            {t('list.clear')}
+          </Button>
+          <Button type="submit" leftSection={<IconSearch size={16} aria-hidden />} data-testid="patients-filter-apply">
+            {t('list.search')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+}
+
+function StatusBadge({ patient }: { patient: PatientListItem }) {
+  const { t } = useTranslation('patients');
+  if (patient.accountClosed)
+    return (
+      <Badge color="dark" variant="light">
+        {t('statusFilter.Closed')}
+      </Badge>
+    );
+  if (patient.archived)
+    return (
+      <Badge color="orange" variant="light">
+        {t('statusFilter.Archived')}
+      </Badge>
+    );
+  return patient.status === 'active' ? (
+    <Badge color="teal" variant="light">
+      {t('statusFilter.Active')}
+    </Badge>
+  ) : (
+    <Badge color="gray" variant="light">
+      {t('statusFilter.Inactive')}
+    </Badge>
+  );
+}
+
+function SortHeader({
+  field,
+  sort,
+  onSort,
+  children,
+}: {
+  field: PatientSortField;
+  sort: Sort;
+  onSort: (field: PatientSortField) => void;
+  children: ReactNode;
+}) {
+  const activeSort = sort.sortBy === field;
+  const Icon = !activeSort ? IconSelector : sort.sortDirection === 'asc' ? IconChevronUp : IconChevronDown;
+  return (
+    <Table.Th aria-sort={activeSort ? (sort.sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <UnstyledButton onClick={() => onSort(field)} data-testid={`patients-sort-${field}`}>
+        <Group gap={4} wrap="nowrap">
+          <Text fw={600} size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {children}
+          </Text>
+          <Icon size={14} aria-hidden />
+        </Group>
+      </UnstyledButton>
+    </Table.Th>
+  );
+}
+
+type Pending = { kind: 'archive' | 'delete' | 'close'; patient: PatientListItem } | null;
+
+function ConfirmAction({ pending, onClose }: { pending: Pending; onClose: () => void }) {
+  const { t } = useTranslation('patients');
+  const queryClient = useQueryClient();
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+  const action = useMutation({
+    mutationFn: async (current: NonNullable<Pending>) => {
+      if (current.kind === 'archive') await patientApi.archive(current.patient.id, reason.trim());
+      else if (current.kind === 'close') await patientApi.closeAccount(current.patient.id);
+      else await patientApi.remove(current.patient.id);
+    },
+    onSuccess: async (_result, current) => {
+      notify('success', t(`actions.${current.kind}Done`, { name: current.patient.fullName }));
+      await queryClient.invalidateQueries({ queryKey: patientKeys.all });
+      setReason('');
+      onClose();
+    },
+  });
+  if (!pending) return <Modal opened={false} onClose={onClose} />;
+  return (
+    <Modal opened onClose={onClose} title={t(`actions.${pending.kind}Title`)} centered>
+      <Stack gap="md">
+        {action.isError ? <ErrorAlert>{errorText(action.error)}</ErrorAlert> : null}
+        <Text>{t(`actions.${pending.kind}Confirm`, { name: pending.patient.fullName })}</Text>
+        {pending.kind === 'archive' ? (
+          <Textarea
+            label={t('actions.reason')}
+            value={reason}
+            onChange={(event) => setReason(event.currentTarget.value)}
+            error={reasonError}
+            maxLength={500}
+            required
+            data-autofocus
+            data-testid="patients-archive-reason"
+          />
+        ) : null}
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={onClose}>
+            {t('common:cancel')}
+          </Button>
+          <Button
+            color={pending.kind === 'archive' ? 'orange' : 'red'}
+            loading={action.isPending}
+            onClick={() => {
+              if (pending.kind === 'archive' && !reason.trim()) {
+                setReasonError(t('validation:required'));
+                return;
+              }
+              setReasonError(null);
+              action.mutate(pending);
+            }}
+            data-testid="patients-confirm-action"
+          >
+            {t(`actions.${pending.kind}`)}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function RowMenu({
+  patient,
+  canDelete,
+  onPending,
+}: {
+  patient: PatientListItem;
+  canDelete: boolean;
+  onPending: (pending: Pending) => void;
+}) {
+  const { t } = useTranslation('patients');
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (kind: 'toggle' | 'unarchive') =>
+      kind === 'toggle' ? patientApi.setActive(patient.id, patient.status !== 'active') : patientApi.unarchive(patient.id),
+    onSuccess: async (_result, kind) => {
+      notify('success', t(kind === 'toggle' ? 'actions.statusChanged' : 'actions.unarchiveDone', { name: patient.fullName }));
+      await queryClient.invalidateQueries({ queryKey: patientKeys.all });
+    },
+    onError: (failure) => notify('error', errorText(failure)),
+  });
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          aria-label={t('list.actionsFor', { name: patient.fullName })}
+          data-testid="patients-row-menu"
+        >
+          <IconDotsVertical size={18} aria-hidden />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component={Link} to={`/patients/create/${patient.id}`} leftSection={<IconPencil size={16} aria-hidden />}>
+          {t('actions.edit')}
+        </Menu.Item>
+        <Menu.Item
+          leftSection={<IconToggleLeft size={16} aria-hidden />}
+          onClick={() => change.mutate('toggle')}
+          data-testid="patients-toggle-active"
+        >
+          {patient.status === 'active' ? t('actions.setInactive') : t('actions.setActive')}
+        </Menu.Item>
+        {patient.archived ? (
+          <Menu.Item
+            leftSection={<IconArchiveOff size={16} aria-hidden />}
+            onClick={() => change.mutate('unarchive')}
+            data-testid="patients-unarchive"
+          >
+            {t('actions.unarchive')}
+          </Menu.Item>
+        ) : (
+          <Menu.Item
+            leftSection={<IconArchive size={16} aria-hidden />}
+            onClick={() => onPending({ kind: 'archive', patient })}
+            data-testid="patients-archive"
+          >
+            {t('actions.archive')}
+          </Menu.Item>
+        )}
+        {!patient.accountClosed ? (
+          <Menu.Item leftSection={<IconLock size={16} aria-hidden />} onClick={() => onPending({ kind: 'close', patient })}>
+            {t('actions.close')}
+          </Menu.Item>
+        ) : null}
+        {canDelete ? (
+          <Menu.Item
+            color="red"
+            leftSection={<IconTrash size={16} aria-hidden />}
+            onClick={() => onPending({ kind: 'delete', patient })}
+            data-testid="patients-delete"
+          >
+            {t('actions.delete')}
+          </Menu.Item>
+        ) : null}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function AddPatientButton() {
+  const { t } = useTranslation('patients');
+  return (
+    <Button
+      component={Link}
+      to="/patients/create/new"
+      leftSection={<IconPlus size={16} aria-hidden />}
+      data-testid="patients-add"
+    >
+      {t('list.addNew')}
+    </Button>
+  );
+}
+
+/**
+ * /patients/list: filter panel, sortable columns, 15 per page, row actions, CSV export. Changes need
+ * one clinic, so the all-clinics view reads only.
+ */
+export function PatientList({
+  canChange,
+  canDelete,
+  doctorId,
+  showAddNew,
+}: {
+  canChange: boolean;
+  canDelete: boolean;
+  doctorId: string | null;
+  showAddNew: boolean;
+}) {
+  const { t } = useTranslation('patients');
+  const [filters, setFilters] = useState<PatientFilters>(emptyPatientFilters);
+  const [sort, setSort] = useState<Sort>({ sortBy: 'CreationStamp', sortDirection: 'desc' });
+  const [pageNumber, setPageNumber] = useState(PAGE_NUMBER_DEFAULT);
+  const [pending, setPending] = useState<Pending>(null);
+  // On narrow screens the filter panel folds away above the list instead of pushing it down.
+  const wide = useMediaQuery('(min-width: 62em)', true);
+  const [filtersOpen, setFiltersOpen] = useState(false);
+  const filter = toPatientFilter(filters, sort, pageNumber, doctorId);
+  const page = useQuery(patientQueries.page(filter));
+  const exporter = useMutation({
+    mutationFn: (format: 'csv' | 'xlsx') =>
+      (format === 'csv' ? patientApi.exportCsv : patientApi.exportXlsx)({ ...filter, paginationFilter: undefined }),
+    onError: (failure) => notify('error', errorText(failure)),
+  });
+
+  const apply = (next: PatientFilters) => {
+    setFilters(next);
+    setPageNumber(PAGE_NUMBER_DEFAULT);
+  };
+  const onSort = (field: PatientSortField) => {
+    setSort((current) =>
+      current.sortBy === field
+        ? { sortBy: field, sortDirection: current.sortDirection === 'asc' ? 'desc' : 'asc' }
+        : { sortBy: field, sortDirection: field === 'CreationStamp' ? 'desc' : 'asc' },
+    );
+    setPageNumber(PAGE_NUMBER_DEFAULT);
+  };
+
+  let body: ReactNode;
+  if (page.isError && !page.data) {
+    body = (
+      <Stack gap="sm" align="flex-start">
+        <ErrorAlert testId="patients-error">{errorText(page.error)}</ErrorAlert>
+        <Button variant="light" onClick={() => void page.refetch()}>
+          {t('list.retry')}
+        </Button>
+      </Stack>
+    );
+  } else if (!page.data) {
+    body = (
+      <Center py="xl">
+        <Loader aria-label={t('common:loading')} />
+      </Center>
+    );
+  } else if (page.data.data.length === 0) {
+    body = (
+      <Text c="dimmed" py="lg" ta="center" data-testid="patients-empty">
+        {t('list.empty')}
+      </Text>
+    );
+  } else {
+    const { totalRecords, data } = page.data;
+    const pages = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE_DEFAULT));
+    const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
+    body = (
+      <Stack gap="md">
+        <Table.ScrollContainer minWidth={760}>
+          <Table striped highlightOnHover verticalSpacing="sm" data-testid="patients-table">
+            <Table.Thead>
+              <Table.Tr>
+                <SortHeader field="LastName" sort={sort} onSort={onSort}>
+                  {t('fields.name')}
+                </SortHeader>
+                <SortHeader field="DateOfBirth" sort={sort} onSort={onSort}>
+                  {t('fields.dateOfBirth')}
+                </SortHeader>
+                <SortHeader field="Email" sort={sort} onSort={onSort}>
+                  {t('fields.email')}
+                </SortHeader>
+                <Table.Th>{t('fields.phone')}</Table.Th>
+                <Table.Th>{t('fields.doctor')}</Table.Th>
+                <Table.Th>{t('fields.status')}</Table.Th>
+                <SortHeader field="CreationStamp" sort={sort} onSort={onSort}>
+                  {t('fields.created')}
+                </SortHeader>
+                {canChange ? <Table.Th aria-label={t('list.actions')} /> : null}
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {data.map((patient) => (
+                <Table.Tr key={patient.id} data-testid="patients-row">
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Anchor component={Link} to={`/patients/patientdashboard/${patient.id}`}>
+                      {patient.fullName}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{isoToMdy(patient.dateOfBirth)}</Table.Td>
+                  <Table.Td>{patient.email}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{patient.phone}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{patient.doctorName}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge patient={patient} />
+                  </Table.Td>
+                  <Table.Td>{isoToMdy(patient.createdAt.slice(0, 10))}</Table.Td>
+                  {canChange ? (
+                    <Table.Td>
+                      <RowMenu patient={patient} canDelete={canDelete} onPending={setPending} />
+                    </Table.Td>
+                  ) : null}
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm" c="dimmed" data-testid="patients-range">
+            {t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
+          </Text>
+          {pages > 1 ? (
+            <Pagination
+              total={pages}
+              value={pageNumber + 1}
+              onChange={(value) => setPageNumber(value - 1)}
+              getControlProps={(control) => ({ 'aria-label': t(`list.pageControl.${control}`) })}
+              getItemProps={(number) => ({ 'aria-label': t('list.page', { number }) })}
+              data-testid="patients-pagination"
+            />
+          ) : null}
+        </Group>
+      </Stack>
+    );
+  }
+
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, md: 4, lg: 3 }}>
+        {wide ? (
+          <FilterPanel onApply={apply} />
+        ) : (
+          <Stack gap="xs">
+            <Button
+              variant="light"
+              leftSection={<IconFilter size={16} aria-hidden />}
+              onClick={() => setFiltersOpen((open) => !open)}
+              aria-expanded={filtersOpen}
+              data-testid="patients-filters-toggle"
+            >
+              {t('list.filters')}
+            </Button>
+            <Collapse expanded={filtersOpen}>
+              <FilterPanel onApply={apply} />
+            </Collapse>
+          </Stack>
+        )}
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
+        <Stack gap="md">
+          <Group justify="flex-end" gap="xs" wrap="wrap">
+            {showAddNew ? <AddPatientButton /> : null}
+            {(['csv', 'xlsx'] as const).map((format) => (
+              <Button
+                key={format}
+                variant="default"
+                leftSection={<IconDownload size={16} aria-hidden />}
+                loading={exporter.isPending && exporter.variables === format}
+                disabled={exporter.isPending}
+                onClick={() => exporter.mutate(format)}
+                data-testid={`patients-export-${format}`}
+              >
+                {t(format === 'csv' ? 'list.exportCsv' : 'list.exportXlsx')}
+              </Button>
+            ))}
+          </Group>
+          <Paper withBorder p="md" radius="lg">
+            {body}
+          </Paper>
+        </Stack>
+      </Grid.Col>
+      <ConfirmAction pending={pending} onClose={() => setPending(null)} />
+    </Grid>
+  );
+}

@@ -1,0 +1,79 @@
+import { Anchor, Button, Center, Grid, Loader, Stack } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { useSession } from '../../app/session-context';
+import { ErrorAlert } from '../../components/error-alert';
+import { PageHeader } from '../../components/page-header';
+import { AppointmentTimeline } from '../../features/patient-dashboard/appointment-timeline';
+import { DemographicsCard } from '../../features/patient-dashboard/demographics-card';
+import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-chart';
+import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
+import { PatientNotes } from '../../features/patient-dashboard/patient-notes';
+import { QuestionnairePanel } from '../../features/patient-dashboard/questionnaire-panel';
+import { ApiError } from '../../lib/api-client';
+
+/** /patients/patientdashboard/:id: one patient's record at a glance (opening it is logged as Viewed). */
+export function Component() {
+  const { t } = useTranslation('patientDashboard');
+  const { id = '' } = useParams();
+  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const dashboard = useQuery(patientDashboardQueries.patient(id));
+
+  if (dashboard.isError) {
+    const missing = dashboard.error instanceof ApiError && (dashboard.error.status === 404 || dashboard.error.status === 400);
+    return (
+      <>
+        <PageHeader title={t('patient.title')} />
+        <Stack gap="sm" align="flex-start">
+          <ErrorAlert testId="patient-dashboard-error">
+            {missing ? t('patient.notFound') : t('errors:texts.dashboardFailed')}
+          </ErrorAlert>
+          {missing ? (
+            <Anchor component={Link} to="/patients/list">
+              {t('patient.backToList')}
+            </Anchor>
+          ) : (
+            <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void dashboard.refetch()}>
+              {t('clinic.retry')}
+            </Button>
+          )}
+        </Stack>
+      </>
+    );
+  }
+  if (!dashboard.data) {
+    return (
+      <>
+        <PageHeader title={t('patient.title')} />
+        <Center py="xl">
+          <Loader aria-label={t('patient.loading')} />
+        </Center>
+      </>
+    );
+  }
+
+  const data = dashboard.data;
+  const { firstName, middleName, lastName } = data.demographics;
+  return (
+    <>
+      <PageHeader title={[firstName, middleName, lastName].filter(Boolean).join(' ')} description={t('patient.title')} />
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, lg: 5 }}>
+          <Stack gap="md">
+            <DemographicsCard patient={data.demographics} />
+            <QuestionnairePanel panel={data.questionnaires} offsetHours={offsetHours} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 7 }}>
+          <Stack gap="md">
+            <PainTrendChart points={data.painTrend} offsetHours={offsetHours} />
+            <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} offsetHours={offsetHours} />
+            <PatientNotes patientId={data.demographics.id} notes={data.notes} offsetHours={offsetHours} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </>
+  );
+}

@@ -1,0 +1,467 @@
+import { drizzle } from 'drizzle-orm/node-postgres';
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { buildApp } from '../apps/server/src/app';
+import { loadConfig } from '../apps/server/src/config';
+import type { Database, DatabaseHandle } from '../apps/server/src/db/client';
+import * as schema from '../apps/server/src/db/schema';
+import { DEMO_PASSWORD } from '../apps/server/src/db/seed/demo';
+import { volumeEmail } from '../apps/server/src/db/seed/volume';
+
+/**
+ * `npm run bench` (issue #4 section 3; bench/README.md). Starts the app in this process on the volume
+ * database of DATABASE_URL, signs in as the Staff user of one volume clinic and measures four
+ * endpoints through HTTP (keep-alive, fixed concurrency, warm-up first) against the SQL each one runs,
+ * sent directly through the same connection pool. With BENCH_BASELINE_URL (a small volume database)
+ * it also compares the patient search at both sizes. Every statement sent to PostgreSQL is counted,
+ * so the queries per request are printed too.
+ */
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '400' },
+    warmup: { type: 'string', default: '40' },
+    concurrency: { type: 'string', default: '10' },
+    clinic: { type: 'string', default: '1' },
+    port: { type: 'string', default: '0' },
+  },
+});
+const REQUESTS = Number(args.requests);
+const WARMUP = Number(args.warmup);
+const CONCURRENCY = Number(args.concurrency);
+const CLINIC = Number(args.clinic);
+
+// ------------------------------------------------------------------ statement counter
+
+let statements = 0;
+// Every statement of node-postgres, pooled or in a transaction, goes through Client#query.
+const originalQuery = pg.Client.prototype.query;
+pg.Client.prototype.query = function countedQuery(this: pg.Client, ...rest: unknown[]) {
+  statements++;
+  return (originalQuery as (...values: unknown[]) => unknown).apply(this, rest);
+} as typeof pg.Client.prototype.query;
+
+// ------------------------------------------------------------------ measuring
+
+interface Stats {
+  p50: number;
+  p95: number;
+  mean: number;
+  perSecond: number;
+  count: number;
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Runs `task` `total` times with `CONCURRENCY` in flight; returns latency percentiles in milliseconds. */
+async function measure(total: number, task: (index: number) => Promise<void>): Promise<Stats> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < total) {
+        const index = next++;
+        const t0 = performance.now();
+        await task(index);
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    mean: latencies.reduce((sum, value) => sum + value, 0) / latencies.length,
+    perSecond: total / elapsed,
+    count: total,
+  };
+}
+
+/** Average statements per call over a few sequential calls (nothing else runs meanwhile). */
+async function statementsPer(task: (index: number) => Promise<void>, calls = 10): Promise<number> {
+  const before = statements;
+  for (let index = 0; index < calls; index++) await task(index);
+  return (statements - before) / calls;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function request(port: number, method: string, path: string, token: string | null, body?: unknown) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: {
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (payload) req.write(payload);
+    req.end();
+  });
+}
+
+// ------------------------------------------------------------------ one database
+
+interface Target {
+  name: string;
+  url: string;
+}
+
+interface Context {
+  port: number;
+  token: string;
+  pool: pg.Pool;
+  instanceId: string;
+  userId: string;
+  email: string;
+  patientIds: string[];
+}
+
+interface Case {
+  name: string;
+  http: (ctx: Context, index: number) => { method: string; path: string; body?: unknown };
+  sql: (ctx: Context, index: number) => Promise<void>;
+}
+
+interface CaseResult {
+  name: string;
+  http: Stats | { unavailable: string };
+  sql: Stats;
+  httpStatements: number | null;
+  sqlStatements: number;
+}
+
+const searchTerms = ['mar', 'gonz', 'pena', 'nunez', 'jose', 'smith', 'maria gonz', 'lee', 'ramirez', 'ana', 'oscar', 'ortiz'];
+
+/** The clinic's "this month" in its time zone (UTC-6 in the volume clinics), as the appointment filter computes it. */
+function thisMonth(offsetHours = -6) {
+  const local = new Date(Date.now() + offsetHours * 3_600_000);
+  const from = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), 1) - offsetHours * 3_600_000;
+  const to = Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + 1, 1) - offsetHours * 3_600_000;
+  return { from: new Date(from), to: new Date(to) };
+}
+
+async function audit(
+  client: pg.PoolClient | pg.Pool,
+  ctx: Context,
+  area: string,
+  targetType: string,
+  targetId: string | null,
+  description: string,
+) {
+  await client.query(
+    `insert into activity_logs (instance_id, actor_user_id, actor_email, area, action, target_type, target_id, description, ip)
+     values ($1, $2, $3, $4, 'Viewed', $5, $6, $7, '127.0.0.1')`,
+    [ctx.instanceId, ctx.userId, ctx.email, area, targetType, targetId, description],
+  );
+}
+
+async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await work(client);
+    await client.query('commit');
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * The SQL of each endpoint as its service sends it (apps/server/src/modules/patients, appointments,
+ * patient-dashboard): the same statements, joins, order, limits and the Viewed activity entry.
+ */
+const cases: Case[] = [
+  {
+    name: 'POST /api/patients/filtered',
+    http: (_ctx, index) => ({
+      method: 'POST',
+      path: '/api/patients/filtered',
+      body: { paginationFilter: { pageSize: 15, pageNumber: index % 10 } },
+    }),
+    sql: (ctx, index) =>
+      inTransaction(ctx.pool, async (client) => {
+        const page = await client.query<{ id: string }>(
+          `select p.*, u.first_name as doctor_first, u.last_name as doctor_last, count(*) over () as total
+           from patients p left join users u on u.id = p.doctor_id
+           where p.instance_id in ($1) and p.deleted_at is null and p.status = 'active' and p.archived_at is null and p.account_closed_at is null
+           order by p.created_at desc, p.id desc limit 15 offset $2`,
+          [ctx.instanceId, (index % 10) * 15],
+        );
+        await client.query(
+          `select patient_id, number, is_primary from patient_phone_numbers where patient_id = any($1::uuid[])
+           order by is_primary desc, created_at asc`,
+          [page.rows.map((row) => row.id)],
+        );
+        await audit(client, ctx, 'Patient List', 'patient', null, `Page ${index % 10}, ${page.rows.length} patients`);
+      }),
+  },
+  {
+    name: 'GET /api/patients/search',
+    http: (_ctx, index) => ({
+      method: 'GET',
+      path: `/api/patients/search?searchParam=${encodeURIComponent(searchTerms[index % searchTerms.length]!)}&pageSize=300&pageNumber=0`,
+    }),
+    sql: async (ctx, index) => {
+      const terms = searchTerms[index % searchTerms.length]!.split(/\s+/);
+      const likes = terms.map((_, i) => `and search_name like '%' || pathwell_fold($${i + 2}) || '%'`).join(' ');
+      await ctx.pool.query(
+        `select id, first_name, middle_name, last_name, date_of_birth from patients
+         where instance_id in ($1) and deleted_at is null ${likes}
+         order by last_name asc, first_name asc, id asc limit 300 offset 0`,
+        [ctx.instanceId, ...terms],
+      );
+    },
+  },
+  {
+    name: 'POST /api/patientappointments/filtered',
+    http: (_ctx, index) => ({
+      method: 'POST',
+      path: '/api/patientappointments/filtered',
+      body: { dateFilter: 5, paginationFilter: { pageSize: 15, pageNumber: index % 10 } },
+    }),
+    sql: async (ctx, index) => {
+      const { from, to } = thisMonth();
+      await ctx.pool.query(`select configuration_id, configuration_value from instance_settings where instance_id = $1`, [
+        ctx.instanceId,
+      ]);
+      const where = `a.instance_id = $1 and a.deleted_at is null and p.deleted_at is null and a.starts_at >= $2 and a.starts_at < $3`;
+      await ctx.pool.query(`select count(*) from appointments a inner join patients p on p.id = a.patient_id where ${where}`, [
+        ctx.instanceId,
+        from,
+        to,
+      ]);
+      const page = await ctx.pool.query(
+        `select a.id, p.id as patient_id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, u.id as doctor_id,
+           u.first_name as doctor_first, u.last_name as doctor_last, t.id as type_id, t.name as type_name, r.id as room_id,
+           r.name as room_name, a.starts_at, a.duration_minutes, a.status, a.reason, a.notes, a.external_id, a.pain_score,
+           a.body_location_ids, a.checked_in_at, a.check_in_delayed_until
+         from appointments a inner join patients p on p.id = a.patient_id
+         left join users u on u.id = a.doctor_id
+         left join managed_items t on t.id = a.appointment_type_id
+         left join managed_items r on r.id = a.room_id
+         where ${where} order by a.starts_at asc, a.id asc limit 15 offset $4`,
+        [ctx.instanceId, from, to, (index % 10) * 15],
+      );
+      await audit(
+        ctx.pool,
+        ctx,
+        'Appointments',
+        'appointment',
+        null,
+        `Viewed appointment list page ${index % 10} (${page.rows.length} rows)`,
+      );
+    },
+  },
+  {
+    name: 'GET /api/patients/{id}/dashboard',
+    http: (ctx, index) => ({ method: 'GET', path: `/api/patients/${ctx.patientIds[index % ctx.patientIds.length]}/dashboard` }),
+    sql: (ctx, index) =>
+      inTransaction(ctx.pool, async (client) => {
+        const id = ctx.patientIds[index % ctx.patientIds.length]!;
+        await client.query(
+          `select p.*, g.name as gender_name, d.first_name, d.last_name from patients p
+           left join managed_items g on g.id = p.gender_id left join users d on d.id = p.doctor_id
+           where p.id = $1 and p.instance_id = $2 and p.deleted_at is null`,
+          [id, ctx.instanceId],
+        );
+        await client.query(`select configuration_id, configuration_value from instance_settings where instance_id = $1`, [
+          ctx.instanceId,
+        ]);
+        await client.query(
+          `select * from patient_phone_numbers where patient_id = $1 and instance_id = $2 order by is_primary desc, created_at asc`,
+          [id, ctx.instanceId],
+        );
+        const timelineWhere = `a.patient_id = $1 and a.instance_id = $2 and a.deleted_at is null`;
+        await client.query(
+          `select a.id, a.starts_at, a.duration_minutes, a.status, t.name, r.name, d.id, d.first_name, d.last_name, a.pain_score, a.reason,
+             (count(*) over ())::int as total
+           from appointments a left join managed_items t on t.id = a.appointment_type_id
+           left join managed_items r on r.id = a.room_id left join users d on d.id = a.doctor_id
+           where ${timelineWhere} order by a.starts_at desc, a.id desc limit 100`,
+          [id, ctx.instanceId],
+        );
+        await client.query(
+          `select a.id, a.starts_at, a.pain_score from appointments a
+           where ${timelineWhere} and a.status = 3 and a.pain_score is not null order by a.starts_at desc limit 200`,
+          [id, ctx.instanceId],
+        );
+        await client.query(
+          `select n.*, u.first_name, u.last_name from patient_notes n left join users u on u.id = n.author_user_id
+           where n.patient_id = $1 and n.instance_id = $2 order by n.created_at desc, n.id desc`,
+          [id, ctx.instanceId],
+        );
+        await audit(client, ctx, 'Patient Dashboard', 'patient', id, `Viewed the dashboard of patient ${id}`);
+      }),
+  },
+];
+
+async function runTarget(
+  target: Target,
+  only?: string[],
+): Promise<{ results: CaseResult[]; patients: number; clinicPatients: number }> {
+  const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+  const db = drizzle(pool, { schema }) as unknown as Database;
+  const handle: DatabaseHandle = { db, kind: 'postgresql', close: () => pool.end() };
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    APP_SECRET: 'bench-secret-of-at-least-thirty-two-characters',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: '/nonexistent',
+    DATABASE_URL: target.url,
+  });
+  const app = await buildApp({ config, database: handle, logger: false });
+  await app.listen({ host: '127.0.0.1', port: Number(args.port) });
+  const port = (app.server.address() as { port: number }).port;
+  try {
+    const email = volumeEmail('staff', CLINIC);
+    const { rows: userRows } = await pool.query<{ id: string; instance_id: string }>(
+      `select id, instance_id from users where lower(email) = $1 and deleted_at is null`,
+      [email],
+    );
+    if (!userRows[0]) throw new Error(`${target.name}: no ${email}; fill the database with npm run seed:volume first`);
+    const signIn = await request(port, 'POST', '/api/users/authenticate', null, { email, password: DEMO_PASSWORD });
+    if (signIn.status !== 200) throw new Error(`${target.name}: sign-in failed with ${signIn.status} ${signIn.text}`);
+    const { rows: counts } = await pool.query<{ total: string; clinic: string }>(
+      `select (select count(*) from patients) as total, (select count(*) from patients where instance_id = $1) as clinic`,
+      [userRows[0].instance_id],
+    );
+    const { rows: sample } = await pool.query<{ id: string }>(
+      `select id from patients where instance_id = $1 and deleted_at is null order by md5(id::text) limit 200`,
+      [userRows[0].instance_id],
+    );
+    const ctx: Context = {
+      port,
+      token: (JSON.parse(signIn.text) as { token: string }).token,
+      pool,
+      instanceId: userRows[0].instance_id,
+      userId: userRows[0].id,
+      email,
+      patientIds: sample.map((row) => row.id),
+    };
+    const results: CaseResult[] = [];
+    for (const item of cases.filter((entry) => !only || only.includes(entry.name))) {
+      const call = async (index: number) => {
+        const { method, path, body } = item.http(ctx, index);
+        const response = await request(port, method, path, ctx.token, body);
+        if (response.status !== 200)
+          throw Object.assign(new Error(`${response.status} ${response.text.slice(0, 200)}`), { status: response.status });
+      };
+      let httpStats: CaseResult['http'];
+      let httpStatements: number | null = null;
+      try {
+        await measure(WARMUP, call);
+        httpStats = await measure(REQUESTS, call);
+        httpStatements = await statementsPer(call);
+      } catch (error) {
+        const status = (error as { status?: number }).status;
+        httpStats = { unavailable: status === 404 ? 'endpoint not available (404)' : `failed: ${(error as Error).message}` };
+      }
+      const direct = (index: number) => item.sql(ctx, index);
+      await measure(WARMUP, direct);
+      const sqlStats = await measure(REQUESTS, direct);
+      results.push({
+        name: item.name,
+        http: httpStats,
+        sql: sqlStats,
+        httpStatements,
+        sqlStatements: await statementsPer(direct),
+      });
+    }
+    return { results, patients: Number(counts[0]!.total), clinicPatients: Number(counts[0]!.clinic) };
+  } finally {
+    await app.close();
+    await pool.end();
+  }
+}
+
+// ------------------------------------------------------------------ report
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const isStats = (value: CaseResult['http']): value is Stats => 'p50' in value;
+
+function printResults(title: string, results: CaseResult[]) {
+  console.log(`\n${title}`);
+  console.log(
+    'endpoint                                  | HTTP p50 | HTTP p95 | SQL p50  | SQL p95  | p50 ratio | statements/request (HTTP / SQL) | target ≤ 1.5x',
+  );
+  for (const result of results) {
+    const http = result.http;
+    const cells = isStats(http)
+      ? [ms(http.p50), ms(http.p95), ms(result.sql.p50), ms(result.sql.p95), `${(http.p50 / result.sql.p50).toFixed(2)}x`]
+      : [http.unavailable, '', ms(result.sql.p50), ms(result.sql.p95), '—'];
+    const verdict = isStats(http) ? (http.p50 / result.sql.p50 <= 1.5 ? 'met' : 'NOT met') : '—';
+    console.log(
+      [
+        result.name.padEnd(41),
+        ...cells.map((cell) => cell.padEnd(8)),
+        `${result.httpStatements ?? '—'} / ${result.sqlStatements}`.padEnd(31),
+        verdict,
+      ].join(' | '),
+    );
+  }
+}
+
+const databaseUrl = process.env.DATABASE_URL;
+if (!databaseUrl) {
+  console.error(
+    'npm run bench measures a PostgreSQL volume database: set DATABASE_URL (fill it with npm run seed:volume first).',
+  );
+  process.exit(1);
+}
+console.log(
+  `Requests per case: ${REQUESTS} after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, keep-alive; Staff of volume clinic ${CLINIC}.`,
+);
+const main = await runTarget({ name: 'main', url: databaseUrl });
+printResults(
+  `Volume database: ${main.patients.toLocaleString('en-US')} patients in all, ${main.clinicPatients.toLocaleString('en-US')} in the measured clinic`,
+  main.results,
+);
+
+const baselineUrl = process.env.BENCH_BASELINE_URL;
+const searchName = 'GET /api/patients/search';
+if (baselineUrl) {
+  const baseline = await runTarget({ name: 'baseline', url: baselineUrl }, [searchName]);
+  printResults(
+    `Baseline database: ${baseline.patients.toLocaleString('en-US')} patients in all, ${baseline.clinicPatients.toLocaleString('en-US')} in the measured clinic`,
+    baseline.results,
+  );
+  const big = main.results.find((entry) => entry.name === searchName)!;
+  const small = baseline.results[0]!;
+  console.log(
+    `\nSearch at ${main.patients.toLocaleString('en-US')} vs ${baseline.patients.toLocaleString('en-US')} patients (target ≤ 1.5x at p50):`,
+  );
+  for (const [label, a, b] of [
+    ['SQL', big.sql, small.sql],
+    ['HTTP', big.http, small.http],
+  ] as const) {
+    if (isStats(a) && isStats(b)) {
+      const ratio = a.p50 / b.p50;
+      console.log(
+        `  ${label}: p50 ${ms(a.p50)} vs ${ms(b.p50)} = ${ratio.toFixed(2)}x (${ratio <= 1.5 ? 'met' : 'NOT met'}); p95 ${ms(a.p95)} vs ${ms(b.p95)}`,
+      );
+    } else console.log(`  ${label}: not measured (endpoint unavailable)`);
+  }
+} else {
+  console.log('\nSet BENCH_BASELINE_URL to a small volume database (e.g. 10,000 patients) to compare the search at both sizes.');
+}
+agent.destroy();
