@@ -1,4 +1,5 @@
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -28,7 +29,7 @@ export type DatabaseTarget =
   { kind: 'pglite'; dataDir: string | undefined; pglite?: PGlite } | { kind: 'postgresql'; url: string };
 
 /** Extensions the migrations create (patient search); a PostgreSQL server ships them in contrib. */
-export const pgliteExtensions = { pg_trgm, unaccent };
+export const pgliteExtensions = { btree_gin, pg_trgm, unaccent };
 
 /** Every PGlite of the app and its tests is created here, so none misses an extension. */
 export function createPglite(dataDir: string | undefined, options: Omit<PGliteOptions, 'extensions' | 'dataDir'> = {}) {

@@ -87,7 +87,8 @@ export const patients = pgTable(
     index('patients_instance_last_name_idx').on(table.instanceId, sql`lower(${table.lastName})`, table.dateOfBirth),
     index('patients_instance_email_idx').on(table.instanceId, sql`lower(${table.email})`),
     index('patients_instance_doctor_idx').on(table.instanceId, table.doctorId),
-    index('patients_search_name_trgm_idx').using('gin', sql`${table.searchName} gin_trgm_ops`),
+    // Clinic first, so a search reads only its own clinic's entries however many clinics share the table.
+    index('patients_instance_search_trgm_idx').using('gin', table.instanceId, sql`${table.searchName} gin_trgm_ops`),
   ],
 );
 
