@@ -13,7 +13,8 @@ export function AppointmentStatusBadge({ status, compact = false }: { status: Ap
       variant="light"
       size={compact ? 'sm' : 'md'}
       tt={compact ? 'none' : undefined}
-      styles={compact ? { label: { overflow: 'visible' } } : undefined}
+      // A status is short; never cut it to "CHECKING…" in a narrow table cell.
+      styles={{ root: { flexShrink: 0, maxWidth: 'none' }, label: { overflow: 'visible' } }}
       data-testid="appointment-status"
     >
       {t(`status.${status}`)}
