@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { menuItems, menuTitlesEn, type MenuItem } from '@pathwell/contracts/menu';
 import { errorTexts } from '@pathwell/contracts/messages';
 import { i18n, namespaces, resources } from '../lib/i18n';
+import enErrorsFile from './en/errors.json';
+import enMenuFile from './en/menu.json';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -16,6 +18,18 @@ function leaves(tree: Tree): string[] {
 }
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]).sort();
+
+describe('English copies of the contracts texts', () => {
+  // Both locale folders hold every key; the English menu labels and section-8 texts are copies of the
+  // contracts' wording, and these checks keep the copies from drifting.
+  it('en/menu.json equals the menu titles of the contracts', () => {
+    expect(enMenuFile).toEqual(menuTitlesEn);
+  });
+
+  it('en/errors.json texts equal the section 8 texts of the contracts', () => {
+    expect(enErrorsFile.texts).toEqual(errorTexts);
+  });
+});
 
 describe('locales', () => {
   for (const namespace of namespaces) {
