@@ -7,6 +7,8 @@ export const errorCodes = [
   'NOT_FOUND',
   'CONFLICT',
   'RATE_LIMITED',
+  /** A patient link that was used, expired, revoked or locked: 410, `error` is its LinkStatus. */
+  'GONE',
   'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL',
 ] as const;

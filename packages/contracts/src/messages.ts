@@ -70,6 +70,25 @@ export const validationMessages = {
     en: 'The SVG contains scripts or external references and was refused',
     es: 'El SVG contiene scripts o referencias externas y se ha rechazado',
   },
+  questionTypeInvalid: { en: 'Choose a question type from the list', es: 'Elija un tipo de pregunta de la lista' },
+  questionIdInvalid: { en: 'This question identifier is not valid', es: 'El identificador de la pregunta no es válido' },
+  optionInvalid: { en: 'Choose one of the options shown', es: 'Elija una de las opciones mostradas' },
+  taxIdInvalid: {
+    en: 'Enter a 9-digit tax ID (SSN 123-45-6789 or EIN 12-3456789)',
+    es: 'Introduzca un número fiscal de 9 dígitos (SSN 123-45-6789 o EIN 12-3456789)',
+  },
+  signatureInvalid: { en: 'Please sign in the box', es: 'Firme dentro del recuadro' },
+  answerInvalid: { en: 'This answer is not valid', es: 'Esta respuesta no es válida' },
+  notAsked: {
+    en: 'This question was not asked with the answers given',
+    es: 'Esta pregunta no se hizo con las respuestas dadas',
+  },
+  linkInvalid: { en: 'This link is not valid', es: 'Este enlace no es válido' },
+  formRequired: { en: 'Choose one form', es: 'Elija un formulario' },
+  identityMismatch: {
+    en: 'The last name or date of birth does not match our records',
+    es: 'El apellido o la fecha de nacimiento no coinciden con nuestros registros',
+  },
   privateKeyInvalid: { en: 'The file is not a readable private key', es: 'El archivo no es una clave privada legible' },
 } as const;
 export type ValidationMessageKey = keyof typeof validationMessages;

@@ -8,6 +8,7 @@ const statusOf: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   RATE_LIMITED: 429,
+  GONE: 410,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL: 500,
 };

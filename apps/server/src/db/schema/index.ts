@@ -1,3 +1,4 @@
 export * from './core';
 export * from './admin';
 export * from './patients';
+export * from './forms';

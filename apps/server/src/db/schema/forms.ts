@@ -1,0 +1,171 @@
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { Answers, FormContent, Scores } from '@pathwell/contracts/forms';
+import { instances, users } from './core';
+import { appointments, patients } from './patients';
+
+const id = () => uuid('id').primaryKey().defaultRandom();
+const instanceId = () =>
+  uuid('instance_id')
+    .notNull()
+    .references(() => instances.id);
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** A clinic's custom form; its content lives in versions (decision 0018). */
+export const customForms = pgTable(
+  'custom_forms',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    /** English title of the current version, kept here for lists and search. */
+    title: text('title').notNull(),
+    currentVersion: integer('current_version').notNull().default(1),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+  },
+  (table) => [index('custom_forms_instance_idx').on(table.instanceId, table.title)],
+);
+
+/** Immutable once a response points at it; editing such a version creates the next one. */
+export const customFormVersions = pgTable(
+  'custom_form_versions',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    customFormId: uuid('custom_form_id')
+      .notNull()
+      .references(() => customForms.id),
+    version: integer('version').notNull(),
+    content: jsonb('content').$type<FormContent>().notNull(),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('custom_form_versions_form_version_key').on(table.customFormId, table.version)],
+);
+
+/**
+ * Licensed item wording a System Manager imported for one clinic (ODI, NDI, PROMIS Global-10,
+ * SOAPP-R ship with neutral labels). `definition` is validated against the instrument's structure.
+ */
+export const instrumentWordings = pgTable(
+  'instrument_wordings',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    formCode: smallint('form_code').notNull(),
+    definition: jsonb('definition').notNull(),
+    importedBy: uuid('imported_by').references(() => users.id),
+    importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('instrument_wordings_instance_form_key').on(table.instanceId, table.formCode)],
+);
+
+/** A patient link (decision 0016): the token is never stored, only its SHA-256 hash. */
+export const patientLinks = pgTable(
+  'patient_links',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    formCode: smallint('form_code'),
+    customFormId: uuid('custom_form_id').references(() => customForms.id),
+    tokenHash: text('token_hash').notNull(),
+    language: text('language', { enum: ['en', 'es'] }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    verifyFailures: smallint('verify_failures').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** Hash of the access token issued after identity verification, and until when it is good. */
+    accessTokenHash: text('access_token_hash'),
+    accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('patient_links_token_hash_key').on(table.tokenHash),
+    uniqueIndex('patient_links_access_token_hash_key').on(table.accessTokenHash),
+    index('patient_links_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
+    check('patient_links_one_form', sql`(${table.formCode} is null) <> (${table.customFormId} is null)`),
+  ],
+);
+
+/** The answers a patient has given so far on a link, so a closed tab resumes where it left. */
+export const formDrafts = pgTable('form_drafts', {
+  linkId: uuid('link_id')
+    .primaryKey()
+    .references(() => patientLinks.id, { onDelete: 'cascade' }),
+  instanceId: instanceId(),
+  answers: jsonb('answers').$type<Answers>().notNull(),
+  position: integer('position').notNull().default(0),
+  language: text('language', { enum: ['en', 'es'] }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A submitted form: answers, the server-computed scores, and exactly which version was answered. */
+export const formResponses = pgTable(
+  'form_responses',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    linkId: uuid('link_id').references(() => patientLinks.id),
+    formCode: smallint('form_code'),
+    customFormVersionId: uuid('custom_form_version_id').references(() => customFormVersions.id),
+    /** Instrument version string, or the custom form's version number as text. */
+    version: text('version').notNull(),
+    language: text('language', { enum: ['en', 'es'] }).notNull(),
+    answers: jsonb('answers').$type<Answers>().notNull(),
+    scores: jsonb('scores').$type<Scores>().notNull().default(sql`'{}'::jsonb`),
+    headlineScore: numeric('headline_score', { precision: 9, scale: 4, mode: 'number' }),
+    band: smallint('band'),
+    idempotencyKey: uuid('idempotency_key').notNull(),
+    enteredBy: uuid('entered_by').references(() => users.id),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('form_responses_idempotency_key').on(table.instanceId, table.idempotencyKey),
+    index('form_responses_patient_idx').on(table.instanceId, table.patientId, table.formCode, table.submittedAt),
+    index('form_responses_appointment_idx').on(table.appointmentId),
+    check('form_responses_one_form', sql`(${table.formCode} is null) <> (${table.customFormVersionId} is null)`),
+  ],
+);
+
+/**
+ * The outcome forms assigned to one appointment. No row: the clinic's applicable forms (instance
+ * setting `applicableForms`) apply; a row, even with an empty list, is the staff's explicit choice.
+ */
+export const appointmentProSets = pgTable(
+  'appointment_pro_sets',
+  {
+    appointmentId: uuid('appointment_id')
+      .notNull()
+      .references(() => appointments.id),
+    instanceId: instanceId(),
+    formCodes: smallint('form_codes').array().notNull(),
+    updatedBy: uuid('updated_by').references(() => users.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.appointmentId] })],
+);
