@@ -14,12 +14,12 @@ export const adminDashboardSchema = z.object({
   signInsToday: z.number().int(),
   /** Failed sign-in steps (wrong password, refused account, wrong two-factor code) since Sunday, clinic time. */
   failedSignInsThisWeek: z.number().int(),
-  /** Available once patients exist (issue #4); null until then, never an invented number. */
-  patients: z.number().int().nullable(),
-  /** Available once appointments exist (issue #4); null until then. */
-  appointmentsToday: z.number().int().nullable(),
-  /** Available once patient forms exist (issue #5); null until then. */
-  formsCompletedThisWeek: z.number().int().nullable(),
+  /** Patients of the clinic that are not deleted (archived ones included). */
+  patients: z.number().int(),
+  /** Appointments starting today, clinic time, whatever their status. */
+  appointmentsToday: z.number().int(),
+  /** Questionnaire and custom-form responses submitted since Sunday, clinic time. */
+  formsCompletedThisWeek: z.number().int(),
   /** The newest entries of the clinic's activity log, newest first. */
   latestActivity: z.array(activityEntrySchema).max(ADMIN_DASHBOARD_LATEST_ACTIVITY),
 });

@@ -1,8 +1,9 @@
-import { and, count, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import { ADMIN_DASHBOARD_LATEST_ACTIVITY, type AdminDashboard } from '@pathwell/contracts/admin-dashboard';
 import type { SignedInContext } from '../../context';
-import { userInstances, users } from '../../db/schema';
-import { latestActivity, signInCounts } from '../activity/activity.service';
+import { appointments, formResponses, patients, userInstances, users } from '../../db/schema';
+import { clinicOffsetHours, latestActivity, signInCounts } from '../activity/activity.service';
+import { clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
 
 /** Users who can sign in to the acting clinic: active, not deleted, home clinic or member of it. */
 async function countActiveUsers(ctx: SignedInContext): Promise<number> {
@@ -19,19 +20,46 @@ async function countActiveUsers(ctx: SignedInContext): Promise<number> {
   return row?.total ?? 0;
 }
 
-export async function adminDashboard(ctx: SignedInContext): Promise<AdminDashboard> {
-  const [activeUsers, signIns, latest] = await Promise.all([
-    countActiveUsers(ctx),
-    signInCounts(ctx),
-    latestActivity(ctx, ADMIN_DASHBOARD_LATEST_ACTIVITY),
+const DAY_MS = 86_400_000;
+
+/** Patients, today's appointments and forms completed since Sunday, in clinic days. */
+async function clinicCounts(ctx: SignedInContext, now: Date) {
+  const offsetHours = await clinicOffsetHours(ctx);
+  const todayStart = clinicTodayStart(now, offsetHours);
+  const [[patientRow], [appointmentRow], [formRow]] = await Promise.all([
+    ctx.db
+      .select({ total: count() })
+      .from(patients)
+      .where(and(eq(patients.instanceId, ctx.instanceId), isNull(patients.deletedAt))),
+    ctx.db
+      .select({ total: count() })
+      .from(appointments)
+      .where(
+        and(
+          eq(appointments.instanceId, ctx.instanceId),
+          isNull(appointments.deletedAt),
+          gte(appointments.startsAt, todayStart),
+          lt(appointments.startsAt, new Date(todayStart.getTime() + DAY_MS)),
+        ),
+      ),
+    ctx.db
+      .select({ total: count() })
+      .from(formResponses)
+      .where(and(eq(formResponses.instanceId, ctx.instanceId), gte(formResponses.submittedAt, clinicWeekStart(now, offsetHours)))),
   ]);
   return {
-    activeUsers,
-    ...signIns,
-    // TODO(#4): patients and today's appointments once those tables exist. TODO(#5): completed forms.
-    patients: null,
-    appointmentsToday: null,
-    formsCompletedThisWeek: null,
-    latestActivity: latest,
+    patients: patientRow?.total ?? 0,
+    appointmentsToday: appointmentRow?.total ?? 0,
+    formsCompletedThisWeek: formRow?.total ?? 0,
   };
+}
+
+export async function adminDashboard(ctx: SignedInContext, now = new Date()): Promise<AdminDashboard> {
+  const [activeUsers, signIns, counts, latest] = await Promise.all([
+    countActiveUsers(ctx),
+    signInCounts(ctx, now),
+    clinicCounts(ctx, now),
+    latestActivity(ctx, ADMIN_DASHBOARD_LATEST_ACTIVITY),
+  ]);
+  return { activeUsers, ...signIns, ...counts, latestActivity: latest };
 }

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminDashboard } from '@pathwell/contracts/admin-dashboard';
-import { activityLogs, instances, users } from '../../db/schema';
+import { activityLogs, appointments, formResponses, instances, patients, users } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
 
@@ -93,9 +93,43 @@ describe('GET /api/admin/dashboard', () => {
     expect((await dashboard(admin.headers)).failedSignInsThisWeek).toBe(before + 2);
   });
 
-  it('reports patients, today’s appointments and completed forms as not available yet', async () => {
-    const body = await dashboard(admin.headers);
-    expect(body).toMatchObject({ patients: null, appointmentsToday: null, formsCompletedThisWeek: null });
+  it('counts the clinic’s patients, today’s appointments and forms completed this week, and nothing of another clinic', async () => {
+    const before = await dashboard(admin.headers);
+    const livePatients = await t.db
+      .select({ id: patients.id })
+      .from(patients)
+      .where(and(eq(patients.instanceId, riverside), isNull(patients.deletedAt)));
+    expect(before.patients).toBe(livePatients.length);
+
+    const [patient] = livePatients;
+    const [foreignPatient] = await t.db.select({ id: patients.id }).from(patients).where(eq(patients.instanceId, lakeside)).limit(1);
+    const todayNoon = new Date(clinicTodayStart(new Date(), RIVERSIDE_OFFSET).getTime() + 12 * 3_600_000);
+    await t.db.insert(appointments).values([
+      { instanceId: riverside, patientId: patient!.id, startsAt: todayNoon },
+      { instanceId: riverside, patientId: patient!.id, startsAt: new Date(todayNoon.getTime() + 86_400_000) },
+      { instanceId: lakeside, patientId: foreignPatient!.id, startsAt: todayNoon },
+    ]);
+    const response = (instanceId: string, patientId: string, submittedAt: Date) => ({
+      instanceId,
+      patientId,
+      formCode: 11,
+      version: 'PHQ-9',
+      language: 'en' as const,
+      answers: {},
+      idempotencyKey: crypto.randomUUID(),
+      submittedAt,
+    });
+    const weekStart = clinicWeekStart(new Date(), RIVERSIDE_OFFSET);
+    await t.db.insert(formResponses).values([
+      response(riverside, patient!.id, weekStart),
+      response(riverside, patient!.id, new Date(weekStart.getTime() - 60_000)),
+      response(lakeside, foreignPatient!.id, new Date()),
+    ]);
+
+    const after = await dashboard(admin.headers);
+    expect(after.appointmentsToday).toBe(before.appointmentsToday! + 1);
+    expect(after.formsCompletedThisWeek).toBe(before.formsCompletedThisWeek! + 1);
+    expect(after.patients).toBe(before.patients);
   });
 
   it('lists the ten newest entries of the clinic’s log, newest first', async () => {

@@ -22,7 +22,7 @@ const cards: { key: CountKey; icon: Icon; color: string }[] = [
   { key: 'formsCompletedThisWeek', icon: IconClipboardCheck, color: 'indigo' },
 ];
 
-/** The clinic's counts; a count whose records Pathwell does not hold yet says so instead of showing 0. */
+/** The clinic's counts at a glance. */
 export function DashboardCards({ summary }: { summary: AdminDashboard }) {
   const { t, i18n } = useTranslation('dashboard');
   return (
@@ -45,15 +45,9 @@ export function DashboardCards({ summary }: { summary: AdminDashboard }) {
             <Text size="sm" c="dimmed">
               {t(`cards.${key}`)}
             </Text>
-            {value === null ? (
-              <Text fw={600} size="lg" c="dimmed" title={t('notAvailableHelp')}>
-                {t('notAvailable')}
-              </Text>
-            ) : (
-              <Text fw={700} fz={32} lh={1.2}>
-                {value.toLocaleString(i18n.language)}
-              </Text>
-            )}
+            <Text fw={700} fz={32} lh={1.2}>
+              {value.toLocaleString(i18n.language)}
+            </Text>
           </Paper>
         );
       })}
