@@ -53,6 +53,11 @@ export interface InstrumentDefinition {
   sections: FormSection[];
   /** Items in printed order (ids q1..qN), then extra inputs such as `sex`. */
   questions: FormQuestion[];
+  /**
+   * For every scored item: true when a higher code means worse health (or higher risk). Used by the
+   * property test "answering one item worse never improves the score".
+   */
+  higherCodeIsWorse: Record<string, boolean>;
   scores: ScoreDescriptor[];
   /** The single score reports use (decision record 0017) and the section 9 maximum for the form. */
   headline: { key: string; maximum: number };

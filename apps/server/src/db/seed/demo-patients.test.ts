@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { headlineOf, scoreForm, type FormCode } from '@pathwell/instruments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { appointments, instances, patientPhoneNumbers, patients, users } from '../schema';
+import { appointments, formResponses, instances, patientPhoneNumbers, patients, users } from '../schema';
+import { buildDemoResponses } from './demo-forms';
 import { AppointmentStatus, buildDemoClinic, DEMO_PATIENTS_PER_CLINIC, readDemoLists } from './demo-patients';
 
 let t: TestApp;
@@ -119,5 +121,36 @@ describe('demo patients', () => {
     const improving = series.filter((scores) => scores.at(-1)! < scores[0]!);
     expect(series.length).toBeGreaterThan(20);
     expect(improving.length / series.length).toBeGreaterThan(0.45);
+  });
+});
+
+describe('demo questionnaire responses', () => {
+  it('score each ODI and PHQ-9 response with the instruments package and tie it to a completed visit of its patient', async () => {
+    const lists = await readDemoLists(t.db, riverside);
+    const clinic = buildDemoClinic({
+      instanceId: riverside,
+      doctorId: null,
+      seed: 3,
+      now: new Date('2026-03-04T15:00:00Z'),
+      offsetHours: -6,
+      lists,
+    });
+    const responses = buildDemoResponses(riverside, clinic.patients, clinic.appointments, 3);
+    expect(responses.length).toBeGreaterThan(50);
+    const visits = new Map(clinic.appointments.map((visit) => [visit.id, visit]));
+    for (const response of responses) {
+      const visit = visits.get(response.appointmentId!);
+      expect(visit?.status).toBe(AppointmentStatus.Completed);
+      expect(visit?.patientId).toBe(response.patientId);
+      const scores = scoreForm(response.formCode as FormCode, response.answers as Record<string, number>);
+      expect(response.scores).toEqual(scores);
+      expect(response.headlineScore).toBe(headlineOf(response.formCode as FormCode, scores).score);
+    }
+    expect(new Set(responses.map((response) => response.formCode))).toEqual(new Set([2, 11]));
+  });
+
+  it('are in the seeded demo clinic', async () => {
+    const [row] = await t.db.select({ total: sql<number>`count(*)::int` }).from(formResponses).where(eq(formResponses.instanceId, riverside));
+    expect(row!.total).toBeGreaterThan(50);
   });
 });

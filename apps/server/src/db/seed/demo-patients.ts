@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
+import { buildDemoResponses, insertDemoResponses } from './demo-forms';
 import type { Database } from '../client';
 import { appointments, managedItems, patientNotes, patientPhoneNumbers, patients } from '../schema';
 
@@ -612,7 +613,7 @@ async function insertChunks<T>(rows: T[], size: number, insert: (chunk: T[]) => 
 export async function seedDemoPatients(
   tx: Database,
   options: { instanceId: string; doctorId: string | null; seed: number; now?: Date; offsetHours?: number; count?: number },
-): Promise<{ patients: number; appointments: number }> {
+): Promise<{ patients: number; appointments: number; responses: number }> {
   const lists = await readDemoLists(tx, options.instanceId);
   const rows = buildDemoClinic({
     instanceId: options.instanceId,
@@ -628,5 +629,9 @@ export async function seedDemoPatients(
   await insertChunks(rows.phones, 2000, (chunk) => tx.insert(patientPhoneNumbers).values(chunk));
   await insertChunks(rows.appointments, 1500, (chunk) => tx.insert(appointments).values(chunk));
   if (rows.notes.length) await tx.insert(patientNotes).values(rows.notes);
-  return { patients: rows.patients.length, appointments: rows.appointments.length };
+  const responses = await insertDemoResponses(
+    tx,
+    buildDemoResponses(options.instanceId, rows.patients, rows.appointments, options.seed),
+  );
+  return { patients: rows.patients.length, appointments: rows.appointments.length, responses };
 }

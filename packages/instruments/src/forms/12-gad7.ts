@@ -1,0 +1,83 @@
+import { QuestionType, type LocalizedText } from '@pathwell/contracts/forms';
+import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import {
+  allWorseWhenHigher,
+  completeCodes,
+  items,
+  nullScores,
+  phqCredit,
+  phqFrequencyOptions,
+  phqStem,
+  phqTranslationSource,
+  sumOf,
+} from './screener-parts.js';
+
+const itemTexts: LocalizedText[] = [
+  { en: 'Feeling nervous, anxious, or on edge', es: 'Se ha sentido nervioso(a), ansioso(a) o con los nervios de punta' },
+  { en: 'Not being able to stop or control worrying', es: 'No ha sido capaz de parar o controlar su preocupación' },
+  { en: 'Worrying too much about different things', es: 'Se ha preocupado demasiado por motivos diferentes' },
+  { en: 'Trouble relaxing', es: 'Ha tenido dificultad para relajarse' },
+  {
+    en: 'Being so restless that it is hard to sit still',
+    es: 'Se ha sentido tan inquieto(a) que no ha podido quedarse quieto(a)',
+  },
+  { en: 'Becoming easily annoyed or irritable', es: 'Se ha molestado o irritado fácilmente' },
+  { en: 'Feeling afraid as if something awful might happen', es: 'Ha tenido miedo de que algo terrible fuera a pasar' },
+];
+
+const questions = items(QuestionType.LIKERT_SCALE, itemTexts, phqFrequencyOptions);
+
+/** Severity from the total: 0–4 minimal, 5–9 mild, 10–14 moderate, 15–21 severe. */
+export function gad7Severity(total: number): number {
+  if (total >= 15) return 3;
+  if (total >= 10) return 2;
+  if (total >= 5) return 1;
+  return 0;
+}
+
+function score(answers: InstrumentAnswers): ScoreResult {
+  const codes = completeCodes(answers, questions);
+  if (!codes) return nullScores(['total', 'severity']);
+  const total = sumOf(codes, 7);
+  return { total, severity: gad7Severity(total) };
+}
+
+export const gad7: InstrumentDefinition = {
+  formCode: 12,
+  slug: 'gad7',
+  name: { en: 'Generalized Anxiety Disorder 7-item scale (GAD-7)', es: 'Escala GAD-7' },
+  version: 'GAD-7',
+  wording: 'shipped',
+  languages: ['en', 'es'],
+  translationSource: phqTranslationSource,
+  credit: phqCredit,
+  instructions: phqStem,
+  sections: [],
+  questions,
+  higherCodeIsWorse: allWorseWhenHigher(7),
+  scores: [
+    { key: 'total', label: { en: 'GAD-7 total', es: 'Total GAD-7' }, min: 0, max: 21, decimals: 0, higherIsBetter: false },
+    {
+      key: 'severity',
+      label: { en: 'Anxiety severity', es: 'Gravedad de la ansiedad' },
+      min: 0,
+      max: 3,
+      decimals: 0,
+      higherIsBetter: false,
+      categorical: true,
+    },
+  ],
+  headline: { key: 'total', maximum: 21 },
+  bands: [
+    {
+      key: 'severity',
+      labels: {
+        0: { en: 'Minimal', es: 'Mínima' },
+        1: { en: 'Mild', es: 'Leve' },
+        2: { en: 'Moderate', es: 'Moderada' },
+        3: { en: 'Severe', es: 'Grave' },
+      },
+    },
+  ],
+  score,
+};
