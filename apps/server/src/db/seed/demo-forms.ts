@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { getInstrument, headlineOf, scoreForm, type FormCode, type InstrumentAnswers } from '@pathwell/instruments';
 import type { Database } from '../client';
-import { appointments, formResponses, patients } from '../schema';
+import { type appointments, formResponses, type patients } from '../schema';
 import { AppointmentStatus, createRandom, type Random } from './demo-patients';
 
 type PatientRow = typeof patients.$inferInsert;
