@@ -6,7 +6,10 @@ import { activityRoutes } from './modules/activity/activity.routes';
 import { adminDashboardRoutes } from './modules/admin-dashboard/admin-dashboard.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { appointmentRoutes } from './modules/appointments/appointments.routes';
+import { customFormRoutes } from './modules/custom-forms/custom-forms.routes';
 import { enumRoutes } from './modules/enums/enums.routes';
+import { fhirRoutes } from './modules/fhir/fhir.routes';
+import { formResponseRoutes } from './modules/form-responses/form-responses.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { instanceRoutes } from './modules/instances/instances.routes';
 import { instanceSettingsRoutes } from './modules/instance-settings/instance-settings.routes';
@@ -14,6 +17,7 @@ import { managedListRoutes } from './modules/managed-lists/managed-lists.routes'
 import { outboxRoutes } from './modules/outbox/outbox.routes';
 import { createMailer, type Mailer } from './modules/outbox/outbox.service';
 import { patientDashboardRoutes } from './modules/patient-dashboard/patient-dashboard.routes';
+import { patientLinkRoutes } from './modules/patient-links/patient-links.routes';
 import { patientRoutes } from './modules/patients/patients.routes';
 import { perioperativeRoutes } from './modules/perioperative/perioperative.routes';
 import { sessionRoutes } from './modules/session/session.routes';
@@ -86,6 +90,10 @@ export async function buildApp({
   await app.register(appointmentRoutes);
   await app.register(patientRoutes);
   await app.register(patientDashboardRoutes);
+  await app.register(customFormRoutes);
+  await app.register(patientLinkRoutes);
+  await app.register(formResponseRoutes);
+  await app.register(fhirRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

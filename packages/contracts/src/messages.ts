@@ -85,11 +85,30 @@ export const validationMessages = {
   },
   linkInvalid: { en: 'This link is not valid', es: 'Este enlace no es válido' },
   formRequired: { en: 'Choose one form', es: 'Elija un formulario' },
+  questionIdTaken: { en: 'Another question has this identifier', es: 'Otra pregunta tiene este identificador' },
+  sectionIdTaken: { en: 'Another section has this identifier', es: 'Otra sección tiene este identificador' },
+  sectionUnknown: { en: 'Choose a section of this form', es: 'Elija una sección de este formulario' },
+  optionsTooFew: { en: 'Give at least two options', es: 'Indique al menos dos opciones' },
+  optionValueTaken: { en: 'Another option has this value', es: 'Otra opción tiene este valor' },
+  showWhenInvalid: {
+    en: 'Choose an earlier question with options and one of its values',
+    es: 'Elija una pregunta anterior con opciones y uno de sus valores',
+  },
+  rangeInvalid: { en: 'The minimum must not exceed the maximum', es: 'El mínimo no debe superar el máximo' },
+  spanishMissing: {
+    en: 'Spanish needs a Spanish text for every text of the form',
+    es: 'El español necesita un texto en español para cada texto del formulario',
+  },
   identityMismatch: {
     en: 'The last name or date of birth does not match our records',
     es: 'El apellido o la fecha de nacimiento no coinciden con nuestros registros',
   },
+  patientEmailMissing: { en: 'This patient has no email address', es: 'Este paciente no tiene correo electrónico' },
   privateKeyInvalid: { en: 'The file is not a readable private key', es: 'El archivo no es una clave privada legible' },
+  wordingShipped: {
+    en: 'This form ships with its own wording; only ODI, NDI, PROMIS Global-10 and SOAPP-R take an imported wording',
+    es: 'Este formulario incluye su propio texto; solo ODI, NDI, PROMIS Global-10 y SOAPP-R admiten un texto importado',
+  },
 } as const;
 export type ValidationMessageKey = keyof typeof validationMessages;
 

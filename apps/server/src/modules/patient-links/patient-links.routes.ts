@@ -1,0 +1,146 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@pathwell/contracts/errors';
+import {
+  createdPatientLinkSchema,
+  createPatientLinkSchema,
+  draftSchema,
+  linkFormResponseSchema,
+  linkStatusResponseSchema,
+  patientLinkSchema,
+  submitLinkResponseSchema,
+  submitLinkSchema,
+  verifyLinkResponseSchema,
+  verifyLinkSchema,
+} from '@pathwell/contracts/patient-links';
+import type { Role } from '@pathwell/contracts/roles';
+import { idSchema } from '@pathwell/contracts/validation';
+import { requireSignedIn } from '../../context';
+import * as links from './patient-links.service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  410: errorBodySchema,
+  429: errorBodySchema,
+};
+const staffRoles: readonly Role[] = ['Admin', 'Doctor', 'Staff', 'SystemManager'];
+const staff = { roles: staffRoles };
+/** Open routes are rate limited per address; draft saves come once per answer, so they get more room. */
+const open = (max: number) => ({ public: true, rateLimit: { max, timeWindow: '1 minute' } });
+// Malformed tokens are answered like unknown ones (404) by the service, so the schema only takes a string.
+const tokenParams = z.object({ token: z.string().max(200) });
+
+const bearerOf = (request: FastifyRequest) => {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+};
+
+/** Patient links (decision 0016): staff create, list and revoke; the patient opens one with its token. */
+export async function patientLinkRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Patient links'];
+
+  app.post('/api/patient-links', {
+    config: staff,
+    schema: {
+      tags,
+      summary: 'Create a questionnaire or custom form link for a patient; optionally email it',
+      body: createPatientLinkSchema,
+      response: { 201: createdPatientLinkSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const ctx = requireSignedIn(request.ctx);
+      const origin = links.linkOrigin(ctx, request.headers.origin, request.host);
+      return reply.status(201).send(await links.createLink(ctx, request.log, request.body, origin));
+    },
+  });
+
+  app.get('/api/patient-links', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "A patient's links, newest first",
+      querystring: z.object({ patientId: idSchema }),
+      response: { 200: z.array(patientLinkSchema), ...errors },
+    },
+    handler: async (request) => links.listLinks(requireSignedIn(request.ctx), request.query.patientId),
+  });
+
+  app.delete('/api/patient-links/:id', {
+    config: staff,
+    schema: { tags, summary: 'Revoke a link', params: z.object({ id: idSchema }), response: { 204: z.null(), ...errors } },
+    handler: async (request, reply) => {
+      await links.revokeLink(requireSignedIn(request.ctx), request.params.id);
+      return reply.status(204).send(null);
+    },
+  });
+
+  app.get('/api/patient-links/:token/status', {
+    config: open(60),
+    schema: {
+      tags,
+      summary: 'What a link is for and whether it can be used (nothing personal)',
+      params: tokenParams,
+      response: { 200: linkStatusResponseSchema, ...errors },
+    },
+    handler: async (request) => links.linkStatus(request.ctx, request.params.token),
+  });
+
+  app.post('/api/patient-links/:token/verify', {
+    config: open(20),
+    schema: {
+      tags,
+      summary: 'Confirm last name and date of birth; answers an access token for the calls below',
+      params: tokenParams,
+      body: verifyLinkSchema,
+      response: { 200: verifyLinkResponseSchema, ...errors },
+    },
+    handler: async (request) => links.verifyLink(request.ctx, request.params.token, request.body),
+  });
+
+  app.get('/api/patient-links/:token/form', {
+    config: open(60),
+    schema: {
+      tags,
+      summary: 'The form to fill in and the saved draft (Authorization: Bearer <accessToken>)',
+      params: tokenParams,
+      response: { 200: linkFormResponseSchema, ...errors },
+    },
+    handler: async (request) => links.linkForm(request.ctx, request.params.token, bearerOf(request)),
+  });
+
+  app.put('/api/patient-links/:token/draft', {
+    config: open(240),
+    schema: {
+      tags,
+      summary: 'Save the answers so far',
+      params: tokenParams,
+      body: draftSchema,
+      response: { 204: z.null(), ...errors },
+    },
+    handler: async (request, reply) => {
+      await links.saveDraft(request.ctx, request.params.token, bearerOf(request), request.body);
+      return reply.status(204).send(null);
+    },
+  });
+
+  app.post('/api/patient-links/:token/submit', {
+    config: open(30),
+    schema: {
+      tags,
+      summary: 'Submit the answers; the server scores them. The same idempotency key again answers the first result',
+      params: tokenParams,
+      body: submitLinkSchema,
+      response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const result = await links.submitLink(request.ctx, request.params.token, bearerOf(request), request.body);
+      return reply.status(result.replay ? 200 : 201).send(result.body);
+    },
+  });
+}

@@ -1,0 +1,612 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Answers, FormLanguage, LocalizedText, RenderableForm, Scores } from '@pathwell/contracts/forms';
+import { formProblems, keepVisibleAnswers, visibleQuestions } from '@pathwell/contracts/form-logic';
+import type { ValidationMessageKey } from '@pathwell/contracts/messages';
+import {
+  customFormPath,
+  FORM_RESPONSE_ADDED,
+  instrumentPath,
+  LINK_ACCESS_MINUTES,
+  LINK_LOCK_MINUTES,
+  LINK_TOKEN_PATTERN,
+  LINK_VERIFY_MAX_FAILURES,
+  type CreatedPatientLink,
+  type Draft,
+  type LinkForm,
+  type LinkStatus,
+  type LinkStatusResponse,
+  type PatientLink,
+  type SubmitLink,
+  type VerifyLink,
+} from '@pathwell/contracts/patient-links';
+import { getInstrument, headlineOf, instrumentForm, isFormCode, scoreForm, type LicensedWording } from '@pathwell/instruments';
+import type { ServiceContext, SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import {
+  appointments,
+  customForms,
+  customFormVersions,
+  formDrafts,
+  formResponses,
+  instances,
+  instrumentWordings,
+  patientLinks,
+  patients,
+} from '../../db/schema';
+import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { newToken, sameHash, sha256 } from '../../lib/secrets';
+import { recordActivity } from '../audit/audit.service';
+import { deliverLater, queueEmail } from '../outbox/outbox.service';
+import { linkEmail } from './patient-links.emails';
+
+type LinkRow = typeof patientLinks.$inferSelect;
+type CreateInput = {
+  patientId: string;
+  appointmentId?: string | null;
+  formCode?: number | null;
+  customFormId?: string | null;
+  expiresInDays: number;
+  send: 'none' | 'email';
+  language?: FormLanguage;
+};
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+const LINK_TARGET = 'patient link';
+
+const linkNotFound = () => new AppError('NOT_FOUND', 'Link not found');
+const gone = (status: LinkStatus) => new AppError('GONE', status);
+const noAccess = () => new AppError('UNAUTHENTICATED', 'Please confirm your identity again');
+
+/** Precedence: what can never change again first, then what the clinic did, then what time did. */
+export function linkStatusOf(
+  link: Pick<LinkRow, 'completedAt' | 'revokedAt' | 'expiresAt' | 'lockedUntil'>,
+  now = new Date(),
+): LinkStatus {
+  if (link.completedAt) return 'completed';
+  if (link.revokedAt) return 'revoked';
+  if (link.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (link.lockedUntil && link.lockedUntil.getTime() > now.getTime()) return 'locked';
+  return 'active';
+}
+
+/** Case, accents, spacing and punctuation such as hyphens or apostrophes do not count against the patient. */
+export function normalizeLastName(value: string): string {
+  return value
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+const mdyToIso = (value: string) => {
+  const [month, day, year] = value.split('/');
+  return `${year}-${month}-${day}`;
+};
+
+// ---- forms -----------------------------------------------------------------------------------------
+
+interface LoadedForm {
+  form: RenderableForm;
+  title: LocalizedText;
+  customFormVersionId: string | null;
+}
+
+function instrumentTitle(formCode: number): LocalizedText {
+  if (!isFormCode(formCode)) throw new Error(`Unknown form code ${formCode}`);
+  return getInstrument(formCode).name;
+}
+
+/** The form as the patient sees it now: the clinic's licensed wording when imported, the current custom version. */
+async function loadForm(db: Database, link: Pick<LinkRow, 'instanceId' | 'formCode' | 'customFormId'>): Promise<LoadedForm> {
+  if (link.formCode !== null) {
+    const code = link.formCode;
+    if (!isFormCode(code)) throw new Error(`Unknown form code ${code}`);
+    const [wording] = await db
+      .select({ definition: instrumentWordings.definition })
+      .from(instrumentWordings)
+      .where(and(eq(instrumentWordings.instanceId, link.instanceId), eq(instrumentWordings.formCode, code)));
+    // Wording is validated against the structure when a System Manager imports it.
+    const form = instrumentForm(code, wording ? (wording.definition as LicensedWording) : undefined);
+    return { form, title: getInstrument(code).name, customFormVersionId: null };
+  }
+  const [row] = await db
+    .select({
+      id: customForms.id,
+      currentVersion: customForms.currentVersion,
+      versionId: customFormVersions.id,
+      content: customFormVersions.content,
+    })
+    .from(customForms)
+    .innerJoin(
+      customFormVersions,
+      and(eq(customFormVersions.customFormId, customForms.id), eq(customFormVersions.version, customForms.currentVersion)),
+    )
+    .where(and(eq(customForms.id, link.customFormId!), eq(customForms.instanceId, link.instanceId)));
+  if (!row) throw linkNotFound();
+  return {
+    form: { ...row.content, kind: 'custom', formCode: null, customFormId: row.id, version: String(row.currentVersion) },
+    title: row.content.title,
+    customFormVersionId: row.versionId,
+  };
+}
+
+const titleIn = (title: LocalizedText, language: FormLanguage) => (language === 'es' && title.es ? title.es : title.en);
+
+// ---- staff side ------------------------------------------------------------------------------------
+
+/** A Doctor works with their own patients only (decision 0014); everyone else with the clinic's. */
+async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string) {
+  const [row] = await db
+    .select()
+    .from(patients)
+    .where(
+      and(
+        eq(patients.id, id),
+        eq(patients.instanceId, ctx.instanceId),
+        isNull(patients.deletedAt),
+        ctx.actor.role === 'Doctor' ? eq(patients.doctorId, ctx.actor.userId) : undefined,
+      ),
+    );
+  if (!row) throw notFound('Patient');
+  return row;
+}
+
+const activity = (ctx: SignedInContext, action: 'Created' | 'Sent' | 'Deleted', targetId: string, description: string) => ({
+  instanceId: ctx.instanceId,
+  actorUserId: ctx.actor.userId,
+  actorEmail: ctx.actor.email,
+  area: 'Form Submission' as const,
+  action,
+  targetType: LINK_TARGET,
+  targetId,
+  description,
+  ip: ctx.ip,
+});
+
+function toPatientLink(row: LinkRow, formTitle: string, responseId: string | null, now = new Date()): PatientLink {
+  return {
+    id: row.id,
+    patientId: row.patientId,
+    appointmentId: row.appointmentId,
+    formCode: row.formCode,
+    customFormId: row.customFormId,
+    formTitle,
+    status: linkStatusOf(row, now),
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    responseId,
+  };
+}
+
+/**
+ * Where the patient opens the link: the address staff use (Origin) when it is this application's own
+ * (configured public URL, or the same host the request came to); otherwise the configured public URL.
+ */
+export function linkOrigin(ctx: ServiceContext, origin: string | undefined, host: string | undefined): string {
+  const configured = new URL(ctx.config.publicUrl).origin;
+  if (!origin) return configured;
+  try {
+    const url = new URL(origin);
+    if ((url.protocol === 'https:' || url.protocol === 'http:') && (url.origin === configured || (host && url.host === host))) {
+      return url.origin;
+    }
+  } catch {
+    // An unparsable Origin header is ignored.
+  }
+  return configured;
+}
+
+export async function createLink(
+  ctx: SignedInContext,
+  log: FastifyBaseLogger,
+  input: CreateInput,
+  origin: string,
+): Promise<CreatedPatientLink> {
+  const token = newToken();
+  const { created, deliver } = await ctx.db.transaction(async (tx) => {
+    const patient = await findVisiblePatient(tx, ctx, input.patientId);
+    if (input.appointmentId) {
+      const [appointment] = await tx
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(
+          and(
+            eq(appointments.id, input.appointmentId),
+            eq(appointments.instanceId, ctx.instanceId),
+            eq(appointments.patientId, patient.id),
+            isNull(appointments.deletedAt),
+          ),
+        );
+      if (!appointment) throw notFound('Appointment');
+    }
+    let title: LocalizedText;
+    if (input.customFormId) {
+      const [form] = await tx
+        .select({ id: customForms.id, archivedAt: customForms.archivedAt })
+        .from(customForms)
+        .where(and(eq(customForms.id, input.customFormId), eq(customForms.instanceId, ctx.instanceId)));
+      if (!form) throw notFound('Custom form');
+      if (form.archivedAt) throw fieldError('customFormId', 'invalid', 'This form is archived and cannot be sent');
+      title = (await loadForm(tx, { instanceId: ctx.instanceId, formCode: null, customFormId: form.id })).title;
+    } else {
+      title = instrumentTitle(input.formCode!);
+    }
+    if (input.send === 'email' && !patient.email) {
+      throw fieldError('send', 'patientEmailMissing', 'The patient has no email address');
+    }
+    const language = input.language ?? patient.preferredLanguage;
+    const [row] = await tx
+      .insert(patientLinks)
+      .values({
+        instanceId: ctx.instanceId,
+        patientId: patient.id,
+        appointmentId: input.appointmentId ?? null,
+        formCode: input.customFormId ? null : input.formCode!,
+        customFormId: input.customFormId ?? null,
+        tokenHash: sha256(token),
+        language,
+        expiresAt: new Date(Date.now() + input.expiresInDays * DAY_MS),
+        createdBy: ctx.actor.userId,
+      })
+      .returning();
+    const link = row!;
+    const path =
+      link.formCode !== null && isFormCode(link.formCode)
+        ? instrumentPath(link.formCode, token, link.appointmentId)
+        : customFormPath(token);
+    const url = `${origin}${path}`;
+    await recordActivity(tx, activity(ctx, 'Created', link.id, `Link for patient ${patient.id}: ${title.en}`));
+    let send = () => {};
+    if (input.send === 'email') {
+      const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));
+      const content = linkEmail(language, {
+        firstName: patient.firstName,
+        clinicName: clinic?.name ?? '',
+        formTitle: titleIn(title, language),
+        url,
+        expiresAt: link.expiresAt,
+      });
+      const messageId = await queueEmail(tx, {
+        instanceId: ctx.instanceId,
+        to: patient.email!,
+        template: 'patient-link',
+        ...content,
+      });
+      await recordActivity(tx, activity(ctx, 'Sent', link.id, `Emailed the link to patient ${patient.id}`));
+      send = () => deliverLater(ctx.db, ctx.mailer, log, messageId);
+    }
+    return { created: { ...toPatientLink(link, title.en, null), token, url }, deliver: send };
+  });
+  deliver();
+  return created;
+}
+
+export async function listLinks(ctx: SignedInContext, patientId: string): Promise<PatientLink[]> {
+  await findVisiblePatient(ctx.db, ctx, patientId);
+  const rows = await ctx.db
+    .select({ link: patientLinks, responseId: formResponses.id, customTitle: customForms.title })
+    .from(patientLinks)
+    .leftJoin(
+      formResponses,
+      and(eq(formResponses.linkId, patientLinks.id), eq(formResponses.instanceId, patientLinks.instanceId)),
+    )
+    .leftJoin(customForms, eq(customForms.id, patientLinks.customFormId))
+    .where(and(eq(patientLinks.instanceId, ctx.instanceId), eq(patientLinks.patientId, patientId)))
+    .orderBy(desc(patientLinks.createdAt), desc(patientLinks.id));
+  const now = new Date();
+  return rows.map(({ link, responseId, customTitle }) =>
+    toPatientLink(link, link.formCode !== null ? instrumentTitle(link.formCode).en : (customTitle ?? ''), responseId, now),
+  );
+}
+
+/** Revoking a finished link changes nothing: its response stays. */
+export async function revokeLink(ctx: SignedInContext, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [link] = await tx
+      .select()
+      .from(patientLinks)
+      .where(and(eq(patientLinks.id, id), eq(patientLinks.instanceId, ctx.instanceId)))
+      .for('update');
+    if (!link) throw notFound('Link');
+    await findVisiblePatient(tx, ctx, link.patientId);
+    if (link.completedAt || link.revokedAt) return;
+    await tx
+      .update(patientLinks)
+      .set({ revokedAt: new Date(), accessTokenHash: null, accessExpiresAt: null })
+      .where(eq(patientLinks.id, link.id));
+    await tx.delete(formDrafts).where(eq(formDrafts.linkId, link.id));
+    await recordActivity(tx, activity(ctx, 'Deleted', link.id, `Revoked the link of patient ${link.patientId}`));
+  });
+}
+
+// ---- patient side (open) -----------------------------------------------------------------------------
+
+async function findLink(db: Database, token: string, forUpdate = false): Promise<LinkRow> {
+  if (!LINK_TOKEN_PATTERN.test(token)) throw linkNotFound();
+  const query = db
+    .select()
+    .from(patientLinks)
+    .where(eq(patientLinks.tokenHash, sha256(token)));
+  const [link] = forUpdate ? await query.for('update') : await query;
+  if (!link) throw linkNotFound();
+  return link;
+}
+
+async function findLinkPatient(db: Database, link: LinkRow) {
+  const [patient] = await db
+    .select({
+      id: patients.id,
+      firstName: patients.firstName,
+      lastName: patients.lastName,
+      dateOfBirth: patients.dateOfBirth,
+    })
+    .from(patients)
+    .where(and(eq(patients.id, link.patientId), eq(patients.instanceId, link.instanceId), isNull(patients.deletedAt)));
+  // A patient removed since the link was sent: the link leads nowhere.
+  if (!patient) throw linkNotFound();
+  return patient;
+}
+
+async function clinicName(db: Database, instanceId: string) {
+  const [clinic] = await db.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
+  return clinic?.name ?? '';
+}
+
+/** The access token must be the one issued for THIS link, and still fresh. */
+function requireAccess(link: LinkRow, bearer: string | undefined, now = new Date()) {
+  if (!bearer || !link.accessTokenHash || !link.accessExpiresAt) throw noAccess();
+  if (!sameHash(link.accessTokenHash, sha256(bearer))) throw noAccess();
+  if (link.accessExpiresAt.getTime() <= now.getTime()) throw noAccess();
+}
+
+/** Open links only; a lock matters to identity checks, not to a patient already verified. */
+function requireOpen(link: LinkRow, now = new Date()) {
+  const status = linkStatusOf(link, now);
+  if (status !== 'active' && status !== 'locked') throw gone(status);
+}
+
+const accessExpiry = (now = new Date()) => new Date(now.getTime() + LINK_ACCESS_MINUTES * MINUTE_MS);
+
+/** The patient has no user account: the row names no actor, the link or response is the target. */
+const patientActivity = (
+  ctx: ServiceContext,
+  link: LinkRow,
+  area: 'Patient Sign-In' | 'Form Submission',
+  action: 'Created' | 'Failed',
+  target: { type: string; id: string; description: string },
+) => ({
+  instanceId: link.instanceId,
+  actorUserId: null,
+  actorEmail: null,
+  area,
+  action,
+  targetType: target.type,
+  targetId: target.id,
+  description: target.description,
+  ip: ctx.ip,
+});
+
+export async function linkStatus(ctx: ServiceContext, token: string): Promise<LinkStatusResponse> {
+  const link = await findLink(ctx.db, token);
+  await findLinkPatient(ctx.db, link);
+  const { form, title } = await loadForm(ctx.db, link);
+  return {
+    status: linkStatusOf(link),
+    clinicName: await clinicName(ctx.db, link.instanceId),
+    formTitle: title.es ? { en: title.en, es: title.es } : { en: title.en },
+    languages: form.languages,
+    suggestedLanguage: link.language ?? 'en',
+  };
+}
+
+export async function verifyLink(ctx: ServiceContext, token: string, input: VerifyLink) {
+  const accessToken = newToken();
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const link = await findLink(tx, token, true);
+    const status = linkStatusOf(link);
+    if (status !== 'active') return { kind: 'gone' as const, status };
+    const patient = await findLinkPatient(tx, link);
+    // Hash both sides so that the comparison takes the same time whatever the inputs' lengths.
+    const nameMatches = sameHash(sha256(normalizeLastName(patient.lastName)), sha256(normalizeLastName(input.lastName)));
+    const birthMatches = sameHash(sha256(patient.dateOfBirth), sha256(mdyToIso(input.dateOfBirth)));
+    const now = new Date();
+    if (!(nameMatches && birthMatches)) {
+      const failures = link.verifyFailures + 1;
+      const locks = failures >= LINK_VERIFY_MAX_FAILURES;
+      await tx
+        .update(patientLinks)
+        .set(
+          locks
+            ? { verifyFailures: 0, lockedUntil: new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS) }
+            : { verifyFailures: failures },
+        )
+        .where(eq(patientLinks.id, link.id));
+      await recordActivity(
+        tx,
+        patientActivity(ctx, link, 'Patient Sign-In', 'Failed', {
+          type: LINK_TARGET,
+          id: link.id,
+          description: locks
+            ? `Identity did not match; link locked for ${LINK_LOCK_MINUTES} minutes`
+            : `Identity did not match (${failures} of ${LINK_VERIFY_MAX_FAILURES})`,
+        }),
+      );
+      return locks ? { kind: 'gone' as const, status: 'locked' as const } : { kind: 'mismatch' as const };
+    }
+    const expiresAt = accessExpiry(now);
+    await tx
+      .update(patientLinks)
+      .set({ verifyFailures: 0, lockedUntil: null, accessTokenHash: sha256(accessToken), accessExpiresAt: expiresAt })
+      .where(eq(patientLinks.id, link.id));
+    await recordActivity(
+      tx,
+      patientActivity(ctx, link, 'Patient Sign-In', 'Created', {
+        type: LINK_TARGET,
+        id: link.id,
+        description: 'Patient confirmed identity on a form link',
+      }),
+    );
+    return { kind: 'ok' as const, expiresAt };
+  });
+  if (outcome.kind === 'gone') throw gone(outcome.status);
+  if (outcome.kind === 'mismatch') {
+    throw new AppError('VALIDATION', 'The last name or date of birth does not match our records', {
+      fields: { lastName: 'identityMismatch' },
+    });
+  }
+  return { accessToken, expiresAt: outcome.expiresAt.toISOString() };
+}
+
+export async function linkForm(ctx: ServiceContext, token: string, bearer: string | undefined): Promise<LinkForm> {
+  return ctx.db.transaction(async (tx) => {
+    const link = await findLink(tx, token);
+    requireAccess(link, bearer);
+    requireOpen(link);
+    const patient = await findLinkPatient(tx, link);
+    const { form } = await loadForm(tx, link);
+    await tx.update(patientLinks).set({ accessExpiresAt: accessExpiry() }).where(eq(patientLinks.id, link.id));
+    const [draft] = await tx.select().from(formDrafts).where(eq(formDrafts.linkId, link.id));
+    return {
+      patientFirstName: patient.firstName,
+      clinicName: await clinicName(tx, link.instanceId),
+      form,
+      draft: draft ? { answers: draft.answers, position: draft.position, language: draft.language } : null,
+    };
+  });
+}
+
+function requireLanguage(form: RenderableForm, language: FormLanguage) {
+  if (!form.languages.includes(language)) throw fieldError('language', 'invalid', 'This form is not available in this language');
+}
+
+export async function saveDraft(ctx: ServiceContext, token: string, bearer: string | undefined, input: Draft): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const link = await findLink(tx, token, true);
+    requireAccess(link, bearer);
+    requireOpen(link);
+    const { form } = await loadForm(tx, link);
+    requireLanguage(form, input.language);
+    const answers = keepVisibleAnswers(form, input.answers);
+    const values = { answers, position: input.position, language: input.language, updatedAt: new Date() };
+    await tx
+      .insert(formDrafts)
+      .values({ linkId: link.id, instanceId: link.instanceId, ...values })
+      .onConflictDoUpdate({ target: formDrafts.linkId, set: values });
+    await tx.update(patientLinks).set({ accessExpiresAt: accessExpiry() }).where(eq(patientLinks.id, link.id));
+  });
+}
+
+/** Instrument answers are numeric codes; anything else cannot reach the scoring. */
+function numericAnswers(answers: Answers): Record<string, number | null> {
+  const numeric: Record<string, number | null> = {};
+  for (const [key, value] of Object.entries(answers)) {
+    if (typeof value === 'number') numeric[key] = value;
+    else if (value === null) numeric[key] = null;
+  }
+  return numeric;
+}
+
+/** A custom screener's total: the chosen options' points, when the form gives any option points at all. */
+export function customTotal(form: RenderableForm, answers: Answers): number | null {
+  const scored = form.questions.some((question) => question.options?.some((option) => option.score !== undefined));
+  if (!scored) return null;
+  let total = 0;
+  for (const question of visibleQuestions(form, answers)) {
+    const answer = answers[question.id];
+    if (!question.options || answer === undefined || answer === null) continue;
+    const chosen = Array.isArray(answer) ? answer.map(String) : [String(answer as string | number)];
+    for (const option of question.options) {
+      if (option.score !== undefined && chosen.includes(String(option.value))) total += option.score;
+    }
+  }
+  return total;
+}
+
+export async function submitLink(
+  ctx: ServiceContext,
+  token: string,
+  bearer: string | undefined,
+  input: SubmitLink,
+): Promise<{ replay: boolean; body: { message: string; responseId: string } }> {
+  const answered = (responseId: string, replay: boolean) => ({ replay, body: { message: FORM_RESPONSE_ADDED, responseId } });
+  return ctx.db.transaction(async (tx) => {
+    const link = await findLink(tx, token, true);
+    requireAccess(link, bearer);
+    const previous = async () => {
+      const [row] = await tx
+        .select({ id: formResponses.id, linkId: formResponses.linkId })
+        .from(formResponses)
+        .where(and(eq(formResponses.instanceId, link.instanceId), eq(formResponses.idempotencyKey, input.idempotencyKey)));
+      return row;
+    };
+    const earlier = await previous();
+    if (earlier) {
+      if (earlier.linkId === link.id) return answered(earlier.id, true);
+      throw new AppError('CONFLICT', 'This submission key was already used');
+    }
+    requireOpen(link);
+    const { form, customFormVersionId } = await loadForm(tx, link);
+    requireLanguage(form, input.language);
+    const problems = formProblems(form, input.answers);
+    if (Object.keys(problems).length > 0) {
+      throw new AppError('VALIDATION', 'Some answers need attention', {
+        fields: problems as Record<string, ValidationMessageKey>,
+      });
+    }
+    const answers = keepVisibleAnswers(form, input.answers);
+    let scores: Scores = {};
+    let headlineScore: number | null = null;
+    let band: number | null = null;
+    if (link.formCode !== null && isFormCode(link.formCode)) {
+      scores = scoreForm(link.formCode, numericAnswers(answers));
+      const headline = headlineOf(link.formCode, scores);
+      headlineScore = headline.score;
+      band = headline.band;
+    } else {
+      headlineScore = customTotal(form, answers);
+      if (headlineScore !== null) scores = { total: headlineScore };
+    }
+    const [inserted] = await tx
+      .insert(formResponses)
+      .values({
+        instanceId: link.instanceId,
+        patientId: link.patientId,
+        appointmentId: link.appointmentId,
+        linkId: link.id,
+        formCode: link.formCode,
+        customFormVersionId,
+        version: form.version,
+        language: input.language,
+        answers,
+        scores,
+        headlineScore,
+        band,
+        idempotencyKey: input.idempotencyKey,
+      })
+      .onConflictDoNothing({ target: [formResponses.instanceId, formResponses.idempotencyKey] })
+      .returning({ id: formResponses.id });
+    if (!inserted) {
+      // Another request with the same key won the race: answer as the retry it is.
+      const winner = await previous();
+      if (winner?.linkId === link.id) return answered(winner.id, true);
+      throw gone('completed');
+    }
+    await tx
+      .update(patientLinks)
+      .set({ completedAt: sql`now()` })
+      .where(eq(patientLinks.id, link.id));
+    await tx.delete(formDrafts).where(eq(formDrafts.linkId, link.id));
+    await recordActivity(
+      tx,
+      patientActivity(ctx, link, 'Form Submission', 'Created', {
+        type: 'form response',
+        id: inserted.id,
+        description: `Patient ${link.patientId} submitted ${form.title.en} through a link`,
+      }),
+    );
+    return answered(inserted.id, false);
+  });
+}
