@@ -23,6 +23,11 @@ export const LINK_ACCESS_MINUTES = 60;
 /** Wrong identity answers before the link locks, and for how long. */
 export const LINK_VERIFY_MAX_FAILURES = 5;
 export const LINK_LOCK_MINUTES = 15;
+/**
+ * Wrong answers after which the link stays locked until it expires (staff send a new one): without it,
+ * 5 guesses every 15 minutes would allow thousands of date-of-birth guesses over a 30-day link.
+ */
+export const LINK_VERIFY_FAILURES_BEFORE_CLOSED = 15;
 
 /** URL slug of each outcome form in the section 2 routes. */
 export const instrumentSlugs = {

@@ -10,6 +10,7 @@ import {
   LINK_ACCESS_MINUTES,
   LINK_LOCK_MINUTES,
   LINK_TOKEN_PATTERN,
+  LINK_VERIFY_FAILURES_BEFORE_CLOSED,
   LINK_VERIFY_MAX_FAILURES,
   type CreatedPatientLink,
   type Draft,
@@ -414,24 +415,25 @@ export async function verifyLink(ctx: ServiceContext, token: string, input: Veri
     const birthMatches = sameHash(sha256(patient.dateOfBirth), sha256(mdyToIso(input.dateOfBirth)));
     const now = new Date();
     if (!(nameMatches && birthMatches)) {
+      // Failures accumulate across lockouts; only a successful check resets them.
       const failures = link.verifyFailures + 1;
-      const locks = failures >= LINK_VERIFY_MAX_FAILURES;
+      const closes = failures >= LINK_VERIFY_FAILURES_BEFORE_CLOSED;
+      const locks = closes || failures % LINK_VERIFY_MAX_FAILURES === 0;
+      const lockedUntil = closes ? link.expiresAt : new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS);
       await tx
         .update(patientLinks)
-        .set(
-          locks
-            ? { verifyFailures: 0, lockedUntil: new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS) }
-            : { verifyFailures: failures },
-        )
+        .set(locks ? { verifyFailures: failures, lockedUntil } : { verifyFailures: failures })
         .where(eq(patientLinks.id, link.id));
       await recordActivity(
         tx,
         patientActivity(ctx, link, 'Patient Sign-In', 'Failed', {
           type: LINK_TARGET,
           id: link.id,
-          description: locks
-            ? `Identity did not match; link locked for ${LINK_LOCK_MINUTES} minutes`
-            : `Identity did not match (${failures} of ${LINK_VERIFY_MAX_FAILURES})`,
+          description: closes
+            ? `Identity did not match ${failures} times; link locked until it expires`
+            : locks
+              ? `Identity did not match; link locked for ${LINK_LOCK_MINUTES} minutes`
+              : `Identity did not match (${failures % LINK_VERIFY_MAX_FAILURES} of ${LINK_VERIFY_MAX_FAILURES})`,
         }),
       );
       return locks ? { kind: 'gone' as const, status: 'locked' as const } : { kind: 'mismatch' as const };

@@ -5,6 +5,7 @@ import { QuestionType, type FormContent } from '@pathwell/contracts/forms';
 import { instrumentForm, type LicensedWording } from '@pathwell/instruments';
 import {
   FORM_RESPONSE_ADDED,
+  LINK_VERIFY_FAILURES_BEFORE_CLOSED,
   LINK_VERIFY_MAX_FAILURES,
   type CreatedPatientLink,
   type LinkForm,
@@ -381,6 +382,18 @@ describe('patient side', () => {
       .where(eq(patientLinks.id, locking.id));
     expect((await status(locking.token)).status).toBe('active');
     await verified(locking.token);
+  });
+
+  it('stays locked until it expires after three lockouts, so birth dates cannot be guessed over days', async () => {
+    const link = await phq9Link();
+    for (let attempt = 1; attempt <= LINK_VERIFY_FAILURES_BEFORE_CLOSED; attempt++) {
+      await t.db.update(patientLinks).set({ lockedUntil: null }).where(eq(patientLinks.id, link.id));
+      await open('POST', `/api/patient-links/${link.token}/verify`, B);
+    }
+    const [row] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, link.id));
+    expect(row!.lockedUntil!.getTime()).toBe(row!.expiresAt.getTime());
+    const right = await open('POST', `/api/patient-links/${link.token}/verify`, A);
+    expect(right.json()).toMatchObject({ code: 'GONE', error: 'locked' });
   });
 
   it('serves the form with the draft, keeps only visible answers, extends access', async () => {
