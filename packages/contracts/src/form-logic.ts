@@ -51,7 +51,10 @@ export function visibleQuestions(form: Pick<FormContent, 'questions'>, answers: 
   const visible: FormQuestion[] = [];
   for (const question of form.questions) {
     const condition = question.showWhen;
-    if (condition && (!visibleIds.has(condition.questionId) || !matchesCondition(answers[condition.questionId], condition.equals))) {
+    if (
+      condition &&
+      (!visibleIds.has(condition.questionId) || !matchesCondition(answers[condition.questionId], condition.equals))
+    ) {
       continue;
     }
     visibleIds.add(question.id);
@@ -127,6 +130,8 @@ export function answerProblem(question: FormQuestion, value: AnswerValue | undef
     }
     case QuestionType.SIGNATURE:
       return signatureAnswerSchema.safeParse(value).success ? null : 'signatureInvalid';
+    case QuestionType.INFO:
+      return null;
     default:
       return 'answerInvalid';
   }

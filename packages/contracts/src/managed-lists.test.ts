@@ -21,7 +21,7 @@ describe('the managed-list catalogue', () => {
     expect(unique(managedLists.map((list) => `${list.apiPath}?${list.variant?.value ?? ''}`))).toBe(true);
   });
 
-  it('has a list for every Admin list page of the side menu (not the dashboard, instance settings, pathways, custom fields or perioperative messages)', () => {
+  it('has a list for every Admin list page of the side menu (not the dashboard, instance settings, pathways, custom fields, perioperative messages or custom forms)', () => {
     const admin = flatten(menuItems).find((item) => item.id === 'admin')!;
     const listPages = (admin.children ?? [])
       .map((item) => item.url!)
@@ -33,6 +33,8 @@ describe('the managed-list catalogue', () => {
             '/pathways',
             '/admin/customfields',
             '/admin/perioperativetemplates',
+            '/customforms',
+            '/instruments',
           ].includes(url),
       );
     expect(listPages.length).toBe(13);

@@ -50,6 +50,18 @@ describe('visibility rules on the clinic menu', () => {
     { rule: 'a Doctor sees Reports', ctx: context('Doctor'), id: 'dataSandbox', visible: true },
     { rule: 'Instance Settings is for System Managers only', ctx: context('Admin'), id: 'instanceSettings', visible: false },
     { rule: 'a System Manager sees Instance Settings', ctx: context('SystemManager'), id: 'instanceSettings', visible: true },
+    {
+      rule: 'Questionnaire Wording is for System Managers only',
+      ctx: context('Admin'),
+      id: 'questionnaireWording',
+      visible: false,
+    },
+    {
+      rule: 'a System Manager sees Questionnaire Wording',
+      ctx: context('SystemManager'),
+      id: 'questionnaireWording',
+      visible: true,
+    },
     { rule: 'an Admin sees the system configuration group', ctx: context('Admin'), id: 'cohorts', visible: true },
     { rule: 'a Doctor does not see the system configuration group', ctx: context('Doctor'), id: 'admin', visible: false },
     {
@@ -566,6 +578,7 @@ describe('top-level menu of each role with default flags', () => {
       '/admin/resourcetypes',
       '/admin/customfields',
       '/admin/perioperativetemplates',
+      '/customforms',
       '/pathways',
     ]);
   });
@@ -608,7 +621,7 @@ describe('menu table', () => {
     expect(new Set(all).size).toBe(all.length);
     const urls = flat(menuItems).flatMap((item) => (item.url ? [item.url] : []));
     expect(new Set(urls).size).toBe(urls.length);
-    expect(urls).toHaveLength(46);
+    expect(urls).toHaveLength(48);
   });
 
   it('no menu url lies under another, so one item governs each path', () => {

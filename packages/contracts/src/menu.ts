@@ -25,9 +25,11 @@ export const menuTitlesEn = {
   injections: 'Injections',
   bodyParts: 'Body Parts',
   instanceSettings: 'Instance Settings',
+  questionnaireWording: 'Questionnaire Wording',
   resourceTypes: 'Resource Types',
   customFields: 'Custom Fields',
   perioperativeTemplates: 'Perioperative Messages',
+  customForms: 'Custom Forms',
   pathways: 'Pathways',
   patients: 'Patients',
   patientsDashboard: 'Dashboard',
@@ -216,10 +218,21 @@ export const menuItems: MenuItem[] = [
         access: roles('SystemManager'),
         icon: 'IconAdjustments',
       },
+      // Not in the specification's menu: licensed questionnaire wording is imported per clinic (issue #5).
+      {
+        id: 'questionnaireWording',
+        titleKey: 'menu.questionnaireWording',
+        url: '/instruments',
+        type: 'item',
+        access: roles('SystemManager'),
+        icon: 'IconFiles',
+      },
       adminItem('resourceTypes', '/admin/resourcetypes', 'IconCategory'),
       // Not in the specification's menu; the lists exist (section 7) and need a way in.
       adminItem('customFields', '/admin/customfields', 'IconForms'),
       adminItem('perioperativeTemplates', '/admin/perioperativetemplates', 'IconMessages'),
+      // Not in the specification's menu; the form builder of issue 5 needs a way in (decision 0018).
+      adminItem('customForms', '/customforms', 'IconClipboardList'),
       {
         id: 'pathways',
         titleKey: 'menu.pathways',

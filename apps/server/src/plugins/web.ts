@@ -4,14 +4,29 @@ import fp from 'fastify-plugin';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorBody } from '@pathwell/contracts/errors';
+import { instrumentSlugs } from '@pathwell/contracts/patient-links';
+
+/**
+ * Patient link pages of section 2, served by the small patient bundle (patient.html) instead of the
+ * staff app: /patients/{instrument slug}/{token}/{appointmentId?} and /customform/{token}/surveryform.
+ */
+const patientPagePattern = new RegExp(
+  `^/(?:patients/(?:${Object.values(instrumentSlugs).join('|')})/[^/]+(?:/[^/]+)?|customform/[^/]+/surveryform)/?$`,
+  'i',
+);
+
+export function isPatientPagePath(url: string): boolean {
+  return patientPagePattern.test(url.split(/[?#]/, 1)[0] ?? '');
+}
 
 /**
  * Serves the built web app from the same port as the API. Hashed assets may be cached for a year;
  * index.html never is, so a deploy reaches every browser on its next load. Unknown non-API paths get
- * index.html and the web router shows its own 404 page.
+ * index.html and the web router shows its own 404 page; patient link paths get patient.html.
  */
 export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: string }) => {
   const hasWeb = existsSync(path.join(options.webDist, 'index.html'));
+  const hasPatientPage = existsSync(path.join(options.webDist, 'patient.html'));
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: options.webDist,
@@ -29,6 +44,7 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
     if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasWeb) {
       return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
     }
-    return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile('index.html');
+    const page = hasPatientPage && isPatientPagePath(request.url) ? 'patient.html' : 'index.html';
+    return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile(page);
   });
 });

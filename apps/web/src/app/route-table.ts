@@ -12,9 +12,6 @@ export type RouteEntry = { path: string; access: RouteAccess; page?: () => Promi
 const open = (path: string, page?: RouteEntry['page']): RouteEntry => ({ path, access: 'open', ...(page ? { page } : {}) });
 const auth = (path: string, page?: RouteEntry['page']): RouteEntry => ({ path, access: 'auth', ...(page ? { page } : {}) });
 
-const questionnairesWithOptionalAppointment = ['sf36', 'vr12', 'soappr', 'cesdr', 'auditc'];
-const questionnairesWithAppointment = ['odi', 'ndi', 'pdi', 'koosjr', 'hoosjr', 'phq9', 'phq2', 'gad7', 'ort', 'promisglobal10'];
-
 export const routeTable: RouteEntry[] = [
   // Account
   open('/signin', () => import('../routes/account/sign-in')),
@@ -61,7 +58,7 @@ export const routeTable: RouteEntry[] = [
   auth('/patients/basicintakenevro'),
   auth('/patients/appointments', () => import('../routes/patients/appointments')),
   auth('/patients/staffappointments', () => import('../routes/patients/staff-appointments')),
-  auth('/formresponse/result/:id'),
+  auth('/formresponse/result/:id', () => import('../routes/questionnaires/form-response')),
   auth('/patients/intervention/interventionform/:id/:patientid'),
   auth('/patients/bulkintakenotification'),
   auth('/patients/procedurenoteform/:id/:patientid/:providerId/:type'),
@@ -72,8 +69,8 @@ export const routeTable: RouteEntry[] = [
   // Patient-facing
   open('/patients/closeaccount/:id?/:token?'),
   open('/patients/intake/:id?/:token?/:appointmentId?'),
-  ...questionnairesWithOptionalAppointment.map((form) => open(`/patients/${form}/:id/:appointmentid?`)),
-  ...questionnairesWithAppointment.map((form) => open(`/patients/${form}/:id/:appointmentid`)),
+  // Questionnaire links (/patients/{form}/{token}/…) and /customform/{token}/surveryform are served by
+  // the separate patient bundle (apps/web/patient.html), not by this router.
   // The bare path is the staff dashboard of the side menu; with a patient id it is the patient's view.
   auth('/patients/appointmentdashboard'),
   open('/patients/appointmentdashboard/:id/:appointmentid?/:revisit?'),
@@ -121,6 +118,8 @@ export const routeTable: RouteEntry[] = [
   auth('/activitylogs', () => import('../routes/activity-logs')),
   auth('/instances/instanceform/:id?', () => import('../routes/instances/instance-form')),
   auth('/instances', () => import('../routes/instances/list')),
+  // System Manager: licensed questionnaire wording per clinic (issue #5; guarded by its menu item).
+  auth('/instruments', () => import('../routes/questionnaires/instruments')),
   auth('/clinics/clinicform/:id?', () => import('../routes/clinics/clinic-form')),
   auth('/clinics', () => import('../routes/clinics/list')),
 
@@ -139,13 +138,14 @@ export const routeTable: RouteEntry[] = [
   open('/demo/educationalResources'),
 
   // Custom forms
-  open('/customform/:id/surveryform'),
   open('/nevroaccessrequest'),
   open('/customform/:id/reactiveight/:appointmentid'),
   open('/mainstaysubmission'),
   open('/submissionexists'),
   open('/mainstaycancel'),
-  auth('/customformresponse/view/:id'),
+  auth('/customforms', () => import('../routes/custom-forms/list')),
+  auth('/customforms/:id', () => import('../routes/custom-forms/builder')),
+  auth('/customformresponse/view/:id', () => import('../routes/questionnaires/form-response')),
 
   // Campaigns and hot list
   auth('/patientcampaigns/dashboard'),

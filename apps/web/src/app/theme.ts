@@ -1,4 +1,4 @@
-import { createTheme } from '@mantine/core';
+import { createTheme, Modal, type MantineThemeOverride } from '@mantine/core';
 
 /** A calm clinical look: teal accents on white and soft greys. */
 export const theme = createTheme({
@@ -12,3 +12,17 @@ export const theme = createTheme({
   // xl matches the spec's extra-large screens (1400px), where the side menu widens.
   breakpoints: { xs: '36em', sm: '48em', md: '62em', lg: '75em', xl: '87.5em' },
 });
+
+/**
+ * The theme with texts of the current language: every dialog's close button gets a name that screen
+ * readers can announce, without each dialog having to remember it.
+ */
+export function themeFor(closeLabel: string): MantineThemeOverride {
+  return {
+    ...theme,
+    components: {
+      ...theme.components,
+      Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': closeLabel } } }),
+    },
+  };
+}

@@ -9,6 +9,7 @@ import enActivity from '../locales/en/activity.json';
 import enAppointments from '../locales/en/appointments.json';
 import enAuth from '../locales/en/auth.json';
 import enCommon from '../locales/en/common.json';
+import enCustomForms from '../locales/en/customForms.json';
 import enDashboard from '../locales/en/dashboard.json';
 import enDates from '../locales/en/dates.json';
 import enErrors from '../locales/en/errors.json';
@@ -20,12 +21,14 @@ import enSettings from '../locales/en/settings.json';
 import enShell from '../locales/en/shell.json';
 import enTerms from '../locales/en/terms.json';
 import enPatients from '../locales/en/patients.json';
+import enQuestionnaires from '../locales/en/questionnaires.json';
 import enUsers from '../locales/en/users.json';
 import esAccount from '../locales/es/account.json';
 import esActivity from '../locales/es/activity.json';
 import esAppointments from '../locales/es/appointments.json';
 import esAuth from '../locales/es/auth.json';
 import esCommon from '../locales/es/common.json';
+import esCustomForms from '../locales/es/customForms.json';
 import esDashboard from '../locales/es/dashboard.json';
 import esDates from '../locales/es/dates.json';
 import esErrors from '../locales/es/errors.json';
@@ -38,6 +41,7 @@ import esSettings from '../locales/es/settings.json';
 import esShell from '../locales/es/shell.json';
 import esTerms from '../locales/es/terms.json';
 import esPatients from '../locales/es/patients.json';
+import esQuestionnaires from '../locales/es/questionnaires.json';
 import esUsers from '../locales/es/users.json';
 import { getStoredLanguage, setStoredLanguage } from './session-storage';
 
@@ -59,6 +63,7 @@ function activityLabelsFor(language: Language) {
 export const resources = {
   en: {
     common: enCommon,
+    customForms: enCustomForms,
     auth: enAuth,
     account: enAccount,
     shell: enShell,
@@ -76,10 +81,12 @@ export const resources = {
     users: enUsers,
     patientDashboard: enPatientDashboard,
     patients: enPatients,
+    questionnaires: enQuestionnaires,
     instances: enInstances,
   },
   es: {
     common: esCommon,
+    customForms: esCustomForms,
     auth: esAuth,
     account: esAccount,
     shell: esShell,
@@ -97,6 +104,7 @@ export const resources = {
     users: esUsers,
     patientDashboard: esPatientDashboard,
     patients: esPatients,
+    questionnaires: esQuestionnaires,
     instances: esInstances,
   },
 } as const;

@@ -137,7 +137,10 @@ export const formResponses = pgTable(
     version: text('version').notNull(),
     language: text('language', { enum: ['en', 'es'] }).notNull(),
     answers: jsonb('answers').$type<Answers>().notNull(),
-    scores: jsonb('scores').$type<Scores>().notNull().default(sql`'{}'::jsonb`),
+    scores: jsonb('scores')
+      .$type<Scores>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     headlineScore: numeric('headline_score', { precision: 9, scale: 4, mode: 'number' }),
     band: smallint('band'),
     idempotencyKey: uuid('idempotency_key').notNull(),

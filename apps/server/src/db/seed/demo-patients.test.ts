@@ -150,7 +150,10 @@ describe('demo questionnaire responses', () => {
   });
 
   it('are in the seeded demo clinic', async () => {
-    const [row] = await t.db.select({ total: sql<number>`count(*)::int` }).from(formResponses).where(eq(formResponses.instanceId, riverside));
+    const [row] = await t.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(formResponses)
+      .where(eq(formResponses.instanceId, riverside));
     expect(row!.total).toBeGreaterThan(50);
   });
 });

@@ -45,7 +45,9 @@ async function clinicCounts(ctx: SignedInContext, now: Date) {
     ctx.db
       .select({ total: count() })
       .from(formResponses)
-      .where(and(eq(formResponses.instanceId, ctx.instanceId), gte(formResponses.submittedAt, clinicWeekStart(now, offsetHours)))),
+      .where(
+        and(eq(formResponses.instanceId, ctx.instanceId), gte(formResponses.submittedAt, clinicWeekStart(now, offsetHours))),
+      ),
   ]);
   return {
     patients: patientRow?.total ?? 0,

@@ -102,7 +102,11 @@ describe('GET /api/admin/dashboard', () => {
     expect(before.patients).toBe(livePatients.length);
 
     const [patient] = livePatients;
-    const [foreignPatient] = await t.db.select({ id: patients.id }).from(patients).where(eq(patients.instanceId, lakeside)).limit(1);
+    const [foreignPatient] = await t.db
+      .select({ id: patients.id })
+      .from(patients)
+      .where(eq(patients.instanceId, lakeside))
+      .limit(1);
     const todayNoon = new Date(clinicTodayStart(new Date(), RIVERSIDE_OFFSET).getTime() + 12 * 3_600_000);
     await t.db.insert(appointments).values([
       { instanceId: riverside, patientId: patient!.id, startsAt: todayNoon },
@@ -120,11 +124,13 @@ describe('GET /api/admin/dashboard', () => {
       submittedAt,
     });
     const weekStart = clinicWeekStart(new Date(), RIVERSIDE_OFFSET);
-    await t.db.insert(formResponses).values([
-      response(riverside, patient!.id, weekStart),
-      response(riverside, patient!.id, new Date(weekStart.getTime() - 60_000)),
-      response(lakeside, foreignPatient!.id, new Date()),
-    ]);
+    await t.db
+      .insert(formResponses)
+      .values([
+        response(riverside, patient!.id, weekStart),
+        response(riverside, patient!.id, new Date(weekStart.getTime() - 60_000)),
+        response(lakeside, foreignPatient!.id, new Date()),
+      ]);
 
     const after = await dashboard(admin.headers);
     expect(after.appointmentsToday).toBe(before.appointmentsToday! + 1);

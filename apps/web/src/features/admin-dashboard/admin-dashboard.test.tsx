@@ -91,7 +91,9 @@ describe('admin dashboard page', () => {
     fakeApi([{ path: '/api/admin/dashboard', body: summary }]);
     renderPage();
     await i18n.changeLanguage('es');
-    expect(await screen.findByTestId('dashboard-formsCompletedThisWeek')).toHaveTextContent('Formularios completados esta semana27');
+    expect(await screen.findByTestId('dashboard-formsCompletedThisWeek')).toHaveTextContent(
+      'Formularios completados esta semana27',
+    );
     expect(screen.getByTestId('dashboard-activeUsers')).toHaveTextContent('Usuarios activos');
     expect(screen.getAllByTestId('activity-feed-entry')[0]).toHaveTextContent('Hoy a las 09:30 AM');
   });

@@ -1,7 +1,7 @@
 import { Button, Center, Group, Loader, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
 import { IconCalendarPlus, IconDownload, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appointmentFilterDefaults, type Appointment, type AppointmentFilterInput } from '@pathwell/contracts/appointments';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
@@ -18,7 +18,18 @@ import { appointmentApi, appointmentQueries } from './appointments.api';
 
 export const birthDateText = (isoDate: string) => `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}`;
 
-function AppointmentTable({ rows, offsetHours }: { rows: Appointment[]; offsetHours: number }) {
+/** Extra per-row actions a page composes in from another feature (e.g. the visit's outcome forms). */
+export type AppointmentRowAction = (appointment: Appointment) => ReactNode;
+
+function AppointmentTable({
+  rows,
+  offsetHours,
+  rowAction,
+}: {
+  rows: Appointment[];
+  offsetHours: number;
+  rowAction?: AppointmentRowAction;
+}) {
   const { t } = useTranslation('appointments');
   return (
     <Table.ScrollContainer minWidth={760}>
@@ -32,6 +43,7 @@ function AppointmentTable({ rows, offsetHours }: { rows: Appointment[]; offsetHo
             <Table.Th>{t('columns.room')}</Table.Th>
             <Table.Th>{t('columns.start')}</Table.Th>
             <Table.Th>{t('columns.status')}</Table.Th>
+            {rowAction ? <Table.Th>{t('columns.actions')}</Table.Th> : null}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -48,6 +60,7 @@ function AppointmentTable({ rows, offsetHours }: { rows: Appointment[]; offsetHo
               <Table.Td>
                 <AppointmentStatusBadge status={row.status} />
               </Table.Td>
+              {rowAction ? <Table.Td>{rowAction(row)}</Table.Td> : null}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -57,7 +70,7 @@ function AppointmentTable({ rows, offsetHours }: { rows: Appointment[]; offsetHo
 }
 
 /** /patients/appointments: the filtered, paged list with CSV export and a schedule-new dialog. */
-export function AppointmentsView() {
+export function AppointmentsView({ rowAction }: { rowAction?: AppointmentRowAction } = {}) {
   const { t, i18n } = useTranslation('appointments');
   const session = useSession();
   const offsetHours = session.instance.timeZoneOffsetHours;
@@ -116,7 +129,7 @@ export function AppointmentsView() {
             {t('empty')}
           </Text>
         ) : (
-          <AppointmentTable rows={data} offsetHours={offsetHours} />
+          <AppointmentTable rows={data} offsetHours={offsetHours} rowAction={rowAction} />
         )}
         {pages > 1 ? (
           <Group justify="center">

@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconChevronDown, IconRefresh } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Appointment, AppointmentStatusCode, DaySchedule } from '@pathwell/contracts/appointments';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
@@ -124,7 +124,7 @@ function groupRows(rows: Appointment[], by: 'provider' | 'room', none: string) {
 }
 
 /** /patients/staffappointments: one clinic day by provider or by room, with check-in steps per row. */
-export function StaffSchedule() {
+export function StaffSchedule({ rowAction }: { rowAction?: (appointment: Appointment) => ReactNode } = {}) {
   const { t } = useTranslation('appointments');
   const session = useSession();
   const offsetHours = session.instance.timeZoneOffsetHours;
@@ -230,6 +230,7 @@ export function StaffSchedule() {
                       busy={stepping.isPending && stepping.variables.appointment.id === row.id}
                       onStep={(step) => stepping.mutate(step)}
                     />
+                    {rowAction?.(row)}
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -124,6 +124,8 @@ export function SetPasswordForm({ id, token }: { id: string; token: string }) {
         onClose={() => setDialog('none')}
         title={t('setPassword.failedTitle')}
         centered
+        // Section 8 gives this dialog its own OK and Close buttons; a second "Close" would confuse.
+        withCloseButton={false}
         data-testid="set-password-failed-dialog"
       >
         <Stack gap="lg">

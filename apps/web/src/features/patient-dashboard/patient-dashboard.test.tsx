@@ -148,7 +148,11 @@ afterEach(async () => {
 
 describe('patient dashboard page', () => {
   it('shows the demographics card with phone types and opt-ins, the timeline and the questionnaire empty state', async () => {
-    fakeApi([{ path: `/api/patients/${patientId}/dashboard`, body: dashboard }]);
+    fakeApi([
+      { path: `/api/patients/${patientId}/dashboard`, body: dashboard },
+      { path: `/api/patients/${patientId}/formresponses`, body: { data: [], series: [] } },
+      { path: '/api/patient-links', body: [] },
+    ]);
     renderPatient();
     expect(await screen.findByRole('heading', { name: 'María Núñez' })).toBeInTheDocument();
     const card = screen.getByTestId('demographics-card');
@@ -168,7 +172,7 @@ describe('patient dashboard page', () => {
     expect(items[0]).toHaveTextContent('Room: Room 3');
     expect(items[1]).toHaveTextContent('Completed');
     expect(items[1]).toHaveTextContent('Pain 3/10');
-    expect(screen.getByTestId('questionnaire-panel')).toHaveTextContent('No questionnaire results yet');
+    await waitFor(() => expect(screen.getByTestId('questionnaire-panel')).toHaveTextContent('No questionnaire results yet'));
   });
 
   it('draws the pain trend as a labelled image with a table of the same numbers for screen readers', async () => {
@@ -248,7 +252,11 @@ describe('patient dashboard page', () => {
   });
 
   it('speaks Spanish', async () => {
-    fakeApi([{ path: `/api/patients/${patientId}/dashboard`, body: dashboard }]);
+    fakeApi([
+      { path: `/api/patients/${patientId}/dashboard`, body: dashboard },
+      { path: `/api/patients/${patientId}/formresponses`, body: { data: [], series: [] } },
+      { path: '/api/patient-links', body: [] },
+    ]);
     renderPatient();
     await screen.findByTestId('demographics-card');
     await i18n.changeLanguage('es');

@@ -11,7 +11,7 @@ import { DemographicsCard } from '../../features/patient-dashboard/demographics-
 import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-chart';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
 import { PatientNotes } from '../../features/patient-dashboard/patient-notes';
-import { QuestionnairePanel } from '../../features/patient-dashboard/questionnaire-panel';
+import { QuestionnairesPanel } from '../../features/questionnaires/questionnaires-panel';
 import { ApiError } from '../../lib/api-client';
 
 /** /patients/patientdashboard/:id: one patient's record at a glance (opening it is logged as Viewed). */
@@ -63,7 +63,7 @@ export function Component() {
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Stack gap="md">
             <DemographicsCard patient={data.demographics} />
-            <QuestionnairePanel panel={data.questionnaires} offsetHours={offsetHours} />
+            <QuestionnairesPanel patientId={data.demographics.id} appointments={data.appointments} offsetHours={offsetHours} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>

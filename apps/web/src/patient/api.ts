@@ -1,0 +1,96 @@
+import type { ErrorBody } from '@pathwell/contracts/errors';
+import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
+import type { Draft, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
+
+/**
+ * The few open calls the patient page makes. A failed answer becomes a `PatientApiError` (status and
+ * the error body); a network failure stays the `TypeError` fetch throws, so callers can tell them apart.
+ */
+export class PatientApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: Partial<ErrorBody>,
+  ) {
+    super(body.error ?? `HTTP ${status}`);
+  }
+
+  /** The link's state when the server answered 410 GONE. */
+  get goneStatus(): Exclude<LinkStatus, 'active'> | null {
+    if (this.status !== 410) return null;
+    const value = this.body.error;
+    return value === 'completed' || value === 'expired' || value === 'revoked' || value === 'locked' ? value : 'expired';
+  }
+}
+
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof TypeError;
+}
+
+async function call<T>(method: string, path: string, options: { body?: unknown; accessToken?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    cache: 'no-store',
+  });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  if (!response.ok) throw new PatientApiError(response.status, (parsed ?? {}) as Partial<ErrorBody>);
+  return parsed as T;
+}
+
+const linkPath = (token: string) => `/api/patient-links/${encodeURIComponent(token)}`;
+
+export const patientApi = {
+  status: (token: string) => call<LinkStatusResponse>('GET', `${linkPath(token)}/status`),
+  verify: (token: string, body: { lastName: string; dateOfBirth: string }) =>
+    call<{ accessToken: string; expiresAt: string }>('POST', `${linkPath(token)}/verify`, { body }),
+  form: (token: string, accessToken: string) => call<LinkForm>('GET', `${linkPath(token)}/form`, { accessToken }),
+  saveDraft: (token: string, accessToken: string, draft: Draft) =>
+    call<unknown>('PUT', `${linkPath(token)}/draft`, { body: draft, accessToken }),
+  submit: (token: string, accessToken: string, body: { idempotencyKey: string; answers: Answers; language: FormLanguage }) =>
+    call<{ message: string; responseId: string }>('POST', `${linkPath(token)}/submit`, { body, accessToken }),
+};
+
+export type LookupOption = { value: string; label: { en: string; es?: string } };
+export type LookupKind = 'usStates' | 'countries' | 'patientPhoneTypes' | 'timeZones';
+
+type EnumerationBody = { type: string; values: { value: string | number; label: { en: string; es: string }; code?: string }[] };
+
+const lookups = new Map<LookupKind, Promise<LookupOption[]>>();
+
+/**
+ * The long lists (states, countries, time zones, phone types) are fetched when a question needs them,
+ * once per page load, so they never weigh on the bundle. Phone types answer with their code (e.g. MOBILE).
+ */
+export function loadLookup(kind: LookupKind): Promise<LookupOption[]> {
+  const cached = lookups.get(kind);
+  if (cached) return cached;
+  const loading =
+    kind === 'timeZones'
+      ? call<{ id: string; name: string }[]>('GET', '/api/timezones').then((zones) =>
+          zones.map((zone) => ({ value: zone.id, label: { en: zone.name } })),
+        )
+      : call<EnumerationBody>('GET', `/api/enums?type=${kind}`).then((body) =>
+          body.values.map((option) => ({ value: option.code ?? String(option.value), label: option.label })),
+        );
+  const guarded = loading.catch((error: unknown) => {
+    lookups.delete(kind);
+    throw error;
+  });
+  lookups.set(kind, guarded);
+  return guarded;
+}
+
+/** Tests start each case with an empty cache. */
+export function clearLookups() {
+  lookups.clear();
+}

@@ -1,0 +1,234 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FormLanguage } from '@pathwell/contracts/forms';
+import { LINK_LOCK_MINUTES, type LinkForm, type LinkStatus, type LinkStatusResponse } from '@pathwell/contracts/patient-links';
+import { isNetworkError, PatientApiError, patientApi } from './api';
+import { patientI18n } from './i18n';
+import { IdentityStep } from './identity-step';
+import { Questionnaire } from './questionnaire';
+import { parsePatientPath } from './routes';
+import { linkStorage } from './storage';
+import { localized } from './text';
+
+type GoneStatus = Exclude<LinkStatus, 'active'>;
+type Phase =
+  | { name: 'loading' }
+  | { name: 'notFound' }
+  | { name: 'problem'; retry: () => void }
+  | { name: 'gone'; status: GoneStatus }
+  | { name: 'identity'; notice: string | null }
+  | { name: 'form'; accessToken: string; linkForm: LinkForm; focus: boolean }
+  | { name: 'thanks' };
+
+type Props = {
+  pathname: string;
+  /** Waits between automatic submit retries after a network failure. */
+  retryDelaysMs?: number[];
+};
+
+const DEFAULT_RETRY_DELAYS_MS = [1000, 3000, 6000];
+
+/**
+ * The patient's questionnaire page: link status, identity check, the form one question at a time,
+ * review, submit, thanks. Reached from a link; no staff session, no router.
+ */
+export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }: Props) {
+  const { t } = useTranslation('patient');
+  const [route] = useState(() => parsePatientPath(pathname));
+  const token = route?.token ?? '';
+  const [phase, setPhase] = useState<Phase>(route ? { name: 'loading' } : { name: 'notFound' });
+  const [status, setStatus] = useState<LinkStatusResponse | null>(null);
+  const [language, setLanguage] = useState<FormLanguage>(patientI18n.language === 'es' ? 'es' : 'en');
+  const mainRef = useRef<HTMLElement>(null);
+
+  const chooseLanguage = useCallback((next: FormLanguage) => {
+    setLanguage(next);
+    void patientI18n.changeLanguage(next);
+  }, []);
+
+  const gone = useCallback(
+    (goneStatus: GoneStatus) => {
+      if (goneStatus !== 'locked') linkStorage.clear(token);
+      setPhase({ name: 'gone', status: goneStatus });
+    },
+    [token],
+  );
+
+  const loadForm = useCallback(
+    async (accessToken: string, focus: boolean) => {
+      setPhase({ name: 'loading' });
+      try {
+        const linkForm = await patientApi.form(token, accessToken);
+        const resumeLanguage = linkStorage.draft(token)?.language ?? linkForm.draft?.language;
+        if (resumeLanguage && linkForm.form.languages.includes(resumeLanguage)) chooseLanguage(resumeLanguage);
+        setPhase({ name: 'form', accessToken, linkForm, focus });
+      } catch (failure) {
+        if (failure instanceof PatientApiError) {
+          const goneStatus = failure.goneStatus;
+          if (goneStatus) return gone(goneStatus);
+          linkStorage.setAccessToken(token, null);
+          return setPhase({ name: 'identity', notice: null });
+        }
+        setPhase({ name: 'problem', retry: () => void loadForm(accessToken, focus) });
+      }
+    },
+    [chooseLanguage, gone, token],
+  );
+
+  const loadStatus = useCallback(async () => {
+    setPhase({ name: 'loading' });
+    try {
+      const linkStatus = await patientApi.status(token);
+      setStatus(linkStatus);
+      if (!linkStorage.draft(token) && linkStatus.languages.includes(linkStatus.suggestedLanguage)) {
+        chooseLanguage(linkStatus.suggestedLanguage);
+      }
+      if (linkStatus.status !== 'active') return gone(linkStatus.status);
+      const accessToken = linkStorage.accessToken(token);
+      if (accessToken) return void (await loadForm(accessToken, false));
+      setPhase({ name: 'identity', notice: null });
+    } catch (failure) {
+      if (failure instanceof PatientApiError) {
+        const goneStatus = failure.goneStatus;
+        if (goneStatus) return gone(goneStatus);
+        if (failure.status === 404 || failure.status === 400) return setPhase({ name: 'notFound' });
+      }
+      if (isNetworkError(failure) || failure instanceof PatientApiError) {
+        setPhase({ name: 'problem', retry: () => void loadStatus() });
+      }
+    }
+  }, [chooseLanguage, gone, loadForm, token]);
+
+  useEffect(() => {
+    if (route) void loadStatus();
+    // The link is read once per page load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // Pages other than the questionnaire move focus to their heading themselves.
+  useEffect(() => {
+    if (phase.name === 'gone' || phase.name === 'thanks' || phase.name === 'notFound') {
+      mainRef.current?.querySelector<HTMLElement>('h2')?.focus();
+    }
+  }, [phase.name]);
+
+  const form = phase.name === 'form' ? phase.linkForm.form : null;
+  const title = form ? localized(form.title, language) : status ? localized(status.formTitle, language) : t('pageTitle');
+  const clinicName = phase.name === 'form' ? phase.linkForm.clinicName : (status?.clinicName ?? '');
+  const formLanguages = form?.languages ?? status?.languages ?? ['en', 'es'];
+  const englishOnly = language === 'es' && !formLanguages.includes('es');
+  const showFormParts = phase.name === 'identity' || phase.name === 'form' || phase.name === 'loading';
+
+  useEffect(() => {
+    document.title = clinicName ? `${title} · ${clinicName}` : title;
+  }, [title, clinicName]);
+
+  return (
+    <div className="pw-page">
+      <header className="pw-header">
+        <div className="pw-header-row">
+          <p className="pw-clinic">{clinicName}</p>
+          <div className="pw-language" role="group" aria-label={t('language.label')}>
+            {(['en', 'es'] as const).map((code) => (
+              <button
+                key={code}
+                type="button"
+                lang={code}
+                className="pw-language-button"
+                aria-pressed={language === code}
+                onClick={() => chooseLanguage(code)}
+              >
+                {t(`language.${code}`)}
+              </button>
+            ))}
+          </div>
+        </div>
+        {phase.name !== 'notFound' && <h1 className="pw-title">{title}</h1>}
+      </header>
+
+      <main className="pw-main" ref={mainRef}>
+        {englishOnly && showFormParts && (
+          <p className="pw-notice" data-testid="language-notice">
+            {form?.languageNotice ? localized(form.languageNotice, 'es') : t('form.englishOnly')}
+          </p>
+        )}
+        {phase.name === 'form' && phase.linkForm.patientFirstName && (
+          <p className="pw-greeting">{t('form.greeting', { name: phase.linkForm.patientFirstName })}</p>
+        )}
+        {phase.name === 'loading' && (
+          <p className="pw-hint" role="status">
+            {t('loading')}
+          </p>
+        )}
+        {phase.name === 'notFound' && <Message title={t('notFound.title')} body={t('notFound.body')} />}
+        {phase.name === 'problem' && (
+          <div className="pw-card" role="alert">
+            <h2 className="pw-question-title">{t('problem.title')}</h2>
+            <p>{t('problem.body')}</p>
+            <button type="button" className="pw-button pw-button-primary" onClick={phase.retry}>
+              {t('problem.retry')}
+            </button>
+          </div>
+        )}
+        {phase.name === 'gone' && (
+          <Message
+            testId={`gone-${phase.status}`}
+            title={t(`gone.${phase.status}.title`)}
+            body={t(`gone.${phase.status}.body`, { minutes: LINK_LOCK_MINUTES })}
+          />
+        )}
+        {phase.name === 'identity' && (
+          <IdentityStep
+            token={token}
+            notice={phase.notice}
+            onGone={gone}
+            onVerified={(accessToken) => {
+              linkStorage.setAccessToken(token, accessToken);
+              void loadForm(accessToken, true);
+            }}
+          />
+        )}
+        {phase.name === 'form' && (
+          <Questionnaire
+            token={token}
+            accessToken={phase.accessToken}
+            linkForm={phase.linkForm}
+            language={language}
+            retryDelaysMs={retryDelaysMs}
+            focusOnMount={phase.focus}
+            onGone={gone}
+            onSessionEnded={() => {
+              linkStorage.setAccessToken(token, null);
+              setPhase({ name: 'identity', notice: t('form.sessionEnded') });
+            }}
+            onSubmitted={() => {
+              linkStorage.clear(token);
+              setPhase({ name: 'thanks' });
+            }}
+          />
+        )}
+        {phase.name === 'thanks' && (
+          <Message testId="thanks" title={t('thanks.title')} body={t('thanks.body', { clinic: clinicName })} />
+        )}
+      </main>
+
+      <footer className="pw-footer">
+        {form?.credit && (
+          <p className="pw-credit">{localized(form.credit, form.languages.includes(language) ? language : 'en')}</p>
+        )}
+        <p>{t('footer.privacy')}</p>
+      </footer>
+    </div>
+  );
+}
+
+function Message({ title, body, testId }: { title: string; body: string; testId?: string }) {
+  return (
+    <section className="pw-card pw-message" data-testid={testId}>
+      <h2 className="pw-question-title" tabIndex={-1}>
+        {title}
+      </h2>
+      <p>{body}</p>
+    </section>
+  );
+}

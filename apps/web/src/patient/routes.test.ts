@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { customFormPath, instrumentPath, instrumentSlugs } from '@pathwell/contracts/patient-links';
+import enPatient from '../locales/en/patient.json';
+import esPatient from '../locales/es/patient.json';
+import { formatDateOfBirth, normalizeDateOfBirth } from './identity-step';
+import { parsePatientPath } from './routes';
+
+const token = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
+
+describe('patient paths', () => {
+  it('reads every instrument link, with and without an appointment', () => {
+    for (const code of Object.keys(instrumentSlugs).map(Number) as (keyof typeof instrumentSlugs)[]) {
+      expect(parsePatientPath(instrumentPath(code, token))).toEqual({
+        kind: 'instrument',
+        slug: instrumentSlugs[code],
+        token,
+        appointmentId: null,
+      });
+      expect(parsePatientPath(instrumentPath(code, token, 'appt-1'))).toMatchObject({ token, appointmentId: 'appt-1' });
+    }
+    expect(parsePatientPath(`/Patients/PHQ9/${token}/`)).toMatchObject({ slug: 'phq9', token });
+  });
+
+  it('reads a custom form link and refuses other paths', () => {
+    expect(parsePatientPath(customFormPath(token))).toEqual({ kind: 'custom', token });
+    expect(parsePatientPath('/patients/list')).toBeNull();
+    expect(parsePatientPath(`/patients/unknown/${token}`)).toBeNull();
+    expect(parsePatientPath(`/customform/${token}/reactiveight/x`)).toBeNull();
+    expect(parsePatientPath('/customform/%E0%A4%A/surveryform')).toBeNull();
+  });
+});
+
+describe('date of birth entry', () => {
+  it('adds the slashes a numeric keypad cannot type', () => {
+    expect(formatDateOfBirth('0427')).toBe('04/27');
+    expect(formatDateOfBirth('04271980')).toBe('04/27/1980');
+    expect(formatDateOfBirth('04/')).toBe('04/');
+    expect(normalizeDateOfBirth('4/7/1980')).toBe('04/07/1980');
+  });
+});
+
+type Tree = { [key: string]: string | Tree };
+const leafKeys = (tree: Tree, prefix = ''): string[] =>
+  Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string' ? [`${prefix}${key}`] : leafKeys(value, `${prefix}${key}.`),
+  );
+
+describe('patient texts', () => {
+  it('has the same keys in English and Spanish', () => {
+    expect(leafKeys(esPatient).sort()).toEqual(leafKeys(enPatient).sort());
+  });
+});
