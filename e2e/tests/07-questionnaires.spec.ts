@@ -120,3 +120,103 @@ test('a patient answers a PHQ-9 link on a phone in Spanish, changes one answer, 
   await expect(page.getByTestId('response-change')).toContainText('11 points, better');
   await page.screenshot({ path: 'test-results/screenshots/phq9-result.png', fullPage: true });
 });
+
+test('an admin builds a custom form with a conditional question and a signature; a patient completes it on a phone; staff view it', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const admin = await tokenOf(request, 'admin@pathwell.demo');
+  const created = await request.post('/api/patients/create', {
+    headers: { authorization: `Bearer ${admin.token}` },
+    data: { firstName: 'Tomás', lastName: 'Quintero', dateOfBirth: '1982-11-02', patientPhoneNumbers: [] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const patientId = ((await created.json()) as { id: string }).id;
+
+  await signIn(page, 'admin@pathwell.demo');
+  await page.goto('/customforms');
+  await page
+    .getByRole('link', { name: 'Add new' })
+    .or(page.getByRole('button', { name: 'Add new' }))
+    .click();
+  await expect(page).toHaveURL(/\/customforms\/new$/);
+  const choose = async (name: string, option: string) => {
+    await page.getByRole('combobox', { name, exact: true }).click();
+    await page.getByRole('option', { name: option, exact: true }).click();
+  };
+  await page.getByRole('textbox', { name: 'Title', exact: true }).fill('Knee check-in');
+  await choose('Question 1: Question type', 'Multiple choice, one answer');
+  await page.getByRole('textbox', { name: 'Question 1: Question text', exact: true }).fill('Did your knee swell this week?');
+  await page.getByRole('checkbox', { name: 'Question 1: Required', exact: true }).check();
+  const options = page.getByTestId('question-0-option');
+  await options.nth(0).getByRole('textbox', { name: 'Option 1: Value', exact: true }).fill('yes');
+  await options.nth(0).getByRole('textbox', { name: 'Option 1: Label', exact: true }).fill('Yes');
+  await options.nth(1).getByRole('textbox', { name: 'Option 2: Value', exact: true }).fill('no');
+  await options.nth(1).getByRole('textbox', { name: 'Option 2: Label', exact: true }).fill('No');
+
+  await page.getByRole('button', { name: 'Add question' }).click();
+  await choose('Question 2: Question type', 'Descriptive');
+  await page.getByRole('textbox', { name: 'Question 2: Question text', exact: true }).fill('When did it swell?');
+  await choose('Question 2: Show only when', '1. Did your knee swell this week?');
+  await choose('Question 2: Has the answer', 'Yes');
+
+  await page.getByRole('button', { name: 'Add question' }).click();
+  await choose('Question 3: Question type', 'Signature');
+  await page.getByRole('textbox', { name: 'Question 3: Question text', exact: true }).fill('Please sign to confirm your answers');
+  await page.getByRole('checkbox', { name: 'Question 3: Required', exact: true }).check();
+  await page.getByRole('button', { name: 'Save form' }).click();
+  await expect(page).toHaveURL(/\/customforms\/[0-9a-f-]{36}$/);
+  const customFormId = page.url().split('/').pop()!;
+
+  const link = await request.post('/api/patient-links', {
+    headers: { authorization: `Bearer ${admin.token}` },
+    data: { patientId, customFormId },
+  });
+  expect(link.status(), await link.text()).toBe(201);
+  const { url } = (await link.json()) as { url: string };
+  expect(url).toMatch(/\/customform\/[A-Za-z0-9_-]{43}\/surveryform$/);
+
+  const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  const patient = await phone.newPage();
+  await patient.goto(new URL(url).pathname);
+  await patient.getByLabel('Last name').fill('Quintero');
+  await patient.getByLabel('Date of birth').fill('11021982');
+  await patient.getByRole('button', { name: 'Continue' }).click();
+  const progress = patient.getByTestId('progress');
+  await expect(progress).toHaveText('Question 1 of 2');
+  await patient.getByRole('radio', { name: 'Yes' }).check();
+  // The conditional question appears once "Yes" is chosen.
+  await expect(progress).toHaveText('Question 1 of 3');
+  await patient.getByRole('button', { name: 'Next' }).click();
+  await patient.getByRole('textbox').fill('On Tuesday, after a long walk');
+  await patient.getByRole('button', { name: 'Next' }).click();
+  await expect(progress).toHaveText('Question 3 of 3');
+  const canvas = patient.getByTestId('signature-canvas');
+  const box = (await canvas.boundingBox())!;
+  await patient.mouse.move(box.x + 20, box.y + box.height / 2);
+  await patient.mouse.down();
+  for (let step = 1; step <= 12; step++) {
+    await patient.mouse.move(box.x + 20 + step * 20, box.y + box.height / 2 + (step % 2 ? -15 : 15));
+  }
+  await patient.mouse.up();
+  await patient.screenshot({ path: 'test-results/screenshots/custom-form-signature-375.png', fullPage: true });
+  await patient.getByRole('button', { name: 'Next' }).click();
+  await expect(progress).toHaveText('Review your answers');
+  await patient.getByRole('button', { name: 'Submit' }).click();
+  await expect(patient.getByTestId('thanks')).toBeVisible();
+  await phone.close();
+
+  const list = await request.get(`/api/patients/${patientId}/formresponses`, {
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
+  expect(list.status()).toBe(200);
+  const [response] = ((await list.json()) as { data: { id: string }[] }).data;
+  await page.goto(`/customformresponse/view/${response!.id}`);
+  const answers = page.getByTestId('response-answer');
+  await expect(answers).toHaveCount(3);
+  await expect(answers.nth(0)).toContainText('Yes');
+  await expect(answers.nth(1)).toContainText('On Tuesday, after a long walk');
+  await expect(answers.nth(2).getByRole('img')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/custom-form-response.png', fullPage: true });
+});

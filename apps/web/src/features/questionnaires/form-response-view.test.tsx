@@ -151,6 +151,9 @@ describe('questionnaire result page', () => {
     );
     expect(answers[1]).toHaveTextContent('Signed 03/10/2025 10:31 AM');
     expect(screen.queryByTestId('headline-band')).not.toBeInTheDocument();
+    // Nothing to score on this form: no empty score panels.
+    expect(screen.queryByTestId('headline-score')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('response-scores')).not.toBeInTheDocument();
   });
 
   it('says so when the response does not exist (or belongs to another clinic)', async () => {

@@ -169,6 +169,8 @@ function Answers({ response }: { response: FormResponseDetail }) {
 function ResponseBody({ response }: { response: FormResponseDetail }) {
   const { t } = useTranslation('questionnaires');
   const offsetHours = useSession().instance.timeZoneOffsetHours;
+  // A custom form whose options carry no points has nothing to score: no empty score panels.
+  const scored = response.kind === 'instrument' || response.headlineScore !== null || Object.keys(response.scores).length > 0;
   return (
     <Stack gap="md">
       <Paper withBorder radius="lg" p="lg" data-testid="response-summary">
@@ -187,15 +189,19 @@ function ResponseBody({ response }: { response: FormResponseDetail }) {
               <time dateTime={response.submittedAt}>{formatClinicDateTime(response.submittedAt, offsetHours)}</time>
             </Text>
           </Stack>
-          <Stack gap="md">
-            <Headline response={response} />
-            <ChangeFromPrevious response={response} />
-          </Stack>
+          {scored ? (
+            <Stack gap="md">
+              <Headline response={response} />
+              <ChangeFromPrevious response={response} />
+            </Stack>
+          ) : null}
         </SimpleGrid>
       </Paper>
-      <Section title={t('result.scores')} testId="response-scores">
-        <ScoresTable response={response} />
-      </Section>
+      {scored ? (
+        <Section title={t('result.scores')} testId="response-scores">
+          <ScoresTable response={response} />
+        </Section>
+      ) : null}
       <Section title={t('result.answers')} testId="response-answers">
         <Answers response={response} />
       </Section>
