@@ -22,7 +22,7 @@ import { gad7 } from './forms/12-gad7.js';
 import { soappR } from './forms/13-soappr.js';
 import { auditC } from './forms/14-auditc.js';
 import { cesdR } from './forms/15-cesdr.js';
-import { englishOnlyNotice } from './forms/screener-parts.js';
+import { englishOnlyNotice } from './forms/parts.js';
 import { formCodes, type FormCode, type InstrumentAnswers, type InstrumentDefinition, type ScoreResult } from './types.js';
 
 export * from './types.js';

@@ -17,25 +17,22 @@ import {
   type QuestionOption,
 } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreDescriptor, ScoreResult } from '../types.js';
+import { codeIn, englishOnlyNotice, englishOptions } from './parts.js';
 
-function labelled(labels: readonly string[]): QuestionOption[] {
-  return labels.map((en, index) => ({ value: index + 1, label: { en } }));
-}
-
-const healthRating = labelled(['Excellent', 'Very good', 'Good', 'Fair', 'Poor']);
-const healthChange = labelled([
+const healthRating = englishOptions(1, ['Excellent', 'Very good', 'Good', 'Fair', 'Poor']);
+const healthChange = englishOptions(1, [
   'Much better now than one year ago',
   'Somewhat better now than one year ago',
   'About the same',
   'Somewhat worse now than one year ago',
   'Much worse now than one year ago',
 ]);
-const limitation = labelled(['Yes, limited a lot', 'Yes, limited a little', 'No, not limited at all']);
-const yesNo = labelled(['Yes', 'No']);
-const socialExtent = labelled(['Not at all', 'Slightly', 'Moderately', 'Quite a bit', 'Extremely']);
-const painAmount = labelled(['None', 'Very mild', 'Mild', 'Moderate', 'Severe', 'Very severe']);
-const painInterference = labelled(['Not at all', 'A little bit', 'Moderately', 'Quite a bit', 'Extremely']);
-const timeSix = labelled([
+const limitation = englishOptions(1, ['Yes, limited a lot', 'Yes, limited a little', 'No, not limited at all']);
+const yesNo = englishOptions(1, ['Yes', 'No']);
+const socialExtent = englishOptions(1, ['Not at all', 'Slightly', 'Moderately', 'Quite a bit', 'Extremely']);
+const painAmount = englishOptions(1, ['None', 'Very mild', 'Mild', 'Moderate', 'Severe', 'Very severe']);
+const painInterference = englishOptions(1, ['Not at all', 'A little bit', 'Moderately', 'Quite a bit', 'Extremely']);
+const timeSix = englishOptions(1, [
   'All of the time',
   'Most of the time',
   'A good bit of the time',
@@ -43,14 +40,14 @@ const timeSix = labelled([
   'A little of the time',
   'None of the time',
 ]);
-const timeFive = labelled([
+const timeFive = englishOptions(1, [
   'All of the time',
   'Most of the time',
   'Some of the time',
   'A little of the time',
   'None of the time',
 ]);
-const trueFalse = labelled(['Definitely true', 'Mostly true', "Don't know", 'Mostly false', 'Definitely false']);
+const trueFalse = englishOptions(1, ['Definitely true', 'Mostly true', "Don't know", 'Mostly false', 'Definitely false']);
 
 const sections: FormSection[] = [
   {
@@ -187,10 +184,10 @@ const physicalScales: ScaleKey[] = ['physicalFunctioning', 'rolePhysical', 'pain
 const mentalScales: ScaleKey[] = ['energyFatigue', 'socialFunctioning', 'roleEmotional', 'emotionalWellBeing'];
 
 function recoded(answers: InstrumentAnswers, item: number): number | null {
-  const value = answers[`q${item}`];
   const table = recodeByItem.get(item);
-  if (typeof value !== 'number' || !table || !Number.isInteger(value)) return null;
-  return table[value - 1] ?? null;
+  if (!table) return null;
+  const code = codeIn(answers, `q${item}`, 1, table.length);
+  return code === null ? null : (table[code - 1] ?? null);
 }
 
 function mean(values: readonly (number | null)[]): number | null {
@@ -237,10 +234,7 @@ export const sf36: InstrumentDefinition = {
   version: 'RAND-36 1.0',
   wording: 'shipped',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'The RAND 36-Item Health Survey was developed at RAND as part of the Medical Outcomes Study.' },
   sections,
   questions,

@@ -4,8 +4,16 @@
  * Manager imports the licensed text. Scoring: scoring-reference.md section 4.2 and the platform rules of
  * section 3 (score when at least 8 of 10 sections are answered; bands use "≤ upper bound").
  */
-import { QuestionType, type FormQuestion, type QuestionOption } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import {
+  allWorseWhenHigher,
+  answeredSum,
+  categoryScore,
+  codesIn,
+  englishOnlyNotice,
+  neutralSections,
+  proratedPercent,
+} from './parts.js';
 
 const SECTION_COUNT = 10;
 const MIN_ANSWERED = 8;
@@ -13,30 +21,17 @@ const MIN_ANSWERED = 8;
 const OPTIONAL_SECTION = 8;
 /** Band upper bounds in percent: minimal, moderate, severe, crippled; above the last is band 4. */
 const BAND_UPPER_BOUNDS = [20, 40, 60, 80];
+/** Each section's statements are coded 0 (no disability) to 5. */
+const MAX_CODE = 5;
 
-const statementOptions: QuestionOption[] = [0, 1, 2, 3, 4, 5].map((value) => ({ value, label: { en: String(value) } }));
-
-const questions: FormQuestion[] = Array.from({ length: SECTION_COUNT }, (_, index) => ({
-  id: `q${index + 1}`,
-  type: QuestionType.MULTIPLE_CHOICE_SINGLE_ALLOWED,
-  text: { en: `Section ${index + 1}` },
-  required: index + 1 !== OPTIONAL_SECTION,
-  options: statementOptions,
-}));
+const questions = neutralSections(SECTION_COUNT, MAX_CODE, OPTIONAL_SECTION);
 
 function scoreOdi(answers: InstrumentAnswers): ScoreResult {
-  let sum = 0;
-  let answered = 0;
-  for (let section = 1; section <= SECTION_COUNT; section += 1) {
-    const value = answers[`q${section}`];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 5) continue;
-    sum += value;
-    answered += 1;
-  }
+  const { sum, answered } = answeredSum(codesIn(answers, SECTION_COUNT, 0, MAX_CODE));
   if (answered < MIN_ANSWERED) return { odiPercent: null, band: null };
-  // percent = sum / (5 × answered) × 100 = 20 × sum / answered; bands compared in integers, so a
-  // prorated 40.000…01 cannot slip into the next band.
-  const odiPercent = (20 * sum) / answered;
+  // Bands compared in integers (20 × sum against upper × answered), so a prorated 40.000…01 cannot slip
+  // into the next band.
+  const odiPercent = proratedPercent(sum, answered, MAX_CODE);
   const bandIndex = BAND_UPPER_BOUNDS.findIndex((upper) => 20 * sum <= upper * answered);
   return { odiPercent, band: bandIndex === -1 ? BAND_UPPER_BOUNDS.length : bandIndex };
 }
@@ -48,14 +43,11 @@ export const odi: InstrumentDefinition = {
   version: 'ODI 2.1a',
   wording: 'licensed',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'Oswestry Disability Index 2.1a © Jeremy Fairbank; distributed by Mapi Research Trust.' },
   sections: [],
   questions,
-  higherCodeIsWorse: Object.fromEntries(questions.map((question) => [question.id, true])),
+  higherCodeIsWorse: allWorseWhenHigher(SECTION_COUNT),
   scores: [
     {
       key: 'odiPercent',
@@ -65,15 +57,7 @@ export const odi: InstrumentDefinition = {
       decimals: 1,
       higherIsBetter: false,
     },
-    {
-      key: 'band',
-      label: { en: 'Disability level', es: 'Nivel de discapacidad' },
-      min: 0,
-      max: 4,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    categoryScore('band', { en: 'Disability level', es: 'Nivel de discapacidad' }, 4),
   ],
   headline: { key: 'odiPercent', maximum: 100 },
   bands: [

@@ -5,8 +5,16 @@
  * 8 of 10 items are answered, each missing item taking the mean of the answered ones; bands on the
  * prorated raw score: <5, <15, <25, <35, ≥35).
  */
-import { QuestionType, type FormQuestion, type QuestionOption } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import {
+  allWorseWhenHigher,
+  answeredSum,
+  categoryScore,
+  codesIn,
+  englishOnlyNotice,
+  neutralSections,
+  proratedPercent,
+} from './parts.js';
 
 const ITEM_COUNT = 10;
 const MIN_ANSWERED = 8;
@@ -14,32 +22,19 @@ const MIN_ANSWERED = 8;
 const OPTIONAL_ITEM = 8;
 /** Raw-score band limits (exclusive): none, mild, moderate, severe; at or above the last is complete. */
 const RAW_BAND_LIMITS = [5, 15, 25, 35];
+/** Each item's statements are coded 0 (no disability) to 5. */
+const MAX_CODE = 5;
 
-const statementOptions: QuestionOption[] = [0, 1, 2, 3, 4, 5].map((value) => ({ value, label: { en: String(value) } }));
-
-const questions: FormQuestion[] = Array.from({ length: ITEM_COUNT }, (_, index) => ({
-  id: `q${index + 1}`,
-  type: QuestionType.MULTIPLE_CHOICE_SINGLE_ALLOWED,
-  text: { en: `Section ${index + 1}` },
-  required: index + 1 !== OPTIONAL_ITEM,
-  options: statementOptions,
-}));
+const questions = neutralSections(ITEM_COUNT, MAX_CODE, OPTIONAL_ITEM);
 
 function scoreNdi(answers: InstrumentAnswers): ScoreResult {
-  let sum = 0;
-  let answered = 0;
-  for (let item = 1; item <= ITEM_COUNT; item += 1) {
-    const value = answers[`q${item}`];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 5) continue;
-    sum += value;
-    answered += 1;
-  }
+  const { sum, answered } = answeredSum(codesIn(answers, ITEM_COUNT, 0, MAX_CODE));
   if (answered < MIN_ANSWERED) return { ndiPercent: null, ndiRaw: null, band: null };
   // Raw prorated to 10 items = sum × 10 / answered; bands compared in integers (raw < limit).
   const ndiRaw = (sum * ITEM_COUNT) / answered;
   const bandIndex = RAW_BAND_LIMITS.findIndex((limit) => sum * ITEM_COUNT < limit * answered);
   return {
-    ndiPercent: (sum * ITEM_COUNT * 2) / answered,
+    ndiPercent: proratedPercent(sum, answered, MAX_CODE),
     ndiRaw,
     band: bandIndex === -1 ? RAW_BAND_LIMITS.length : bandIndex,
   };
@@ -52,14 +47,11 @@ export const ndi: InstrumentDefinition = {
   version: 'NDI (Vernon & Mior 1991)',
   wording: 'licensed',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'Neck Disability Index © Howard Vernon.' },
   sections: [],
   questions,
-  higherCodeIsWorse: Object.fromEntries(questions.map((question) => [question.id, true])),
+  higherCodeIsWorse: allWorseWhenHigher(ITEM_COUNT),
   scores: [
     {
       key: 'ndiPercent',
@@ -70,15 +62,7 @@ export const ndi: InstrumentDefinition = {
       higherIsBetter: false,
     },
     { key: 'ndiRaw', label: { en: 'Raw score', es: 'Puntuación bruta' }, min: 0, max: 50, decimals: 1, higherIsBetter: false },
-    {
-      key: 'band',
-      label: { en: 'Disability level', es: 'Nivel de discapacidad' },
-      min: 0,
-      max: 4,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    categoryScore('band', { en: 'Disability level', es: 'Nivel de discapacidad' }, 4),
   ],
   headline: { key: 'ndiPercent', maximum: 100 },
   bands: [

@@ -9,8 +9,9 @@
  * Scoring: sum of the 7 ratings, 0–70; all 7 required (platform rule, reference section 3). No bands.
  * No MCID: the reference gives one only from memory.
  */
-import { QuestionType, type FormQuestion, type QuestionOption } from '@pathwell/contracts/forms';
+import { QuestionType, type QuestionOption } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import { allWorseWhenHigher, codesIn, englishOnlyNotice, items, sumOrNull, totalScore } from './parts.js';
 
 const ratingOptions: QuestionOption[] = Array.from({ length: 11 }, (_, value) => ({
   value,
@@ -27,22 +28,14 @@ const categories = [
   'Life-Support Activities: This category refers to basic life supporting behaviors such as eating, sleeping, and breathing.',
 ];
 
-const questions: FormQuestion[] = categories.map((text, index) => ({
-  id: `q${index + 1}`,
-  type: QuestionType.LIKERT_SCALE,
-  text: { en: text },
-  required: true,
-  options: ratingOptions,
-}));
+const questions = items(
+  QuestionType.LIKERT_SCALE,
+  categories.map((en) => ({ en })),
+  ratingOptions,
+);
 
 function scorePdi(answers: InstrumentAnswers): ScoreResult {
-  let total = 0;
-  for (let item = 1; item <= categories.length; item += 1) {
-    const value = answers[`q${item}`];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 10) return { pdiTotal: null };
-    total += value;
-  }
-  return { pdiTotal: total };
+  return { pdiTotal: sumOrNull(codesIn(answers, categories.length, 0, 10)) };
 }
 
 export const pdi: InstrumentDefinition = {
@@ -52,17 +45,14 @@ export const pdi: InstrumentDefinition = {
   version: 'PDI (Pollard 1984)',
   wording: 'shipped',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   instructions: {
     en: 'The rating scales below are designed to measure the degree to which aspects of your life are disrupted by chronic pain. In other words, we would like to know how much pain is preventing you from doing what you would normally do or from doing it as well as you normally would. Respond to each category indicating the overall impact of pain in your life, not just when pain is at its worst. For each of the 7 categories of life activity listed, please circle the number on the scale that describes the level of disability you typically experience. A score of 0 means no disability at all, and a score of 10 signifies that all of the activities in which you would normally be involved have been totally disrupted or prevented by your pain.',
   },
   sections: [],
   questions,
-  higherCodeIsWorse: Object.fromEntries(questions.map((question) => [question.id, true])),
-  scores: [{ key: 'pdiTotal', label: { en: 'Total', es: 'Total' }, min: 0, max: 70, decimals: 0, higherIsBetter: false }],
+  higherCodeIsWorse: allWorseWhenHigher(categories.length),
+  scores: [totalScore('pdiTotal', { en: 'Total', es: 'Total' }, 70)],
   headline: { key: 'pdiTotal', maximum: 70 },
   score: scorePdi,
 };

@@ -10,8 +10,16 @@
  * chamtrain/choir-d TotalJointSurveyService). All 6 items required (platform rule, reference section 3).
  * The PACIO IG embeds a different conversion table; the reference's table is used (ask HSS before release).
  */
-import { QuestionType, type FormQuestion, type FormSection, type QuestionOption } from '@pathwell/contracts/forms';
-import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import { QuestionType, type FormSection } from '@pathwell/contracts/forms';
+import type { InstrumentDefinition } from '../types.js';
+import {
+  allWorseWhenHigher,
+  englishOnlyNotice,
+  englishOptions,
+  intervalScoreByTable,
+  itemsInSections,
+  rawAndIntervalScores,
+} from './parts.js';
 
 /** Interval score by raw sum 0..24 (100 = perfect hip health). */
 const INTERVAL_BY_RAW = [
@@ -19,10 +27,7 @@ const INTERVAL_BY_RAW = [
   39.902, 36.363, 32.735, 29.009, 25.103, 20.805, 15.633, 8.104, 0.0,
 ];
 
-const severityOptions: QuestionOption[] = ['None', 'Mild', 'Moderate', 'Severe', 'Extreme'].map((en, value) => ({
-  value,
-  label: { en },
-}));
+const severityOptions = englishOptions(0, ['None', 'Mild', 'Moderate', 'Severe', 'Extreme']);
 
 const sections: FormSection[] = [
   {
@@ -48,25 +53,7 @@ const items: [text: string, sectionId: string][] = [
   ['Sitting', 'function'],
 ];
 
-const questions: FormQuestion[] = items.map(([text, sectionId], index) => ({
-  id: `q${index + 1}`,
-  type: QuestionType.LIKERT_SCALE,
-  text: { en: text },
-  required: true,
-  sectionId,
-  options: severityOptions,
-}));
-
-function scoreHoosJr(answers: InstrumentAnswers): ScoreResult {
-  let rawSum = 0;
-  for (let item = 1; item <= items.length; item += 1) {
-    const value = answers[`q${item}`];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 4)
-      return { rawSum: null, intervalScore: null };
-    rawSum += value;
-  }
-  return { rawSum, intervalScore: INTERVAL_BY_RAW[rawSum] ?? null };
-}
+const questions = itemsInSections(QuestionType.LIKERT_SCALE, items, severityOptions);
 
 export const hoosJr: InstrumentDefinition = {
   formCode: 5,
@@ -75,25 +62,12 @@ export const hoosJr: InstrumentDefinition = {
   version: 'HOOS JR (Lyman 2016)',
   wording: 'shipped',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'HOOS, JR. was developed at Hospital for Special Surgery (Lyman S et al., Clin Orthop Relat Res 2016).' },
   sections,
   questions,
-  higherCodeIsWorse: Object.fromEntries(questions.map((question) => [question.id, true])),
-  scores: [
-    { key: 'rawSum', label: { en: 'Raw sum', es: 'Suma bruta' }, min: 0, max: 24, decimals: 0, higherIsBetter: false },
-    {
-      key: 'intervalScore',
-      label: { en: 'Interval score', es: 'Puntuación de intervalo' },
-      min: 0,
-      max: 100,
-      decimals: 1,
-      higherIsBetter: true,
-    },
-  ],
+  higherCodeIsWorse: allWorseWhenHigher(items.length),
+  scores: rawAndIntervalScores(24),
   headline: { key: 'intervalScore', maximum: 100 },
-  score: scoreHoosJr,
+  score: (answers) => intervalScoreByTable(answers, items.length, INTERVAL_BY_RAW),
 };

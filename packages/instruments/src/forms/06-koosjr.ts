@@ -10,8 +10,16 @@
  * chamtrain/choir-d TotalJointSurveyService). All 7 items required (platform rule, reference section 3).
  * The PACIO IG embeds a different conversion table; the reference's table is used (ask HSS before release).
  */
-import { QuestionType, type FormQuestion, type FormSection, type QuestionOption } from '@pathwell/contracts/forms';
-import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import { QuestionType, type FormSection } from '@pathwell/contracts/forms';
+import type { InstrumentDefinition } from '../types.js';
+import {
+  allWorseWhenHigher,
+  englishOnlyNotice,
+  englishOptions,
+  intervalScoreByTable,
+  itemsInSections,
+  rawAndIntervalScores,
+} from './parts.js';
 
 /** Interval score by raw sum 0..28 (100 = perfect knee health). */
 const INTERVAL_BY_RAW = [
@@ -19,10 +27,7 @@ const INTERVAL_BY_RAW = [
   47.487, 44.905, 42.281, 39.625, 36.931, 34.174, 31.307, 28.251, 24.875, 20.941, 15.939, 8.291, 0.0,
 ];
 
-const severityOptions: QuestionOption[] = ['None', 'Mild', 'Moderate', 'Severe', 'Extreme'].map((en, value) => ({
-  value,
-  label: { en },
-}));
+const severityOptions = englishOptions(0, ['None', 'Mild', 'Moderate', 'Severe', 'Extreme']);
 
 const sections: FormSection[] = [
   {
@@ -56,25 +61,7 @@ const items: [text: string, sectionId: string][] = [
   ['Bending to floor/pick up an object', 'function'],
 ];
 
-const questions: FormQuestion[] = items.map(([text, sectionId], index) => ({
-  id: `q${index + 1}`,
-  type: QuestionType.LIKERT_SCALE,
-  text: { en: text },
-  required: true,
-  sectionId,
-  options: severityOptions,
-}));
-
-function scoreKoosJr(answers: InstrumentAnswers): ScoreResult {
-  let rawSum = 0;
-  for (let item = 1; item <= items.length; item += 1) {
-    const value = answers[`q${item}`];
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 4)
-      return { rawSum: null, intervalScore: null };
-    rawSum += value;
-  }
-  return { rawSum, intervalScore: INTERVAL_BY_RAW[rawSum] ?? null };
-}
+const questions = itemsInSections(QuestionType.LIKERT_SCALE, items, severityOptions);
 
 export const koosJr: InstrumentDefinition = {
   formCode: 6,
@@ -83,25 +70,12 @@ export const koosJr: InstrumentDefinition = {
   version: 'KOOS JR (Lyman 2016)',
   wording: 'shipped',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'KOOS, JR. was developed at Hospital for Special Surgery (Lyman S et al., Clin Orthop Relat Res 2016).' },
   sections,
   questions,
-  higherCodeIsWorse: Object.fromEntries(questions.map((question) => [question.id, true])),
-  scores: [
-    { key: 'rawSum', label: { en: 'Raw sum', es: 'Suma bruta' }, min: 0, max: 28, decimals: 0, higherIsBetter: false },
-    {
-      key: 'intervalScore',
-      label: { en: 'Interval score', es: 'Puntuación de intervalo' },
-      min: 0,
-      max: 100,
-      decimals: 1,
-      higherIsBetter: true,
-    },
-  ],
+  higherCodeIsWorse: allWorseWhenHigher(items.length),
+  scores: rawAndIntervalScores(28),
   headline: { key: 'intervalScore', maximum: 100 },
-  score: scoreKoosJr,
+  score: (answers) => intervalScoreByTable(answers, items.length, INTERVAL_BY_RAW),
 };

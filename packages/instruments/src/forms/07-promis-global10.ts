@@ -7,8 +7,9 @@
  * rule of section 3: a summary is null if any of its 4 items is missing; Global01 (q1) and Global09r (q6)
  * are in neither summary and never block scoring.
  */
-import { QuestionType, type FormQuestion, type QuestionOption } from '@pathwell/contracts/forms';
+import { QuestionType, type FormQuestion } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import { codeIn, codesFrom, englishOnlyNotice, numberedOptions, sumOrNull } from './parts.js';
 
 const ITEM_COUNT = 10;
 const PAIN_ITEM = 10;
@@ -23,8 +24,8 @@ const GMH_ITEMS = [2, 4, 5, 8];
 const GPH_T = [16.2, 19.9, 23.5, 26.7, 29.6, 32.4, 34.9, 37.4, 39.8, 42.3, 44.9, 47.7, 50.8, 54.1, 57.7, 61.9, 67.7];
 const GMH_T = [21.2, 25.1, 28.4, 31.3, 33.8, 36.3, 38.8, 41.1, 43.5, 45.8, 48.3, 50.8, 53.3, 56.0, 59.0, 62.5, 67.6];
 
-const fivePointOptions: QuestionOption[] = [5, 4, 3, 2, 1].map((value) => ({ value, label: { en: String(value) } }));
-const painOptions: QuestionOption[] = Array.from({ length: 11 }, (_, value) => ({ value, label: { en: String(value) } }));
+const fivePointOptions = numberedOptions([5, 4, 3, 2, 1]);
+const painOptions = numberedOptions(codesFrom(0, 10));
 
 const questions: FormQuestion[] = Array.from({ length: ITEM_COUNT }, (_, index) => {
   const item = index + 1;
@@ -49,10 +50,9 @@ function recodePain(pain: number): number {
 }
 
 function itemValue(answers: InstrumentAnswers, item: number): number | null {
-  const value = answers[`q${item}`];
-  if (typeof value !== 'number' || !Number.isInteger(value)) return null;
-  if (item === PAIN_ITEM) return value >= 0 && value <= 10 ? recodePain(value) : null;
-  return value >= 1 && value <= 5 ? value : null;
+  if (item !== PAIN_ITEM) return codeIn(answers, `q${item}`, 1, 5);
+  const pain = codeIn(answers, `q${item}`, 0, 10);
+  return pain === null ? null : recodePain(pain);
 }
 
 function summary(
@@ -60,13 +60,8 @@ function summary(
   items: readonly number[],
   table: readonly number[],
 ): [raw: number | null, t: number | null] {
-  let raw = 0;
-  for (const item of items) {
-    const value = itemValue(answers, item);
-    if (value === null) return [null, null];
-    raw += value;
-  }
-  return [raw, table[raw - 4] ?? null];
+  const raw = sumOrNull(items.map((item) => itemValue(answers, item)));
+  return raw === null ? [null, null] : [raw, table[raw - 4] ?? null];
 }
 
 function scorePromisGlobal10(answers: InstrumentAnswers): ScoreResult {
@@ -82,10 +77,7 @@ export const promisGlobal10: InstrumentDefinition = {
   version: 'PROMIS Global Health v1.2',
   wording: 'licensed',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'PROMIS Global Health v1.2 © PROMIS Health Organization.' },
   sections: [],
   questions,

@@ -13,22 +13,19 @@
  */
 import { QuestionType, type FormQuestion, type FormSection, type QuestionOption } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
+import { completeCodes, englishOnlyNotice, englishOptions } from './parts.js';
 
-function labelled(labels: readonly string[]): QuestionOption[] {
-  return labels.map((en, index) => ({ value: index + 1, label: { en } }));
-}
-
-const healthRating = labelled(['Excellent', 'Very good', 'Good', 'Fair', 'Poor']);
-const limitation = labelled(['Yes, limited a lot', 'Yes, limited a little', 'No, not limited at all']);
-const roleFrequency = labelled([
+const healthRating = englishOptions(1, ['Excellent', 'Very good', 'Good', 'Fair', 'Poor']);
+const limitation = englishOptions(1, ['Yes, limited a lot', 'Yes, limited a little', 'No, not limited at all']);
+const roleFrequency = englishOptions(1, [
   'No, none of the time',
   'Yes, a little of the time',
   'Yes, some of the time',
   'Yes, most of the time',
   'Yes, all of the time',
 ]);
-const painInterference = labelled(['Not at all', 'A little bit', 'Moderately', 'Quite a bit', 'Extremely']);
-const timeSix = labelled([
+const painInterference = englishOptions(1, ['Not at all', 'A little bit', 'Moderately', 'Quite a bit', 'Extremely']);
+const timeSix = englishOptions(1, [
   'All of the time',
   'Most of the time',
   'A good bit of the time',
@@ -36,14 +33,14 @@ const timeSix = labelled([
   'A little of the time',
   'None of the time',
 ]);
-const timeFive = labelled([
+const timeFive = englishOptions(1, [
   'All of the time',
   'Most of the time',
   'Some of the time',
   'A little of the time',
   'None of the time',
 ]);
-const change = labelled(['Much better', 'Slightly better', 'About the same', 'Slightly worse', 'Much worse']);
+const change = englishOptions(1, ['Much better', 'Slightly better', 'About the same', 'Slightly worse', 'Much worse']);
 
 const sections: FormSection[] = [
   {
@@ -156,15 +153,12 @@ const MCS_WEIGHTS = [
 ];
 
 function scoreVr12(answers: InstrumentAnswers): ScoreResult {
+  const codes = completeCodes(answers, questions);
+  if (!codes) return { pcs: null, mcs: null };
   let pcs = PCS_CONSTANT;
   let mcs = MCS_CONSTANT;
   for (let index = 0; index < SCORED_ITEM_COUNT; index += 1) {
-    const question = questions[index];
-    const value = answers[`q${index + 1}`];
-    if (!question || typeof value !== 'number' || !question.options?.some((option) => option.value === value)) {
-      return { pcs: null, mcs: null };
-    }
-    const recoded = recodes[index]?.(value) ?? Number.NaN;
+    const recoded = recodes[index]?.(codes[`q${index + 1}`] ?? Number.NaN) ?? Number.NaN;
     pcs += recoded * (PCS_WEIGHTS[index] ?? Number.NaN);
     mcs += recoded * (MCS_WEIGHTS[index] ?? Number.NaN);
   }
@@ -178,10 +172,7 @@ export const vr12: InstrumentDefinition = {
   version: 'VR-12 (mail, 1990 norms)',
   wording: 'shipped',
   languages: ['en'],
-  languageNotice: {
-    en: 'This questionnaire is available in English only; no validated Spanish translation is offered.',
-    es: 'Este cuestionario solo está disponible en inglés; no se ofrece una traducción validada al español.',
-  },
+  languageNotice: englishOnlyNotice,
   credit: { en: 'The VR-12 was developed in the Veterans Health Study (Kazis LE et al.) and is in the public domain.' },
   sections,
   questions,

@@ -2,13 +2,16 @@ import { QuestionType, type LocalizedText } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
 import {
   allWorseWhenHigher,
+  categoryScore,
   completeCodes,
   englishOnlyNotice,
   items,
+  levelFrom,
   nullScores,
   options,
   sexQuestion,
-} from './screener-parts.js';
+  totalScore,
+} from './parts.js';
 
 const itemTexts: LocalizedText[] = [
   { en: 'Family history of substance abuse: alcohol' },
@@ -33,9 +36,7 @@ export const ortWeights = {
 
 /** Risk category from the total: 0–3 low, 4–7 moderate, 8 or more high. */
 export function ortRiskCategory(total: number): number {
-  if (total >= 8) return 2;
-  if (total >= 4) return 1;
-  return 0;
+  return levelFrom(total, [4, 8]);
 }
 
 const questions = [
@@ -72,23 +73,8 @@ export const ort: InstrumentDefinition = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(10),
   scores: [
-    {
-      key: 'total',
-      label: { en: 'ORT total', es: 'Total ORT' },
-      min: 0,
-      max: 26,
-      decimals: 0,
-      higherIsBetter: false,
-    },
-    {
-      key: 'riskCategory',
-      label: { en: 'Risk category', es: 'Categoría de riesgo' },
-      min: 0,
-      max: 2,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'ORT total', es: 'Total ORT' }, 26),
+    categoryScore('riskCategory', { en: 'Risk category', es: 'Categoría de riesgo' }, 2),
   ],
   headline: { key: 'total', maximum: 26 },
   bands: [

@@ -2,6 +2,7 @@ import { QuestionType } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
 import {
   allWorseWhenHigher,
+  categoryScore,
   completeCodes,
   items,
   nullScores,
@@ -12,7 +13,8 @@ import {
   phqTranslationSource,
   screenLabels,
   sumOf,
-} from './screener-parts.js';
+  totalScore,
+} from './parts.js';
 
 /** PHQ-2 = the first two PHQ-9 items, worded as on the PHQ-9 form in both languages. */
 const questions = items(QuestionType.LIKERT_SCALE, phqDepressionItems.slice(0, 2), phqFrequencyOptions);
@@ -43,16 +45,8 @@ export const phq2: InstrumentDefinition = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(2),
   scores: [
-    { key: 'total', label: { en: 'PHQ-2 total', es: 'Total PHQ-2' }, min: 0, max: 6, decimals: 0, higherIsBetter: false },
-    {
-      key: 'screenPositive',
-      label: { en: 'Screen result (3 or more)', es: 'Resultado del cribado (3 o más)' },
-      min: 0,
-      max: 1,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'PHQ-2 total', es: 'Total PHQ-2' }, 6),
+    categoryScore('screenPositive', { en: 'Screen result (3 or more)', es: 'Resultado del cribado (3 o más)' }, 1),
   ],
   headline: { key: 'total', maximum: 6 },
   bands: [{ key: 'screenPositive', labels: screenLabels }],

@@ -2,8 +2,10 @@ import { QuestionType, type FormQuestion } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
 import {
   allWorseWhenHigher,
+  categoryScore,
   completeCodes,
   items,
+  levelFrom,
   nullScores,
   options,
   phqCredit,
@@ -12,7 +14,8 @@ import {
   phqStem,
   phqTranslationSource,
   sumOf,
-} from './screener-parts.js';
+  totalScore,
+} from './parts.js';
 
 /** The difficulty question printed under the nine items; it counts towards no score. */
 const difficultyQuestion: FormQuestion = {
@@ -36,11 +39,7 @@ const questions = [...items(QuestionType.LIKERT_SCALE, phqDepressionItems, phqFr
 
 /** Severity from the total: 0–4 minimal, 5–9 mild, 10–14 moderate, 15–19 moderately severe, 20–27 severe. */
 export function phq9Severity(total: number): number {
-  if (total >= 20) return 4;
-  if (total >= 15) return 3;
-  if (total >= 10) return 2;
-  if (total >= 5) return 1;
-  return 0;
+  return levelFrom(total, [5, 10, 15, 20]);
 }
 
 function score(answers: InstrumentAnswers): ScoreResult {
@@ -68,25 +67,13 @@ export const phq9: InstrumentDefinition = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(9),
   scores: [
-    { key: 'total', label: { en: 'PHQ-9 total', es: 'Total PHQ-9' }, min: 0, max: 27, decimals: 0, higherIsBetter: false },
-    {
-      key: 'severity',
-      label: { en: 'Depression severity', es: 'Gravedad de la depresión' },
-      min: 0,
-      max: 4,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
-    {
-      key: 'item9Positive',
-      label: { en: 'Item 9 (self-harm thoughts) endorsed', es: 'Ítem 9 (pensamientos de autolesión) marcado' },
-      min: 0,
-      max: 1,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'PHQ-9 total', es: 'Total PHQ-9' }, 27),
+    categoryScore('severity', { en: 'Depression severity', es: 'Gravedad de la depresión' }, 4),
+    categoryScore(
+      'item9Positive',
+      { en: 'Item 9 (self-harm thoughts) endorsed', es: 'Ítem 9 (pensamientos de autolesión) marcado' },
+      1,
+    ),
   ],
   headline: { key: 'total', maximum: 27 },
   bands: [

@@ -2,15 +2,18 @@ import { QuestionType, type LocalizedText } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
 import {
   allWorseWhenHigher,
+  categoryScore,
   completeCodes,
   items,
+  levelFrom,
   nullScores,
   phqCredit,
   phqFrequencyOptions,
   phqStem,
   phqTranslationSource,
   sumOf,
-} from './screener-parts.js';
+  totalScore,
+} from './parts.js';
 
 const itemTexts: LocalizedText[] = [
   { en: 'Feeling nervous, anxious, or on edge', es: 'Se ha sentido nervioso(a), ansioso(a) o con los nervios de punta' },
@@ -29,10 +32,7 @@ const questions = items(QuestionType.LIKERT_SCALE, itemTexts, phqFrequencyOption
 
 /** Severity from the total: 0–4 minimal, 5–9 mild, 10–14 moderate, 15–21 severe. */
 export function gad7Severity(total: number): number {
-  if (total >= 15) return 3;
-  if (total >= 10) return 2;
-  if (total >= 5) return 1;
-  return 0;
+  return levelFrom(total, [5, 10, 15]);
 }
 
 function score(answers: InstrumentAnswers): ScoreResult {
@@ -56,16 +56,8 @@ export const gad7: InstrumentDefinition = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(7),
   scores: [
-    { key: 'total', label: { en: 'GAD-7 total', es: 'Total GAD-7' }, min: 0, max: 21, decimals: 0, higherIsBetter: false },
-    {
-      key: 'severity',
-      label: { en: 'Anxiety severity', es: 'Gravedad de la ansiedad' },
-      min: 0,
-      max: 3,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'GAD-7 total', es: 'Total GAD-7' }, 21),
+    categoryScore('severity', { en: 'Anxiety severity', es: 'Gravedad de la ansiedad' }, 3),
   ],
   headline: { key: 'total', maximum: 21 },
   bands: [

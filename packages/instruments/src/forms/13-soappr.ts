@@ -1,6 +1,16 @@
 import { QuestionType } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
-import { allWorseWhenHigher, completeCodes, englishOnlyNotice, items, nullScores, options, sumOf } from './screener-parts.js';
+import {
+  allWorseWhenHigher,
+  categoryScore,
+  completeCodes,
+  englishOnlyNotice,
+  items,
+  nullScores,
+  options,
+  sumOf,
+  totalScore,
+} from './parts.js';
 
 /**
  * SOAPP-R text is licensed (reference 4.13): structure and scoring only, neutral labels until a System
@@ -37,16 +47,8 @@ export const soappR: InstrumentDefinition = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(ITEM_COUNT),
   scores: [
-    { key: 'total', label: { en: 'SOAPP-R total', es: 'Total SOAPP-R' }, min: 0, max: 96, decimals: 0, higherIsBetter: false },
-    {
-      key: 'positive',
-      label: { en: 'Screen result (18 or more)', es: 'Resultado del cribado (18 o más)' },
-      min: 0,
-      max: 1,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'SOAPP-R total', es: 'Total SOAPP-R' }, 96),
+    categoryScore('positive', { en: 'Screen result (18 or more)', es: 'Resultado del cribado (18 o más)' }, 1),
   ],
   headline: { key: 'total', maximum: 96 },
   bands: [

@@ -2,6 +2,7 @@ import { QuestionType } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
 import {
   allWorseWhenHigher,
+  categoryScore,
   completeCodes,
   englishOnlyNotice,
   nullScores,
@@ -9,7 +10,8 @@ import {
   screenLabels,
   sexQuestion,
   sumOf,
-} from './screener-parts.js';
+  totalScore,
+} from './parts.js';
 
 /**
  * Positive screen from this total by sex (US validation, Bradley 2003). Kept as data: some programmes use
@@ -85,16 +87,12 @@ export const auditC: InstrumentDefinition & { cutoffs: AuditCCutoffs } = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(3),
   scores: [
-    { key: 'total', label: { en: 'AUDIT-C total', es: 'Total AUDIT-C' }, min: 0, max: 12, decimals: 0, higherIsBetter: false },
-    {
-      key: 'screenPositive',
-      label: { en: 'Screen result (women 3+, men 4+)', es: 'Resultado del cribado (mujeres 3+, hombres 4+)' },
-      min: 0,
-      max: 1,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'AUDIT-C total', es: 'Total AUDIT-C' }, 12),
+    categoryScore(
+      'screenPositive',
+      { en: 'Screen result (women 3+, men 4+)', es: 'Resultado del cribado (mujeres 3+, hombres 4+)' },
+      1,
+    ),
   ],
   headline: { key: 'total', maximum: 12 },
   bands: [{ key: 'screenPositive', labels: screenLabels }],

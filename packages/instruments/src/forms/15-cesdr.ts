@@ -1,6 +1,16 @@
 import { QuestionType, type LocalizedText } from '@pathwell/contracts/forms';
 import type { InstrumentAnswers, InstrumentDefinition, ScoreResult } from '../types.js';
-import { allWorseWhenHigher, completeCodes, englishOnlyNotice, items, nullScores, options, sumOf } from './screener-parts.js';
+import {
+  allWorseWhenHigher,
+  categoryScore,
+  completeCodes,
+  englishOnlyNotice,
+  items,
+  nullScores,
+  options,
+  sumOf,
+  totalScore,
+} from './parts.js';
 
 const itemTexts: LocalizedText[] = [
   { en: 'My appetite was poor' },
@@ -100,16 +110,8 @@ export const cesdR: InstrumentDefinition = {
   questions,
   higherCodeIsWorse: allWorseWhenHigher(20),
   scores: [
-    { key: 'total', label: { en: 'CESD-R total', es: 'Total CESD-R' }, min: 0, max: 60, decimals: 0, higherIsBetter: false },
-    {
-      key: 'category',
-      label: { en: 'Category', es: 'Categoría' },
-      min: 0,
-      max: 4,
-      decimals: 0,
-      higherIsBetter: false,
-      categorical: true,
-    },
+    totalScore('total', { en: 'CESD-R total', es: 'Total CESD-R' }, 60),
+    categoryScore('category', { en: 'Category', es: 'Categoría' }, 4),
   ],
   headline: { key: 'total', maximum: 60 },
   bands: [
