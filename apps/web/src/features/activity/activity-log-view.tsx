@@ -1,7 +1,7 @@
-import { Button, Center, Group, Loader, Pagination, Stack, Table, Text } from '@mantine/core';
-import { IconDownload, IconRefresh } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient, type UseQueryResult } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { Button, Stack, Text } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   ACTIVITY_EXPORT_MAX_ROWS,
@@ -11,7 +11,7 @@ import {
 } from '@pathwell/contracts/activity';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { useSession } from '../../app/session-context';
-import { ErrorAlert } from '../../components/error-alert';
+import { DataTable, PagedResults } from '../../components/data-table';
 import { errorText } from '../../lib/error-text';
 import { isLanguage } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
@@ -58,161 +58,73 @@ function ExportButton({ totalRecords, run }: { totalRecords: number | undefined;
   );
 }
 
-type Paged<T> = { totalRecords: number; data: T[] };
-
-/** Loading, error, empty, table and pages: the same on both log pages. */
-function LogResults<T>({
-  query,
-  pageNumber,
-  onPage,
-  emptyText,
-  exportButton,
-  children,
-}: {
-  query: UseQueryResult<Paged<T>>;
-  pageNumber: number;
-  onPage: (page: number) => void;
-  emptyText: string;
-  exportButton: ReactNode;
-  children: (rows: T[]) => ReactNode;
-}) {
-  const { t } = useTranslation('activity');
-  if (query.isError) {
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="activity-error">{errorText(query.error)}</ErrorAlert>
-        <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void query.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  }
-  if (!query.data) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  }
-  const { totalRecords, data } = query.data;
-  const pages = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE_DEFAULT));
-  return (
-    <Stack gap="sm">
-      <Group justify="space-between">
-        <Text size="sm" c="dimmed" aria-live="polite" data-testid="activity-total">
-          {t('total', { count: totalRecords })}
-        </Text>
-        {exportButton}
-      </Group>
-      {data.length === 0 ? (
-        <Text c="dimmed" py="lg" ta="center" data-testid="activity-empty">
-          {emptyText}
-        </Text>
-      ) : (
-        children(data)
-      )}
-      {pages > 1 ? (
-        <Group justify="center">
-          <Pagination total={pages} value={pageNumber + 1} onChange={(value) => onPage(value - 1)} aria-label={t('pages')} />
-        </Group>
-      ) : null}
-    </Stack>
-  );
-}
+const noWrap = { style: { whiteSpace: 'nowrap' } } as const;
+const monospace = (text: string | null) => (
+  <Text size="sm" ff="monospace">
+    {text}
+  </Text>
+);
 
 function ActivityTable({ rows, offsetHours }: { rows: ActivityEntry[]; offsetHours: number }) {
   const { t } = useTranslation('activity');
   return (
-    <Table.ScrollContainer minWidth={900}>
-      <Table striped highlightOnHover verticalSpacing="xs" aria-label={t('table')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('columns.time')}</Table.Th>
-            <Table.Th>{t('columns.user')}</Table.Th>
-            <Table.Th>{t('columns.area')}</Table.Th>
-            <Table.Th>{t('columns.action')}</Table.Th>
-            <Table.Th>{t('columns.target')}</Table.Th>
-            <Table.Th>{t('columns.description')}</Table.Th>
-            <Table.Th>{t('columns.ip')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.id} data-testid="activity-row">
-              <Table.Td>
-                <ClinicTime at={row.createdAt} offsetHours={offsetHours} />
-              </Table.Td>
-              <Table.Td>
-                <ActorCell name={row.userName} email={row.email} />
-              </Table.Td>
-              <Table.Td>{t(`areas.${row.area}`)}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <ActionBadge action={row.action} />
-              </Table.Td>
-              <Table.Td maw={220}>
-                <TargetCell targetType={row.targetType} targetId={row.targetId} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{row.description}</Text>
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" ff="monospace">
-                  {row.ip}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      rows={rows}
+      rowKey={(row) => row.id}
+      rowTestId="activity-row"
+      ariaLabel={t('table')}
+      minWidth={900}
+      verticalSpacing="xs"
+      emptyText={t('empty')}
+      emptyTestId="activity-empty"
+      columns={[
+        { key: 'time', header: t('columns.time'), cell: (row) => <ClinicTime at={row.createdAt} offsetHours={offsetHours} /> },
+        { key: 'user', header: t('columns.user'), cell: (row) => <ActorCell name={row.userName} email={row.email} /> },
+        { key: 'area', header: t('columns.area'), cell: (row) => t(`areas.${row.area}`) },
+        { key: 'action', header: t('columns.action'), tdProps: noWrap, cell: (row) => <ActionBadge action={row.action} /> },
+        {
+          key: 'target',
+          header: t('columns.target'),
+          tdProps: { maw: 220 },
+          cell: (row) => <TargetCell targetType={row.targetType} targetId={row.targetId} />,
+        },
+        { key: 'description', header: t('columns.description'), cell: (row) => <Text size="sm">{row.description}</Text> },
+        { key: 'ip', header: t('columns.ip'), cell: (row) => monospace(row.ip) },
+      ]}
+    />
   );
 }
 
 function LoginTable({ rows, offsetHours }: { rows: LoginDetail[]; offsetHours: number }) {
   const { t } = useTranslation('activity');
   return (
-    <Table.ScrollContainer minWidth={860}>
-      <Table striped highlightOnHover verticalSpacing="xs" aria-label={t('loginTable')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('columns.time')}</Table.Th>
-            <Table.Th>{t('columns.user')}</Table.Th>
-            <Table.Th>{t('columns.event')}</Table.Th>
-            <Table.Th>{t('columns.result')}</Table.Th>
-            <Table.Th>{t('columns.ip')}</Table.Th>
-            <Table.Th>{t('columns.userAgent')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.id} data-testid="activity-row">
-              <Table.Td>
-                <ClinicTime at={row.createdAt} offsetHours={offsetHours} />
-              </Table.Td>
-              <Table.Td>
-                <ActorCell name={row.userName} email={row.email} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm">{row.event}</Text>
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <ResultBadge result={row.result} />
-              </Table.Td>
-              <Table.Td>
-                <Text size="sm" ff="monospace">
-                  {row.ip}
-                </Text>
-              </Table.Td>
-              <Table.Td maw={280}>
-                <Text size="xs" c="dimmed" lineClamp={2} title={row.userAgent ?? undefined}>
-                  {row.userAgent ?? '—'}
-                </Text>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      rows={rows}
+      rowKey={(row) => row.id}
+      rowTestId="activity-row"
+      ariaLabel={t('loginTable')}
+      minWidth={860}
+      verticalSpacing="xs"
+      emptyText={t('loginEmpty')}
+      emptyTestId="activity-empty"
+      columns={[
+        { key: 'time', header: t('columns.time'), cell: (row) => <ClinicTime at={row.createdAt} offsetHours={offsetHours} /> },
+        { key: 'user', header: t('columns.user'), cell: (row) => <ActorCell name={row.userName} email={row.email} /> },
+        { key: 'event', header: t('columns.event'), cell: (row) => <Text size="sm">{row.event}</Text> },
+        { key: 'result', header: t('columns.result'), tdProps: noWrap, cell: (row) => <ResultBadge result={row.result} /> },
+        { key: 'ip', header: t('columns.ip'), cell: (row) => monospace(row.ip) },
+        {
+          key: 'userAgent',
+          header: t('columns.userAgent'),
+          tdProps: { maw: 280 },
+          cell: (row) => (
+            <Text size="xs" c="dimmed" lineClamp={2} title={row.userAgent ?? undefined}>
+              {row.userAgent ?? '—'}
+            </Text>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -237,17 +149,21 @@ export function ActivityLogView() {
   return (
     <Stack gap="md">
       <ActivityFilters actors={actors.data ?? []} onApply={apply} />
-      <LogResults
+      <PagedResults
         query={log}
         pageNumber={pageNumber}
         onPage={setPageNumber}
-        emptyText={t('empty')}
-        exportButton={
+        errorTestId="activity-error"
+        retryLabel={t('retry')}
+        totalText={(count) => t('total', { count })}
+        totalTestId="activity-total"
+        pagesLabel={t('pages')}
+        action={
           <ExportButton totalRecords={log.data?.totalRecords} run={() => activityApi.exportActivity({ ...filter, language })} />
         }
       >
         {(rows) => <ActivityTable rows={rows} offsetHours={offsetHours} />}
-      </LogResults>
+      </PagedResults>
     </Stack>
   );
 }
@@ -263,12 +179,16 @@ export function LoginDetailsView() {
   return (
     <Stack gap="md">
       <ActivityFilters actors={actors.data ?? []} showArea={false} onApply={apply} />
-      <LogResults
+      <PagedResults
         query={log}
         pageNumber={pageNumber}
         onPage={setPageNumber}
-        emptyText={t('loginEmpty')}
-        exportButton={
+        errorTestId="activity-error"
+        retryLabel={t('retry')}
+        totalText={(count) => t('total', { count })}
+        totalTestId="activity-total"
+        pagesLabel={t('pages')}
+        action={
           <ExportButton
             totalRecords={log.data?.totalRecords}
             run={() => activityApi.exportLoginDetails({ ...loginFilter, language })}
@@ -276,7 +196,7 @@ export function LoginDetailsView() {
         }
       >
         {(rows) => <LoginTable rows={rows} offsetHours={offsetHours} />}
-      </LogResults>
+      </PagedResults>
     </Stack>
   );
 }

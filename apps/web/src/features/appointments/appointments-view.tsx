@@ -1,12 +1,12 @@
-import { Button, Center, Group, Loader, Modal, Pagination, Stack, Table, Text } from '@mantine/core';
-import { IconCalendarPlus, IconDownload, IconRefresh } from '@tabler/icons-react';
+import { Button, Group, Modal, Stack } from '@mantine/core';
+import { IconCalendarPlus, IconDownload } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appointmentFilterDefaults, type Appointment, type AppointmentFilterInput } from '@pathwell/contracts/appointments';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { useSession } from '../../app/session-context';
-import { ErrorAlert } from '../../components/error-alert';
+import { DataTable, PagedResults } from '../../components/data-table';
 import { formatClinicDateTime } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { isLanguage } from '../../lib/i18n';
@@ -32,40 +32,31 @@ function AppointmentTable({
 }) {
   const { t } = useTranslation('appointments');
   return (
-    <Table.ScrollContainer minWidth={760}>
-      <Table striped highlightOnHover verticalSpacing="xs" aria-label={t('table')}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('columns.patient')}</Table.Th>
-            <Table.Th>{t('columns.birthDate')}</Table.Th>
-            <Table.Th>{t('columns.doctor')}</Table.Th>
-            <Table.Th>{t('columns.type')}</Table.Th>
-            <Table.Th>{t('columns.room')}</Table.Th>
-            <Table.Th>{t('columns.start')}</Table.Th>
-            <Table.Th>{t('columns.status')}</Table.Th>
-            {rowAction ? <Table.Th>{t('columns.actions')}</Table.Th> : null}
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.id} data-testid="appointment-row">
-              <Table.Td>{row.patient.fullName}</Table.Td>
-              <Table.Td>{birthDateText(row.patient.birthDate)}</Table.Td>
-              <Table.Td>{row.doctor?.name}</Table.Td>
-              <Table.Td>{row.appointmentType?.name}</Table.Td>
-              <Table.Td>{row.room?.name}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <time dateTime={row.startsAt}>{formatClinicDateTime(row.startsAt, offsetHours)}</time>
-              </Table.Td>
-              <Table.Td>
-                <AppointmentStatusBadge status={row.status} />
-              </Table.Td>
-              {rowAction ? <Table.Td>{rowAction(row)}</Table.Td> : null}
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <DataTable
+      rows={rows}
+      rowKey={(row) => row.id}
+      rowTestId="appointment-row"
+      ariaLabel={t('table')}
+      minWidth={760}
+      verticalSpacing="xs"
+      emptyText={t('empty')}
+      emptyTestId="appointments-empty"
+      columns={[
+        { key: 'patient', header: t('columns.patient'), cell: (row) => row.patient.fullName },
+        { key: 'birthDate', header: t('columns.birthDate'), cell: (row) => birthDateText(row.patient.birthDate) },
+        { key: 'doctor', header: t('columns.doctor'), cell: (row) => row.doctor?.name },
+        { key: 'type', header: t('columns.type'), cell: (row) => row.appointmentType?.name },
+        { key: 'room', header: t('columns.room'), cell: (row) => row.room?.name },
+        {
+          key: 'start',
+          header: t('columns.start'),
+          tdProps: { style: { whiteSpace: 'nowrap' } },
+          cell: (row) => <time dateTime={row.startsAt}>{formatClinicDateTime(row.startsAt, offsetHours)}</time>,
+        },
+        { key: 'status', header: t('columns.status'), cell: (row) => <AppointmentStatusBadge status={row.status} /> },
+        rowAction ? { key: 'actions', header: t('columns.actions'), cell: rowAction } : null,
+      ]}
+    />
   );
 }
 
@@ -88,62 +79,31 @@ export function AppointmentsView({ rowAction }: { rowAction?: AppointmentRowActi
     onError: (failure) => notify('error', errorText(failure)),
   });
 
-  const results = (() => {
-    if (query.isError) {
-      return (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="appointments-error">{errorText(query.error)}</ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void query.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      );
-    }
-    if (!query.data) {
-      return (
-        <Center py="xl">
-          <Loader aria-label={t('common:loading')} />
-        </Center>
-      );
-    }
-    const { totalRecords, data } = query.data;
-    const pages = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE_DEFAULT));
-    return (
-      <Stack gap="sm">
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed" aria-live="polite" data-testid="appointments-total">
-            {t('total', { count: totalRecords })}
-          </Text>
-          <Button
-            variant="light"
-            leftSection={<IconDownload size={16} aria-hidden />}
-            onClick={() => exporting.mutate()}
-            loading={exporting.isPending}
-            disabled={totalRecords === 0}
-          >
-            {t('export')}
-          </Button>
-        </Group>
-        {data.length === 0 ? (
-          <Text c="dimmed" py="lg" ta="center" data-testid="appointments-empty">
-            {t('empty')}
-          </Text>
-        ) : (
-          <AppointmentTable rows={data} offsetHours={offsetHours} rowAction={rowAction} />
-        )}
-        {pages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={pages}
-              value={pageNumber + 1}
-              onChange={(value) => setPageNumber(value - 1)}
-              aria-label={t('pages')}
-            />
-          </Group>
-        ) : null}
-      </Stack>
-    );
-  })();
+  const results = (
+    <PagedResults
+      query={query}
+      pageNumber={pageNumber}
+      onPage={setPageNumber}
+      errorTestId="appointments-error"
+      retryLabel={t('retry')}
+      totalText={(count) => t('total', { count })}
+      totalTestId="appointments-total"
+      pagesLabel={t('pages')}
+      action={
+        <Button
+          variant="light"
+          leftSection={<IconDownload size={16} aria-hidden />}
+          onClick={() => exporting.mutate()}
+          loading={exporting.isPending}
+          disabled={query.data?.totalRecords === 0}
+        >
+          {t('export')}
+        </Button>
+      }
+    >
+      {(rows) => <AppointmentTable rows={rows} offsetHours={offsetHours} rowAction={rowAction} />}
+    </PagedResults>
+  );
 
   return (
     <Stack gap="md">

@@ -1,26 +1,12 @@
-import {
-  Box,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Menu,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconChevronDown, IconRefresh } from '@tabler/icons-react';
+import { Box, Button, Group, Menu, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { IconChevronDown } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Appointment, AppointmentStatusCode, DaySchedule } from '@pathwell/contracts/appointments';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
 import { useSession } from '../../app/session-context';
-import { ErrorAlert } from '../../components/error-alert';
+import { EmptyText, QueryState } from '../../components/data-table';
 import { clinicToday, formatClinicTime } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -163,83 +149,66 @@ export function StaffSchedule({ rowAction }: { rowAction?: (appointment: Appoint
     onSettled: () => queryClient.invalidateQueries({ queryKey: appointmentKeys.pages }),
   });
 
-  const body = (() => {
-    if (query.isError) {
-      return (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="schedule-load-error">{errorText(query.error)}</ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void query.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      );
-    }
-    if (!query.data) {
-      return (
-        <Center py="xl">
-          <Loader aria-label={t('common:loading')} />
-        </Center>
-      );
-    }
-    if (query.data.data.length === 0) {
-      return (
-        <Text c="dimmed" py="lg" ta="center" data-testid="schedule-empty">
-          {t('staff.empty')}
-        </Text>
-      );
-    }
-    return groupRows(query.data.data, by, by === 'provider' ? t('staff.noDoctor') : t('staff.noRoom')).map(([key, group]) => (
-      <Paper key={key || 'none'} withBorder radius="lg" p="sm" component="section" aria-label={group.title}>
-        <Title order={2} size="h4" mb="xs">
-          {group.title}
-        </Title>
-        <Table.ScrollContainer minWidth={340}>
-          <Table verticalSpacing="xs" horizontalSpacing="xs" highlightOnHover>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('staff.time')}</Table.Th>
-                <Table.Th>{`${t('columns.patient')} · ${t('columns.status')}`}</Table.Th>
-                <Table.Th visibleFrom="sm">{by === 'provider' ? t('columns.room') : t('columns.doctor')}</Table.Th>
-                <Table.Th>{t('columns.actions')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {group.rows.map((row) => (
-                <Table.Tr key={row.id} data-testid="schedule-row">
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <time dateTime={row.startsAt}>{formatClinicTime(row.startsAt, offsetHours)}</time>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {row.patient.fullName}
-                    </Text>
-                    {/* The status sits under the name so that on a phone the actions keep their room. */}
-                    <Box mt={4}>
-                      <AppointmentStatusBadge status={row.status} compact />
-                    </Box>
-                    {row.checkInDelayedUntil && row.status === 2 ? (
-                      <Text size="xs" c="dimmed">
-                        {t('staff.delayedUntil', { time: formatClinicTime(row.checkInDelayedUntil, offsetHours) })}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td visibleFrom="sm">{by === 'provider' ? row.room?.name : row.doctor?.name}</Table.Td>
-                  <Table.Td>
-                    <RowActions
-                      appointment={row}
-                      busy={stepping.isPending && stepping.variables.appointment.id === row.id}
-                      onStep={(step) => stepping.mutate(step)}
-                    />
-                    {rowAction?.(row)}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </Paper>
-    ));
-  })();
+  const body = (
+    <QueryState query={query} errorTestId="schedule-load-error" retryLabel={t('retry')} retryIcon>
+      {({ data }) => {
+        if (data.length === 0) {
+          return <EmptyText testId="schedule-empty">{t('staff.empty')}</EmptyText>;
+        }
+        return groupRows(data, by, by === 'provider' ? t('staff.noDoctor') : t('staff.noRoom')).map(([key, group]) => (
+          <Paper key={key || 'none'} withBorder radius="lg" p="sm" component="section" aria-label={group.title}>
+            <Title order={2} size="h4" mb="xs">
+              {group.title}
+            </Title>
+            <Table.ScrollContainer minWidth={340}>
+              <Table verticalSpacing="xs" horizontalSpacing="xs" highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('staff.time')}</Table.Th>
+                    <Table.Th>{`${t('columns.patient')} · ${t('columns.status')}`}</Table.Th>
+                    <Table.Th visibleFrom="sm">{by === 'provider' ? t('columns.room') : t('columns.doctor')}</Table.Th>
+                    <Table.Th>{t('columns.actions')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {group.rows.map((row) => (
+                    <Table.Tr key={row.id} data-testid="schedule-row">
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                        <time dateTime={row.startsAt}>{formatClinicTime(row.startsAt, offsetHours)}</time>
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {row.patient.fullName}
+                        </Text>
+                        {/* The status sits under the name so that on a phone the actions keep their room. */}
+                        <Box mt={4}>
+                          <AppointmentStatusBadge status={row.status} compact />
+                        </Box>
+                        {row.checkInDelayedUntil && row.status === 2 ? (
+                          <Text size="xs" c="dimmed">
+                            {t('staff.delayedUntil', { time: formatClinicTime(row.checkInDelayedUntil, offsetHours) })}
+                          </Text>
+                        ) : null}
+                      </Table.Td>
+                      <Table.Td visibleFrom="sm">{by === 'provider' ? row.room?.name : row.doctor?.name}</Table.Td>
+                      <Table.Td>
+                        <RowActions
+                          appointment={row}
+                          busy={stepping.isPending && stepping.variables.appointment.id === row.id}
+                          onStep={(step) => stepping.mutate(step)}
+                        />
+                        {rowAction?.(row)}
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          </Paper>
+        ));
+      }}
+    </QueryState>
+  );
 
   return (
     <Stack gap="md">

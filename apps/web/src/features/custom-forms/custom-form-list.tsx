@@ -1,19 +1,4 @@
-import {
-  ActionIcon,
-  Anchor,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Pagination,
-  Paper,
-  SegmentedControl,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Tooltip,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArchive, IconPencil, IconPlus, IconRestore, IconSearch } from '@tabler/icons-react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,7 +8,7 @@ import { Link } from 'react-router';
 import type { CustomFormListItem } from '@pathwell/contracts/custom-forms';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { useSession } from '../../app/session-context';
-import { ErrorAlert } from '../../components/error-alert';
+import { DataTable, Pager, QueryState } from '../../components/data-table';
 import { formatClinicDate } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -72,8 +57,6 @@ export function CustomFormList() {
     }
   };
 
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.totalRecords / list.data.pageSize)) : 1;
-
   return (
     <Paper withBorder p="md" radius="lg">
       <Stack gap="md">
@@ -108,90 +91,79 @@ export function CustomFormList() {
           </Stack>
         </Group>
 
-        {list.isError ? (
-          <Stack gap="sm" align="flex-start">
-            <ErrorAlert testId="custom-forms-error">{errorText(list.error)}</ErrorAlert>
-            <Button variant="light" onClick={() => void list.refetch()}>
-              {t('retry')}
-            </Button>
-          </Stack>
-        ) : !list.data ? (
-          <Center py="xl">
-            <Loader aria-label={t('loading')} />
-          </Center>
-        ) : list.data.data.length === 0 ? (
-          <Text c="dimmed" ta="center" py="lg" data-testid="custom-forms-empty">
-            {t('empty')}
-          </Text>
-        ) : (
-          <Table.ScrollContainer minWidth={720}>
-            <Table striped highlightOnHover verticalSpacing="sm" data-testid="custom-forms-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('columns.title')}</Table.Th>
-                  <Table.Th>{t('columns.version')}</Table.Th>
-                  <Table.Th>{t('columns.questions')}</Table.Th>
-                  <Table.Th>{t('columns.responses')}</Table.Th>
-                  <Table.Th>{t('columns.updated')}</Table.Th>
-                  <Table.Th aria-label={t('columns.actions')} />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.data.data.map((form) => (
-                  <Table.Tr key={form.id} data-testid="custom-forms-row">
-                    <Table.Td>
-                      <Anchor component={Link} to={`/customforms/${form.id}`}>
-                        {form.title}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td>{form.currentVersion}</Table.Td>
-                    <Table.Td>{form.questionCount}</Table.Td>
-                    <Table.Td>{form.responseCount}</Table.Td>
-                    <Table.Td>{formatClinicDate(form.updatedAt, session.instance.timeZoneOffsetHours)}</Table.Td>
-                    <Table.Td>
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Tooltip label={t('edit', { title: form.title })}>
-                          <ActionIcon
-                            component={Link}
-                            to={`/customforms/${form.id}`}
-                            variant="subtle"
-                            aria-label={t('edit', { title: form.title })}
-                          >
-                            <IconPencil size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label={form.archived ? t('restore') : t('archive')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color={form.archived ? 'teal' : 'red'}
-                            loading={busyId === form.id}
-                            onClick={() => void toggleArchive(form)}
-                            aria-label={
-                              form.archived ? t('restoreNamed', { title: form.title }) : t('archiveNamed', { title: form.title })
-                            }
-                          >
-                            {form.archived ? <IconRestore size={18} aria-hidden /> : <IconArchive size={18} aria-hidden />}
-                          </ActionIcon>
-                        </Tooltip>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-
-        {pages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={pages}
-              value={page + 1}
-              onChange={(value) => setPage(value - 1)}
-              getControlProps={(control) => ({ 'aria-label': t(`pageControl.${control}`) })}
-              getItemProps={(number) => ({ 'aria-label': t('page', { number }) })}
+        <QueryState query={list} errorTestId="custom-forms-error" retryLabel={t('retry')} loadingLabel={t('loading')}>
+          {({ data }) => (
+            <DataTable
+              rows={data}
+              rowKey={(form) => form.id}
+              rowTestId="custom-forms-row"
+              testId="custom-forms-table"
+              minWidth={720}
+              emptyText={t('empty')}
+              emptyTestId="custom-forms-empty"
+              columns={[
+                {
+                  key: 'title',
+                  header: t('columns.title'),
+                  cell: (form) => (
+                    <Anchor component={Link} to={`/customforms/${form.id}`}>
+                      {form.title}
+                    </Anchor>
+                  ),
+                },
+                { key: 'version', header: t('columns.version'), cell: (form) => form.currentVersion },
+                { key: 'questions', header: t('columns.questions'), cell: (form) => form.questionCount },
+                { key: 'responses', header: t('columns.responses'), cell: (form) => form.responseCount },
+                {
+                  key: 'updated',
+                  header: t('columns.updated'),
+                  cell: (form) => formatClinicDate(form.updatedAt, session.instance.timeZoneOffsetHours),
+                },
+                {
+                  key: 'actions',
+                  headerLabel: t('columns.actions'),
+                  cell: (form) => (
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label={t('edit', { title: form.title })}>
+                        <ActionIcon
+                          component={Link}
+                          to={`/customforms/${form.id}`}
+                          variant="subtle"
+                          aria-label={t('edit', { title: form.title })}
+                        >
+                          <IconPencil size={18} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label={form.archived ? t('restore') : t('archive')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color={form.archived ? 'teal' : 'red'}
+                          loading={busyId === form.id}
+                          onClick={() => void toggleArchive(form)}
+                          aria-label={
+                            form.archived ? t('restoreNamed', { title: form.title }) : t('archiveNamed', { title: form.title })
+                          }
+                        >
+                          {form.archived ? <IconRestore size={18} aria-hidden /> : <IconArchive size={18} aria-hidden />}
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  ),
+                },
+              ]}
             />
-          </Group>
+          )}
+        </QueryState>
+
+        {list.data ? (
+          <Pager
+            totalRecords={list.data.totalRecords}
+            pageSize={list.data.pageSize}
+            pageNumber={page}
+            onPage={setPage}
+            controlLabel={(control) => t(`pageControl.${control}`)}
+            itemLabel={(number) => t('page', { number })}
+          />
         ) : null}
       </Stack>
     </Paper>

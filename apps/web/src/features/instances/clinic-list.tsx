@@ -1,12 +1,11 @@
-import { ActionIcon, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Organisation } from '@pathwell/contracts/instances';
-import { ErrorAlert } from '../../components/error-alert';
-import { errorText } from '../../lib/error-text';
+import { DataTable, QueryState } from '../../components/data-table';
 import { notify } from '../../lib/notify';
 import { ConfirmModal } from './confirm-modal';
 import { clinicApi, clinicQueries, instanceKeys } from './instances.api';
@@ -27,115 +26,99 @@ export function ClinicList() {
   const list = useQuery(clinicQueries.list());
   const [deleting, setDeleting] = useState<Organisation | null>(null);
 
-  if (list.isError) {
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="clinics-error">{errorText(list.error)}</ErrorAlert>
-        <Button variant="light" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  }
-  if (!list.data) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  }
   return (
-    <Paper withBorder p="md" radius="lg">
-      {list.data.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg" data-testid="clinics-empty">
-          {t('clinics.empty')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={600}>
-          <Table striped highlightOnHover verticalSpacing="sm" data-testid="clinics-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('fields.name')}</Table.Th>
-                <Table.Th>{t('fields.instances')}</Table.Th>
-                <Table.Th aria-label={t('actions')} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((organisation) => (
-                <Table.Tr key={organisation.id} data-testid="clinics-row">
-                  <Table.Td>
-                    {organisation.canManage ? (
-                      <Anchor component={Link} to={`/clinics/clinicform/${organisation.id}`}>
-                        {organisation.name}
-                      </Anchor>
-                    ) : (
-                      organisation.name
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {organisation.instances.length === 0 ? (
-                      <Text c="dimmed">{t('none')}</Text>
-                    ) : (
-                      <Group gap={6}>
-                        {organisation.instances.map((instance) => (
-                          <Badge key={instance.id} variant="light" color={instance.isActive ? 'teal' : 'gray'} tt="none">
-                            {instance.name}
-                          </Badge>
-                        ))}
-                      </Group>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    {organisation.canManage ? (
-                      <Group gap={4} justify="flex-end" wrap="nowrap">
-                        <Tooltip label={t('edit')}>
-                          <ActionIcon
-                            component={Link}
-                            to={`/clinics/clinicform/${organisation.id}`}
-                            variant="subtle"
-                            aria-label={t('editNamed', { name: organisation.name })}
-                          >
-                            <IconPencil size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                        <Tooltip label={t('delete')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            onClick={() => setDeleting(organisation)}
-                            aria-label={t('deleteNamed', { name: organisation.name })}
-                          >
-                            <IconTrash size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      </Group>
-                    ) : (
-                      <Text size="xs" c="dimmed" ta="right">
-                        {t('clinics.readOnly')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+    <QueryState query={list} errorTestId="clinics-error" retryLabel={t('retry')}>
+      {(organisations) => (
+        <Paper withBorder p="md" radius="lg">
+          <DataTable
+            rows={organisations}
+            rowKey={(organisation) => organisation.id}
+            rowTestId="clinics-row"
+            testId="clinics-table"
+            minWidth={600}
+            emptyText={t('clinics.empty')}
+            emptyTestId="clinics-empty"
+            columns={[
+              {
+                key: 'name',
+                header: t('fields.name'),
+                cell: (organisation) =>
+                  organisation.canManage ? (
+                    <Anchor component={Link} to={`/clinics/clinicform/${organisation.id}`}>
+                      {organisation.name}
+                    </Anchor>
+                  ) : (
+                    organisation.name
+                  ),
+              },
+              {
+                key: 'instances',
+                header: t('fields.instances'),
+                cell: (organisation) =>
+                  organisation.instances.length === 0 ? (
+                    <Text c="dimmed">{t('none')}</Text>
+                  ) : (
+                    <Group gap={6}>
+                      {organisation.instances.map((instance) => (
+                        <Badge key={instance.id} variant="light" color={instance.isActive ? 'teal' : 'gray'} tt="none">
+                          {instance.name}
+                        </Badge>
+                      ))}
+                    </Group>
+                  ),
+              },
+              {
+                key: 'actions',
+                headerLabel: t('actions'),
+                cell: (organisation) =>
+                  organisation.canManage ? (
+                    <Group gap={4} justify="flex-end" wrap="nowrap">
+                      <Tooltip label={t('edit')}>
+                        <ActionIcon
+                          component={Link}
+                          to={`/clinics/clinicform/${organisation.id}`}
+                          variant="subtle"
+                          aria-label={t('editNamed', { name: organisation.name })}
+                        >
+                          <IconPencil size={18} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                      <Tooltip label={t('delete')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          onClick={() => setDeleting(organisation)}
+                          aria-label={t('deleteNamed', { name: organisation.name })}
+                        >
+                          <IconTrash size={18} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                    </Group>
+                  ) : (
+                    <Text size="xs" c="dimmed" ta="right">
+                      {t('clinics.readOnly')}
+                    </Text>
+                  ),
+              },
+            ]}
+          />
+          <ConfirmModal
+            opened={deleting !== null}
+            title={t('clinics.deleteTitle')}
+            text={t('clinics.deleteConfirm', { name: deleting?.name ?? '' })}
+            action={t('delete')}
+            onClose={() => setDeleting(null)}
+            onConfirm={async () => {
+              if (!deleting) return;
+              await clinicApi.remove(deleting.id);
+              notify('success', t('clinics.deleted', { name: deleting.name }));
+              setDeleting(null);
+              await queryClient.invalidateQueries({ queryKey: instanceKeys.clinics });
+              await queryClient.invalidateQueries({ queryKey: instanceKeys.instances });
+            }}
+          />
+        </Paper>
       )}
-      <ConfirmModal
-        opened={deleting !== null}
-        title={t('clinics.deleteTitle')}
-        text={t('clinics.deleteConfirm', { name: deleting?.name ?? '' })}
-        action={t('delete')}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          await clinicApi.remove(deleting.id);
-          notify('success', t('clinics.deleted', { name: deleting.name }));
-          setDeleting(null);
-          await queryClient.invalidateQueries({ queryKey: instanceKeys.clinics });
-          await queryClient.invalidateQueries({ queryKey: instanceKeys.instances });
-        }}
-      />
-    </Paper>
+    </QueryState>
   );
 }

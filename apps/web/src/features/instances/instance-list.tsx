@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Center, Group, Loader, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Paper, Text, Tooltip } from '@mantine/core';
 import { IconPencil, IconPlus, IconPower, IconSwitchHorizontal } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -6,8 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CLINIC_SWITCH_RELOAD_MS } from '@pathwell/contracts/constants';
 import type { Instance } from '@pathwell/contracts/instances';
-import { ErrorAlert } from '../../components/error-alert';
-import { errorText } from '../../lib/error-text';
+import { DataTable, QueryState } from '../../components/data-table';
 import { notify } from '../../lib/notify';
 import { setClinicId } from '../../lib/session-storage';
 import { ConfirmModal } from './confirm-modal';
@@ -49,46 +48,24 @@ export function InstanceList({ currentInstanceId, isSystemManager }: { currentIn
   const list = useQuery(instanceQueries.list());
   const [switchingOff, setSwitchingOff] = useState<Instance | null>(null);
 
-  if (list.isError) {
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="instances-error">{errorText(list.error)}</ErrorAlert>
-        <Button variant="light" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  }
-  if (!list.data) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  }
   return (
-    <Paper withBorder p="md" radius="lg">
-      {list.data.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg" data-testid="instances-empty">
-          {t('instances.empty')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="sm" data-testid="instances-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('fields.name')}</Table.Th>
-                <Table.Th>{t('fields.organisation')}</Table.Th>
-                <Table.Th>{t('fields.timeZone')}</Table.Th>
-                <Table.Th>{t('fields.users')}</Table.Th>
-                <Table.Th>{t('fields.status')}</Table.Th>
-                <Table.Th aria-label={t('actions')} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {list.data.map((instance) => (
-                <Table.Tr key={instance.id} data-testid="instances-row">
-                  <Table.Td>
+    <QueryState query={list} errorTestId="instances-error" retryLabel={t('retry')}>
+      {(instances) => (
+        <Paper withBorder p="md" radius="lg">
+          <DataTable
+            rows={instances}
+            rowKey={(instance) => instance.id}
+            rowTestId="instances-row"
+            testId="instances-table"
+            minWidth={720}
+            emptyText={t('instances.empty')}
+            emptyTestId="instances-empty"
+            columns={[
+              {
+                key: 'name',
+                header: t('fields.name'),
+                cell: (instance) => (
+                  <>
                     <Anchor component={Link} to={`/instances/instanceform/${instance.id}`}>
                       {instance.name}
                     </Anchor>
@@ -97,70 +74,76 @@ export function InstanceList({ currentInstanceId, isSystemManager }: { currentIn
                         {t('instances.current')}
                       </Badge>
                     ) : null}
-                  </Table.Td>
-                  <Table.Td>{instance.organisationName ?? <Text c="dimmed">{t('none')}</Text>}</Table.Td>
-                  <Table.Td>{instance.timeZoneId ?? '—'}</Table.Td>
-                  <Table.Td>{instance.userCount}</Table.Td>
-                  <Table.Td>
-                    <ActiveBadge isActive={instance.isActive} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={4} justify="flex-end" wrap="nowrap">
-                      {isSystemManager && instance.isActive && instance.id !== currentInstanceId ? (
-                        <Tooltip label={t('instances.switch')}>
-                          <ActionIcon
-                            variant="subtle"
-                            onClick={() => switchTo(instance)}
-                            aria-label={t('instances.switchTo', { name: instance.name })}
-                          >
-                            <IconSwitchHorizontal size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : null}
-                      <Tooltip label={t('edit')}>
+                  </>
+                ),
+              },
+              {
+                key: 'organisation',
+                header: t('fields.organisation'),
+                cell: (instance) => instance.organisationName ?? <Text c="dimmed">{t('none')}</Text>,
+              },
+              { key: 'timeZone', header: t('fields.timeZone'), cell: (instance) => instance.timeZoneId ?? '—' },
+              { key: 'users', header: t('fields.users'), cell: (instance) => instance.userCount },
+              { key: 'status', header: t('fields.status'), cell: (instance) => <ActiveBadge isActive={instance.isActive} /> },
+              {
+                key: 'actions',
+                headerLabel: t('actions'),
+                cell: (instance) => (
+                  <Group gap={4} justify="flex-end" wrap="nowrap">
+                    {isSystemManager && instance.isActive && instance.id !== currentInstanceId ? (
+                      <Tooltip label={t('instances.switch')}>
                         <ActionIcon
-                          component={Link}
-                          to={`/instances/instanceform/${instance.id}`}
                           variant="subtle"
-                          aria-label={t('editNamed', { name: instance.name })}
+                          onClick={() => switchTo(instance)}
+                          aria-label={t('instances.switchTo', { name: instance.name })}
                         >
-                          <IconPencil size={18} aria-hidden />
+                          <IconSwitchHorizontal size={18} aria-hidden />
                         </ActionIcon>
                       </Tooltip>
-                      {instance.canManage && instance.isActive ? (
-                        <Tooltip label={t('instances.switchOff')}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            onClick={() => setSwitchingOff(instance)}
-                            aria-label={t('instances.switchOffNamed', { name: instance.name })}
-                          >
-                            <IconPower size={18} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : null}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                    ) : null}
+                    <Tooltip label={t('edit')}>
+                      <ActionIcon
+                        component={Link}
+                        to={`/instances/instanceform/${instance.id}`}
+                        variant="subtle"
+                        aria-label={t('editNamed', { name: instance.name })}
+                      >
+                        <IconPencil size={18} aria-hidden />
+                      </ActionIcon>
+                    </Tooltip>
+                    {instance.canManage && instance.isActive ? (
+                      <Tooltip label={t('instances.switchOff')}>
+                        <ActionIcon
+                          variant="subtle"
+                          color="red"
+                          onClick={() => setSwitchingOff(instance)}
+                          aria-label={t('instances.switchOffNamed', { name: instance.name })}
+                        >
+                          <IconPower size={18} aria-hidden />
+                        </ActionIcon>
+                      </Tooltip>
+                    ) : null}
+                  </Group>
+                ),
+              },
+            ]}
+          />
+          <ConfirmModal
+            opened={switchingOff !== null}
+            title={t('instances.switchOffTitle')}
+            text={t('instances.switchOffConfirm', { name: switchingOff?.name ?? '' })}
+            action={t('instances.switchOff')}
+            onClose={() => setSwitchingOff(null)}
+            onConfirm={async () => {
+              if (!switchingOff) return;
+              await instanceApi.remove(switchingOff.id);
+              notify('success', t('instances.switchedOff', { name: switchingOff.name }));
+              setSwitchingOff(null);
+              await queryClient.invalidateQueries({ queryKey: instanceKeys.instances });
+            }}
+          />
+        </Paper>
       )}
-      <ConfirmModal
-        opened={switchingOff !== null}
-        title={t('instances.switchOffTitle')}
-        text={t('instances.switchOffConfirm', { name: switchingOff?.name ?? '' })}
-        action={t('instances.switchOff')}
-        onClose={() => setSwitchingOff(null)}
-        onConfirm={async () => {
-          if (!switchingOff) return;
-          await instanceApi.remove(switchingOff.id);
-          notify('success', t('instances.switchedOff', { name: switchingOff.name }));
-          setSwitchingOff(null);
-          await queryClient.invalidateQueries({ queryKey: instanceKeys.instances });
-        }}
-      />
-    </Paper>
+    </QueryState>
   );
 }

@@ -2,11 +2,8 @@ import {
   ActionIcon,
   Badge,
   Button,
-  Center,
   Group,
-  Loader,
   Modal,
-  Pagination,
   Paper,
   SegmentedControl,
   Stack,
@@ -22,9 +19,9 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort, IconPencil, IconPlus, IconS
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_SIZE_DEFAULT, SEARCH_MIN_CHARS } from '@pathwell/contracts/constants';
+import { SEARCH_MIN_CHARS } from '@pathwell/contracts/constants';
 import type { FieldDescriptor, ManagedItem, ManagedListDefinition } from '@pathwell/contracts/managed-lists';
-import { ErrorAlert } from '../../components/error-alert';
+import { DataTable, Pager, QueryState, type DataColumn } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -190,123 +187,67 @@ export function ManagedListPage({
   };
 
   const tableFields = list.fields.filter((field) => field.inTable);
-  const totalPages = page.data ? Math.max(1, Math.ceil(page.data.totalRecords / PAGE_SIZE_DEFAULT)) : 1;
 
-  let body: ReactNode;
-  if (page.isError && !page.data) {
-    body = (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="managed-list-error">
-          {t('page.loadFailed')} {errorText(page.error)}
-        </ErrorAlert>
-        <Button variant="light" onClick={() => void page.refetch()}>
-          {t('page.retry')}
-        </Button>
-      </Stack>
-    );
-  } else if (!page.data) {
-    body = (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Text c="dimmed" py="lg" data-testid="managed-list-empty">
-        {search || activeFilter !== 'all' ? t('page.noMatch') : t('page.empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={640}>
-        <Table
-          striped
-          highlightOnHover
-          verticalSpacing="sm"
-          aria-label={t('page.tableLabel', { list: title })}
-          data-testid="managed-list-table"
-        >
-          <Table.Thead>
-            <Table.Tr>
-              <SortableHeader column="name" label={t('columns.name')} sortBy={sortBy} direction={sortDirection} onSort={sort} />
-              {tableFields.map((field) => (
-                <Table.Th key={field.name}>{t(field.labelKey)}</Table.Th>
-              ))}
-              <SortableHeader
-                column="sortOrder"
-                label={t('columns.sortOrder')}
-                sortBy={sortBy}
-                direction={sortDirection}
-                onSort={sort}
-              />
-              <SortableHeader
-                column="createdAt"
-                label={t('columns.createdAt')}
-                sortBy={sortBy}
-                direction={sortDirection}
-                onSort={sort}
-              />
-              <Table.Th>{t('columns.active')}</Table.Th>
-              {canWrite ? <Table.Th style={{ width: 96 }}>{t('columns.actions')}</Table.Th> : null}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {page.data.data.map((item) => (
-              <Table.Tr key={item.id} data-testid="managed-list-row">
-                <Table.Td fw={500}>{item.name}</Table.Td>
-                {tableFields.map((field) => (
-                  <Table.Td key={field.name}>
-                    <AttributeValue field={field} value={item.attributes[field.name]} />
-                  </Table.Td>
-                ))}
-                <Table.Td>{item.sortOrder}</Table.Td>
-                <Table.Td>{new Date(item.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
-                <Table.Td>
-                  {canWrite ? (
-                    <Switch
-                      checked={toggle.isPending && toggle.variables?.id === item.id ? !item.isActive : item.isActive}
-                      onChange={() => toggle.mutate(item)}
-                      disabled={toggle.isPending}
-                      aria-label={t('actions.activate', { name: item.name })}
-                    />
-                  ) : (
-                    <Badge variant="light" miw="max-content" color={item.isActive ? 'teal' : 'gray'}>
-                      {t(item.isActive ? 'page.filter.active' : 'page.filter.inactive')}
-                    </Badge>
-                  )}
-                </Table.Td>
-                {canWrite ? (
-                  <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <Tooltip label={t('actions.edit', { name: item.name })}>
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={t('actions.edit', { name: item.name })}
-                          onClick={() => setEditing(item)}
-                        >
-                          <IconPencil size={18} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
-                      <Tooltip label={t('actions.delete', { name: item.name })}>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('actions.delete', { name: item.name })}
-                          onClick={() => setDeleting(item)}
-                        >
-                          <IconTrash size={18} aria-hidden />
-                        </ActionIcon>
-                      </Tooltip>
-                    </Group>
-                  </Table.Td>
-                ) : null}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+  const sortable = (column: SortField, label: string) => (
+    <SortableHeader column={column} label={label} sortBy={sortBy} direction={sortDirection} onSort={sort} />
+  );
+  const columns: (DataColumn<ManagedItem> | null)[] = [
+    { key: 'name', th: sortable('name', t('columns.name')), tdProps: { fw: 500 }, cell: (item) => item.name },
+    ...tableFields.map((field): DataColumn<ManagedItem> => ({
+      key: `field-${field.name}`,
+      header: t(field.labelKey),
+      cell: (item) => <AttributeValue field={field} value={item.attributes[field.name]} />,
+    })),
+    { key: 'sortOrder', th: sortable('sortOrder', t('columns.sortOrder')), cell: (item) => item.sortOrder },
+    {
+      key: 'createdAt',
+      th: sortable('createdAt', t('columns.createdAt')),
+      cell: (item) => new Date(item.createdAt).toLocaleDateString(i18n.language),
+    },
+    {
+      key: 'active',
+      header: t('columns.active'),
+      cell: (item) =>
+        canWrite ? (
+          <Switch
+            checked={toggle.isPending && toggle.variables?.id === item.id ? !item.isActive : item.isActive}
+            onChange={() => toggle.mutate(item)}
+            disabled={toggle.isPending}
+            aria-label={t('actions.activate', { name: item.name })}
+          />
+        ) : (
+          <Badge variant="light" miw="max-content" color={item.isActive ? 'teal' : 'gray'}>
+            {t(item.isActive ? 'page.filter.active' : 'page.filter.inactive')}
+          </Badge>
+        ),
+    },
+    canWrite
+      ? {
+          key: 'actions',
+          header: t('columns.actions'),
+          thProps: { style: { width: 96 } },
+          cell: (item) => (
+            <Group gap={4} wrap="nowrap">
+              <Tooltip label={t('actions.edit', { name: item.name })}>
+                <ActionIcon variant="subtle" aria-label={t('actions.edit', { name: item.name })} onClick={() => setEditing(item)}>
+                  <IconPencil size={18} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+              <Tooltip label={t('actions.delete', { name: item.name })}>
+                <ActionIcon
+                  variant="subtle"
+                  color="red"
+                  aria-label={t('actions.delete', { name: item.name })}
+                  onClick={() => setDeleting(item)}
+                >
+                  <IconTrash size={18} aria-hidden />
+                </ActionIcon>
+              </Tooltip>
+            </Group>
+          ),
+        }
+      : null,
+  ];
 
   return (
     <>
@@ -357,21 +298,36 @@ export function ManagedListPage({
               />
             </Stack>
           </Group>
-          {body}
+          <QueryState
+            query={page}
+            errorTestId="managed-list-error"
+            errorPrefix={t('page.loadFailed')}
+            retryLabel={t('page.retry')}
+            keepDataOnError
+          >
+            {({ data }) => (
+              <DataTable
+                rows={data}
+                rowKey={(item) => item.id}
+                rowTestId="managed-list-row"
+                testId="managed-list-table"
+                ariaLabel={t('page.tableLabel', { list: title })}
+                minWidth={640}
+                emptyText={search || activeFilter !== 'all' ? t('page.noMatch') : t('page.empty')}
+                emptyTestId="managed-list-empty"
+                columns={columns}
+              />
+            )}
+          </QueryState>
           {page.data && page.data.totalRecords > 0 ? (
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed" data-testid="managed-list-total">
-                {t('page.total', { count: page.data.totalRecords })}
-              </Text>
-              {totalPages > 1 ? (
-                <Pagination
-                  total={totalPages}
-                  value={pageNumber + 1}
-                  onChange={(value) => setPageNumber(value - 1)}
-                  aria-label={t('page.pages')}
-                />
-              ) : null}
-            </Group>
+            <Pager
+              totalRecords={page.data.totalRecords}
+              pageNumber={pageNumber}
+              onPage={setPageNumber}
+              ariaLabel={t('page.pages')}
+              summary={t('page.total', { count: page.data.totalRecords })}
+              summaryTestId="managed-list-total"
+            />
           ) : null}
         </Stack>
       </Paper>

@@ -9,7 +9,6 @@ import {
   Loader,
   Modal,
   NumberInput,
-  Pagination,
   Paper,
   SegmentedControl,
   Stack,
@@ -24,7 +23,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconMessages, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_DEFAULT, SEARCH_MIN_CHARS } from '@pathwell/contracts/constants';
@@ -37,6 +36,7 @@ import {
   type PerioperativeTemplateInput,
   type PerioperativeTemplateSummary,
 } from '@pathwell/contracts/managed-lists';
+import { DataTable, Pager, QueryState } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { errorText } from '../../lib/error-text';
@@ -423,100 +423,6 @@ export function PerioperativeTemplatesPage() {
   const [messagesOf, setMessagesOf] = useState<PerioperativeTemplateSummary | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: perioperativeKeys.all });
 
-  let body: ReactNode;
-  if (page.isError && !page.data) {
-    body = (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert>
-          {t('page.loadFailed')} {errorText(page.error)}
-        </ErrorAlert>
-        <Button variant="light" onClick={() => void page.refetch()}>
-          {t('page.retry')}
-        </Button>
-      </Stack>
-    );
-  } else if (!page.data) {
-    body = (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  } else if (page.data.data.length === 0) {
-    body = <Text c="dimmed">{search ? t('page.noMatch') : t('perioperative.empty')}</Text>;
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={640}>
-        <Table striped verticalSpacing="sm" aria-label={t('perioperative.tableLabel')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('columns.name')}</Table.Th>
-              <Table.Th>{t('perioperative.columns.codes')}</Table.Th>
-              <Table.Th>{t('perioperative.columns.messages')}</Table.Th>
-              <Table.Th>{t('columns.active')}</Table.Th>
-              <Table.Th>{t('columns.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {page.data.data.map((template) => (
-              <Table.Tr key={template.id} data-testid="template-row">
-                <Table.Td fw={500}>{template.name}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    {template.codes.length === 0 ? <Text c="dimmed">{t('values.none')}</Text> : null}
-                    {template.codes.map((code) => (
-                      <Badge key={code} variant="outline" color="gray">
-                        {code}
-                      </Badge>
-                    ))}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{template.detailCount}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" miw="max-content" color={template.isActive ? 'teal' : 'gray'}>
-                    {t(template.isActive ? 'page.filter.active' : 'page.filter.inactive')}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
-                    <Tooltip label={t('perioperative.openMessages', { name: template.name })}>
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('perioperative.openMessages', { name: template.name })}
-                        onClick={() => setMessagesOf(template)}
-                      >
-                        <IconMessages size={18} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                    {canWrite ? (
-                      <>
-                        <ActionIcon
-                          variant="subtle"
-                          aria-label={t('actions.edit', { name: template.name })}
-                          onClick={() => setEditing(template)}
-                        >
-                          <IconPencil size={18} aria-hidden />
-                        </ActionIcon>
-                        <ActionIcon
-                          variant="subtle"
-                          color="red"
-                          aria-label={t('actions.delete', { name: template.name })}
-                          onClick={() => setDeleting(template)}
-                        >
-                          <IconTrash size={18} aria-hidden />
-                        </ActionIcon>
-                      </>
-                    ) : null}
-                  </Group>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
-  const totalPages = page.data ? Math.max(1, Math.ceil(page.data.totalRecords / PAGE_SIZE_DEFAULT)) : 1;
-
   return (
     <>
       <PageHeader
@@ -544,16 +450,90 @@ export function PerioperativeTemplatesPage() {
             }}
             w={{ base: '100%', sm: 320 }}
           />
-          {body}
-          {totalPages > 1 ? (
-            <Group justify="flex-end">
-              <Pagination
-                total={totalPages}
-                value={pageNumber + 1}
-                onChange={(value) => setPageNumber(value - 1)}
-                aria-label={t('page.pages')}
+          <QueryState query={page} errorPrefix={t('page.loadFailed')} retryLabel={t('page.retry')} keepDataOnError>
+            {({ data }) => (
+              <DataTable
+                rows={data}
+                rowKey={(template) => template.id}
+                rowTestId="template-row"
+                ariaLabel={t('perioperative.tableLabel')}
+                minWidth={640}
+                highlightOnHover={false}
+                emptyText={search ? t('page.noMatch') : t('perioperative.empty')}
+                columns={[
+                  { key: 'name', header: t('columns.name'), tdProps: { fw: 500 }, cell: (template) => template.name },
+                  {
+                    key: 'codes',
+                    header: t('perioperative.columns.codes'),
+                    cell: (template) => (
+                      <Group gap={4}>
+                        {template.codes.length === 0 ? <Text c="dimmed">{t('values.none')}</Text> : null}
+                        {template.codes.map((code) => (
+                          <Badge key={code} variant="outline" color="gray">
+                            {code}
+                          </Badge>
+                        ))}
+                      </Group>
+                    ),
+                  },
+                  { key: 'messages', header: t('perioperative.columns.messages'), cell: (template) => template.detailCount },
+                  {
+                    key: 'active',
+                    header: t('columns.active'),
+                    cell: (template) => (
+                      <Badge variant="light" miw="max-content" color={template.isActive ? 'teal' : 'gray'}>
+                        {t(template.isActive ? 'page.filter.active' : 'page.filter.inactive')}
+                      </Badge>
+                    ),
+                  },
+                  {
+                    key: 'actions',
+                    header: t('columns.actions'),
+                    cell: (template) => (
+                      <Group gap={4} wrap="nowrap">
+                        <Tooltip label={t('perioperative.openMessages', { name: template.name })}>
+                          <ActionIcon
+                            variant="subtle"
+                            aria-label={t('perioperative.openMessages', { name: template.name })}
+                            onClick={() => setMessagesOf(template)}
+                          >
+                            <IconMessages size={18} aria-hidden />
+                          </ActionIcon>
+                        </Tooltip>
+                        {canWrite ? (
+                          <>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={t('actions.edit', { name: template.name })}
+                              onClick={() => setEditing(template)}
+                            >
+                              <IconPencil size={18} aria-hidden />
+                            </ActionIcon>
+                            <ActionIcon
+                              variant="subtle"
+                              color="red"
+                              aria-label={t('actions.delete', { name: template.name })}
+                              onClick={() => setDeleting(template)}
+                            >
+                              <IconTrash size={18} aria-hidden />
+                            </ActionIcon>
+                          </>
+                        ) : null}
+                      </Group>
+                    ),
+                  },
+                ]}
               />
-            </Group>
+            )}
+          </QueryState>
+          {page.data ? (
+            <Pager
+              totalRecords={page.data.totalRecords}
+              pageNumber={pageNumber}
+              onPage={setPageNumber}
+              ariaLabel={t('page.pages')}
+              justify="flex-end"
+            />
           ) : null}
         </Stack>
       </Paper>

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Card, Center, Group, Loader, Pagination, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Card, Center, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconMail, IconMessage2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
+import { PAGE_NUMBER_DEFAULT } from '@pathwell/contracts/constants';
 import type { OutboxMessage } from '@pathwell/contracts/session';
+import { Pager } from '../../components/data-table';
 import { outboxQueries } from './outbox.api';
 
 const URL_IN_TEXT = /(https?:\/\/[^\s<>"']+)/g;
@@ -74,7 +75,6 @@ export function OutboxList() {
       </Center>
     );
   }
-  const pages = Math.max(1, Math.ceil(outbox.data.totalRecords / PAGE_SIZE_DEFAULT));
   return (
     <Stack gap="md">
       {outbox.data.data.length === 0 ? (
@@ -84,11 +84,7 @@ export function OutboxList() {
       ) : (
         outbox.data.data.map((message) => <OutboxCard key={message.id} message={message} />)
       )}
-      {pages > 1 ? (
-        <Group justify="center">
-          <Pagination total={pages} value={page + 1} onChange={(value) => setPage(value - 1)} aria-label={t('pages')} />
-        </Group>
-      ) : null}
+      <Pager totalRecords={outbox.data.totalRecords} pageNumber={page} onPage={setPage} ariaLabel={t('pages')} />
     </Stack>
   );
 }

@@ -3,15 +3,12 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   Collapse,
   Grid,
   Group,
-  Loader,
   Menu,
   Modal,
   NumberInput,
-  Pagination,
   Paper,
   Select,
   Stack,
@@ -54,6 +51,7 @@ import {
   type PatientSortField,
   type PatientStatusFilter,
 } from '@pathwell/contracts/patients';
+import { DataTable, Pager, QueryState } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -81,6 +79,8 @@ export const emptyPatientFilters: PatientFilters = {
 };
 
 type Sort = { sortBy: PatientSortField; sortDirection: 'asc' | 'desc' };
+
+const noWrap = { style: { whiteSpace: 'nowrap' } } as const;
 
 export function toPatientFilter(
   filters: PatientFilters,
@@ -466,101 +466,6 @@ export function PatientList({
     setPageNumber(PAGE_NUMBER_DEFAULT);
   };
 
-  let body: ReactNode;
-  if (page.isError && !page.data) {
-    body = (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="patients-error">{errorText(page.error)}</ErrorAlert>
-        <Button variant="light" onClick={() => void page.refetch()}>
-          {t('list.retry')}
-        </Button>
-      </Stack>
-    );
-  } else if (!page.data) {
-    body = (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Text c="dimmed" py="lg" ta="center" data-testid="patients-empty">
-        {t('list.empty')}
-      </Text>
-    );
-  } else {
-    const { totalRecords, data } = page.data;
-    const pages = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE_DEFAULT));
-    const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
-    body = (
-      <Stack gap="md">
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped highlightOnHover verticalSpacing="sm" data-testid="patients-table">
-            <Table.Thead>
-              <Table.Tr>
-                <SortHeader field="LastName" sort={sort} onSort={onSort}>
-                  {t('fields.name')}
-                </SortHeader>
-                <SortHeader field="DateOfBirth" sort={sort} onSort={onSort}>
-                  {t('fields.dateOfBirth')}
-                </SortHeader>
-                <SortHeader field="Email" sort={sort} onSort={onSort}>
-                  {t('fields.email')}
-                </SortHeader>
-                <Table.Th>{t('fields.phone')}</Table.Th>
-                <Table.Th>{t('fields.doctor')}</Table.Th>
-                <Table.Th>{t('fields.status')}</Table.Th>
-                <SortHeader field="CreationStamp" sort={sort} onSort={onSort}>
-                  {t('fields.created')}
-                </SortHeader>
-                {canChange ? <Table.Th aria-label={t('list.actions')} /> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((patient) => (
-                <Table.Tr key={patient.id} data-testid="patients-row">
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <Anchor component={Link} to={`/patients/patientdashboard/${patient.id}`}>
-                      {patient.fullName}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{isoToMdy(patient.dateOfBirth)}</Table.Td>
-                  <Table.Td>{patient.email}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{patient.phone}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{patient.doctorName}</Table.Td>
-                  <Table.Td>
-                    <StatusBadge patient={patient} />
-                  </Table.Td>
-                  <Table.Td>{isoToMdy(patient.createdAt.slice(0, 10))}</Table.Td>
-                  {canChange ? (
-                    <Table.Td>
-                      <RowMenu patient={patient} canDelete={canDelete} onPending={setPending} />
-                    </Table.Td>
-                  ) : null}
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <Group justify="space-between" wrap="wrap">
-          <Text size="sm" c="dimmed" data-testid="patients-range">
-            {t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
-          </Text>
-          {pages > 1 ? (
-            <Pagination
-              total={pages}
-              value={pageNumber + 1}
-              onChange={(value) => setPageNumber(value - 1)}
-              getControlProps={(control) => ({ 'aria-label': t(`list.pageControl.${control}`) })}
-              getItemProps={(number) => ({ 'aria-label': t('list.page', { number }) })}
-              data-testid="patients-pagination"
-            />
-          ) : null}
-        </Group>
-      </Stack>
-    );
-  }
-
   return (
     <Grid gap="lg">
       <Grid.Col span={{ base: 12, md: 4, lg: 3 }}>
@@ -602,7 +507,71 @@ export function PatientList({
             ))}
           </Group>
           <Paper withBorder p="md" radius="lg">
-            {body}
+            <QueryState query={page} errorTestId="patients-error" retryLabel={t('list.retry')} keepDataOnError>
+              {({ totalRecords, data }) => {
+                const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
+                const sortable = (field: PatientSortField, label: string) => (
+                  <SortHeader field={field} sort={sort} onSort={onSort}>
+                    {label}
+                  </SortHeader>
+                );
+                return (
+                  <DataTable
+                    rows={data}
+                    rowKey={(patient) => patient.id}
+                    rowTestId="patients-row"
+                    testId="patients-table"
+                    minWidth={760}
+                    emptyText={t('list.empty')}
+                    emptyTestId="patients-empty"
+                    columns={[
+                      {
+                        key: 'name',
+                        th: sortable('LastName', t('fields.name')),
+                        tdProps: noWrap,
+                        cell: (patient) => (
+                          <Anchor component={Link} to={`/patients/patientdashboard/${patient.id}`}>
+                            {patient.fullName}
+                          </Anchor>
+                        ),
+                      },
+                      {
+                        key: 'dateOfBirth',
+                        th: sortable('DateOfBirth', t('fields.dateOfBirth')),
+                        tdProps: noWrap,
+                        cell: (patient) => isoToMdy(patient.dateOfBirth),
+                      },
+                      { key: 'email', th: sortable('Email', t('fields.email')), cell: (patient) => patient.email },
+                      { key: 'phone', header: t('fields.phone'), tdProps: noWrap, cell: (patient) => patient.phone },
+                      { key: 'doctor', header: t('fields.doctor'), tdProps: noWrap, cell: (patient) => patient.doctorName },
+                      { key: 'status', header: t('fields.status'), cell: (patient) => <StatusBadge patient={patient} /> },
+                      {
+                        key: 'created',
+                        th: sortable('CreationStamp', t('fields.created')),
+                        cell: (patient) => isoToMdy(patient.createdAt.slice(0, 10)),
+                      },
+                      canChange && {
+                        key: 'actions',
+                        headerLabel: t('list.actions'),
+                        cell: (patient) => <RowMenu patient={patient} canDelete={canDelete} onPending={setPending} />,
+                      },
+                    ]}
+                    footer={
+                      <Pager
+                        totalRecords={totalRecords}
+                        pageNumber={pageNumber}
+                        onPage={setPageNumber}
+                        controlLabel={(control) => t(`list.pageControl.${control}`)}
+                        itemLabel={(number) => t('list.page', { number })}
+                        testId="patients-pagination"
+                        summary={t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
+                        summaryTestId="patients-range"
+                      />
+                    }
+                  />
+                );
+              }}
+            </QueryState>
           </Paper>
         </Stack>
       </Grid.Col>

@@ -1,10 +1,11 @@
-import { Badge, Button, Center, FileButton, Group, List, Loader, Modal, Stack, Table, Text } from '@mantine/core';
-import { IconFileImport, IconRefresh, IconTrash } from '@tabler/icons-react';
+import { Badge, Button, FileButton, Group, List, Modal, Stack, Text } from '@mantine/core';
+import { IconFileImport, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { InstrumentSummary } from '@pathwell/contracts/form-responses';
 import { useSession } from '../../app/session-context';
+import { DataTable, QueryState } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { ApiError } from '../../lib/api-client';
 import { formatClinicDate } from '../../lib/dates';
@@ -95,132 +96,112 @@ export function InstrumentWording() {
     onError: (failure) => notify('error', errorText(failure)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: questionnaireKeys.instruments }),
   });
-
-  if (instruments.isError) {
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="instruments-error">{errorText(instruments.error)}</ErrorAlert>
-        <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void instruments.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  }
-  if (!instruments.data) {
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  }
+  const nameOf = (instrument: InstrumentSummary) => outcomeFormName(instrument.formCode, i18n.language);
 
   return (
-    <Stack gap="md">
-      {problem ? (
-        <ErrorAlert testId="wording-import-error">
-          <Text fw={600} size="sm">
-            {t('wording.importFailed', { form: outcomeFormName(problem.formCode) })}
-          </Text>
-          <Text size="sm">{problem.message}</Text>
-          {problem.fields.length > 0 ? (
-            <List size="sm" mt={4}>
-              {problem.fields.map(([path, message]) => (
-                <List.Item key={path}>
-                  <code>{path}</code>: {message}
-                </List.Item>
-              ))}
-            </List>
+    <QueryState query={instruments} errorTestId="instruments-error" retryLabel={t('retry')} retryIcon>
+      {(rows) => (
+        <Stack gap="md">
+          {problem ? (
+            <ErrorAlert testId="wording-import-error">
+              <Text fw={600} size="sm">
+                {t('wording.importFailed', { form: outcomeFormName(problem.formCode) })}
+              </Text>
+              <Text size="sm">{problem.message}</Text>
+              {problem.fields.length > 0 ? (
+                <List size="sm" mt={4}>
+                  {problem.fields.map(([path, message]) => (
+                    <List.Item key={path}>
+                      <code>{path}</code>: {message}
+                    </List.Item>
+                  ))}
+                </List>
+              ) : null}
+            </ErrorAlert>
           ) : null}
-        </ErrorAlert>
-      ) : null}
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped verticalSpacing="xs" aria-label={t('wording.table')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('wording.form')}</Table.Th>
-              <Table.Th scope="col">{t('wording.version')}</Table.Th>
-              <Table.Th scope="col">{t('wording.languages')}</Table.Th>
-              <Table.Th scope="col">{t('wording.status')}</Table.Th>
-              <Table.Th scope="col">{t('wording.actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {instruments.data.map((instrument) => {
-              const name = outcomeFormName(instrument.formCode, i18n.language);
-              const busy = importing.isPending && importing.variables.formCode === instrument.formCode;
-              return (
-                <Table.Tr key={instrument.formCode} data-testid="instrument-row">
-                  <Table.Td>{name}</Table.Td>
-                  <Table.Td>{instrument.version}</Table.Td>
-                  <Table.Td>{instrument.languages.map(languageName).join(', ')}</Table.Td>
-                  <Table.Td>
-                    <WordingStatus instrument={instrument} />
-                  </Table.Td>
-                  <Table.Td>
-                    {instrument.wording === 'licensed' ? (
-                      <Group gap={6} wrap="nowrap">
-                        <FileButton
-                          accept="application/json,.json"
-                          onChange={(file) => {
-                            if (file) importing.mutate({ formCode: instrument.formCode, file });
-                          }}
-                        >
-                          {(props) => (
-                            <Button
-                              {...props}
-                              size="xs"
-                              variant="light"
-                              leftSection={<IconFileImport size={14} aria-hidden />}
-                              loading={busy}
-                              aria-label={t('wording.importFor', { form: name })}
-                            >
-                              {t('wording.import')}
-                            </Button>
-                          )}
-                        </FileButton>
-                        {instrument.importedForClinic ? (
+          <DataTable
+            rows={rows}
+            rowKey={(instrument) => instrument.formCode}
+            rowTestId="instrument-row"
+            ariaLabel={t('wording.table')}
+            minWidth={720}
+            highlightOnHover={false}
+            verticalSpacing="xs"
+            columns={[
+              { key: 'form', header: t('wording.form'), cell: (instrument) => nameOf(instrument) },
+              { key: 'version', header: t('wording.version'), cell: (instrument) => instrument.version },
+              {
+                key: 'languages',
+                header: t('wording.languages'),
+                cell: (instrument) => instrument.languages.map(languageName).join(', '),
+              },
+              { key: 'status', header: t('wording.status'), cell: (instrument) => <WordingStatus instrument={instrument} /> },
+              {
+                key: 'actions',
+                header: t('wording.actions'),
+                cell: (instrument) =>
+                  instrument.wording === 'licensed' ? (
+                    <Group gap={6} wrap="nowrap">
+                      <FileButton
+                        accept="application/json,.json"
+                        onChange={(file) => {
+                          if (file) importing.mutate({ formCode: instrument.formCode, file });
+                        }}
+                      >
+                        {(props) => (
                           <Button
+                            {...props}
                             size="xs"
-                            variant="subtle"
-                            color="red"
-                            leftSection={<IconTrash size={14} aria-hidden />}
-                            onClick={() => setRemoving(instrument)}
-                            aria-label={t('wording.removeFor', { form: name })}
+                            variant="light"
+                            leftSection={<IconFileImport size={14} aria-hidden />}
+                            loading={importing.isPending && importing.variables.formCode === instrument.formCode}
+                            aria-label={t('wording.importFor', { form: nameOf(instrument) })}
                           >
-                            {t('wording.remove')}
+                            {t('wording.import')}
                           </Button>
-                        ) : null}
-                      </Group>
-                    ) : (
-                      <Text size="xs" c="dimmed">
-                        {t('wording.nothingToImport')}
-                      </Text>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-      <Text size="sm" c="dimmed">
-        {t('wording.help')}
-      </Text>
-      <Modal opened={removing !== null} onClose={() => setRemoving(null)} title={t('wording.removeTitle')}>
-        {removing ? (
-          <Stack gap="md">
-            <Text>{t('wording.removeConfirm', { form: outcomeFormName(removing.formCode) })}</Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setRemoving(null)}>
-                {t('send.cancel')}
-              </Button>
-              <Button color="red" loading={removal.isPending} onClick={() => removal.mutate(removing)}>
-                {t('wording.remove')}
-              </Button>
-            </Group>
-          </Stack>
-        ) : null}
-      </Modal>
-    </Stack>
+                        )}
+                      </FileButton>
+                      {instrument.importedForClinic ? (
+                        <Button
+                          size="xs"
+                          variant="subtle"
+                          color="red"
+                          leftSection={<IconTrash size={14} aria-hidden />}
+                          onClick={() => setRemoving(instrument)}
+                          aria-label={t('wording.removeFor', { form: nameOf(instrument) })}
+                        >
+                          {t('wording.remove')}
+                        </Button>
+                      ) : null}
+                    </Group>
+                  ) : (
+                    <Text size="xs" c="dimmed">
+                      {t('wording.nothingToImport')}
+                    </Text>
+                  ),
+              },
+            ]}
+          />
+          <Text size="sm" c="dimmed">
+            {t('wording.help')}
+          </Text>
+          <Modal opened={removing !== null} onClose={() => setRemoving(null)} title={t('wording.removeTitle')}>
+            {removing ? (
+              <Stack gap="md">
+                <Text>{t('wording.removeConfirm', { form: outcomeFormName(removing.formCode) })}</Text>
+                <Group justify="flex-end">
+                  <Button variant="default" onClick={() => setRemoving(null)}>
+                    {t('send.cancel')}
+                  </Button>
+                  <Button color="red" loading={removal.isPending} onClick={() => removal.mutate(removing)}>
+                    {t('wording.remove')}
+                  </Button>
+                </Group>
+              </Stack>
+            ) : null}
+          </Modal>
+        </Stack>
+      )}
+    </QueryState>
   );
 }

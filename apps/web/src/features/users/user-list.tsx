@@ -3,28 +3,25 @@ import {
   Anchor,
   Badge,
   Button,
-  Center,
   Group,
-  Loader,
   Modal,
-  Pagination,
   Paper,
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   TextInput,
   Tooltip,
 } from '@mantine/core';
 import { IconPencil, IconPlus, IconSearch, IconTrash, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { roleNames, type Role } from '@pathwell/contracts/roles';
 import type { SystemUser, UserFilter } from '@pathwell/contracts/user-admin';
+import { DataTable, Pager, QueryState } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -173,126 +170,91 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
     setPageNumber(PAGE_NUMBER_DEFAULT);
   };
 
-  let body: ReactNode;
-  if (page.isError && !page.data) {
-    body = (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="users-error">{errorText(page.error)}</ErrorAlert>
-        <Button variant="light" onClick={() => void page.refetch()}>
-          {t('list.retry')}
-        </Button>
-      </Stack>
-    );
-  } else if (!page.data) {
-    body = (
-      <Center py="xl">
-        <Loader aria-label={t('common:loading')} />
-      </Center>
-    );
-  } else if (page.data.data.length === 0) {
-    body = (
-      <Text c="dimmed" py="lg" ta="center" data-testid="users-empty">
-        {t('list.empty')}
-      </Text>
-    );
-  } else {
-    const { totalRecords, data } = page.data;
-    const pages = Math.max(1, Math.ceil(totalRecords / PAGE_SIZE_DEFAULT));
-    const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
-    body = (
-      <Stack gap="md">
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped highlightOnHover verticalSpacing="sm" data-testid="users-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('fields.name')}</Table.Th>
-                <Table.Th>{t('fields.email')}</Table.Th>
-                <Table.Th>{t('fields.role')}</Table.Th>
-                <Table.Th>{t('fields.status')}</Table.Th>
-                <Table.Th>{t('fields.twoFactor')}</Table.Th>
-                {canManageUsers ? <Table.Th aria-label={t('list.actions')} /> : null}
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {data.map((user) => {
-                const editable = canManageUsers && user.canManage;
-                return (
-                  <Table.Tr key={user.id} data-testid="users-row">
-                    <Table.Td>
-                      {editable ? (
+  return (
+    <Stack gap="lg">
+      <FilterForm onApply={apply} />
+      <Paper withBorder p="md" radius="lg">
+        <QueryState query={page} errorTestId="users-error" retryLabel={t('list.retry')} keepDataOnError>
+          {({ totalRecords, data }) => {
+            const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
+            return (
+              <DataTable
+                rows={data}
+                rowKey={(user) => user.id}
+                rowTestId="users-row"
+                testId="users-table"
+                minWidth={720}
+                emptyText={t('list.empty')}
+                emptyTestId="users-empty"
+                columns={[
+                  {
+                    key: 'name',
+                    header: t('fields.name'),
+                    cell: (user) =>
+                      canManageUsers && user.canManage ? (
                         <Anchor component={Link} to={`/users/userform/${user.id}`}>
                           {fullName(user)}
                         </Anchor>
                       ) : (
                         fullName(user)
-                      )}
-                    </Table.Td>
-                    <Table.Td>{user.email}</Table.Td>
-                    <Table.Td>{t(`roles.${user.role}`)}</Table.Td>
-                    <Table.Td>
-                      <StatusBadge status={user.status} />
-                    </Table.Td>
-                    <Table.Td>{user.twoFactorEnabled ? t('list.on') : t('list.off')}</Table.Td>
-                    {canManageUsers ? (
-                      <Table.Td>
-                        {editable ? (
-                          <Group gap={4} wrap="nowrap">
-                            <Tooltip label={t('list.edit')}>
+                      ),
+                  },
+                  { key: 'email', header: t('fields.email'), cell: (user) => user.email },
+                  { key: 'role', header: t('fields.role'), cell: (user) => t(`roles.${user.role}`) },
+                  { key: 'status', header: t('fields.status'), cell: (user) => <StatusBadge status={user.status} /> },
+                  {
+                    key: 'twoFactor',
+                    header: t('fields.twoFactor'),
+                    cell: (user) => (user.twoFactorEnabled ? t('list.on') : t('list.off')),
+                  },
+                  canManageUsers && {
+                    key: 'actions',
+                    headerLabel: t('list.actions'),
+                    cell: (user) =>
+                      user.canManage ? (
+                        <Group gap={4} wrap="nowrap">
+                          <Tooltip label={t('list.edit')}>
+                            <ActionIcon
+                              component={Link}
+                              to={`/users/userform/${user.id}`}
+                              variant="subtle"
+                              aria-label={t('list.editUser', { name: fullName(user) })}
+                            >
+                              <IconPencil size={18} aria-hidden />
+                            </ActionIcon>
+                          </Tooltip>
+                          {user.id !== currentUserId ? (
+                            <Tooltip label={t('delete.action')}>
                               <ActionIcon
-                                component={Link}
-                                to={`/users/userform/${user.id}`}
                                 variant="subtle"
-                                aria-label={t('list.editUser', { name: fullName(user) })}
+                                color="red"
+                                onClick={() => setDeleting(user)}
+                                aria-label={t('list.deleteUser', { name: fullName(user) })}
                               >
-                                <IconPencil size={18} aria-hidden />
+                                <IconTrash size={18} aria-hidden />
                               </ActionIcon>
                             </Tooltip>
-                            {user.id !== currentUserId ? (
-                              <Tooltip label={t('delete.action')}>
-                                <ActionIcon
-                                  variant="subtle"
-                                  color="red"
-                                  onClick={() => setDeleting(user)}
-                                  aria-label={t('list.deleteUser', { name: fullName(user) })}
-                                >
-                                  <IconTrash size={18} aria-hidden />
-                                </ActionIcon>
-                              </Tooltip>
-                            ) : null}
-                          </Group>
-                        ) : null}
-                      </Table.Td>
-                    ) : null}
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-        <Group justify="space-between" wrap="wrap">
-          <Text size="sm" c="dimmed" data-testid="users-range">
-            {t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
-          </Text>
-          {pages > 1 ? (
-            <Pagination
-              total={pages}
-              value={pageNumber + 1}
-              onChange={(value) => setPageNumber(value - 1)}
-              getControlProps={(control) => ({ 'aria-label': t(`list.pageControl.${control}`) })}
-              getItemProps={(number) => ({ 'aria-label': t('list.page', { number }) })}
-              data-testid="users-pagination"
-            />
-          ) : null}
-        </Group>
-      </Stack>
-    );
-  }
-
-  return (
-    <Stack gap="lg">
-      <FilterForm onApply={apply} />
-      <Paper withBorder p="md" radius="lg">
-        {body}
+                          ) : null}
+                        </Group>
+                      ) : null,
+                  },
+                ]}
+                footer={
+                  <Pager
+                    totalRecords={totalRecords}
+                    pageNumber={pageNumber}
+                    onPage={setPageNumber}
+                    controlLabel={(control) => t(`list.pageControl.${control}`)}
+                    itemLabel={(number) => t('list.page', { number })}
+                    testId="users-pagination"
+                    summary={t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
+                    summaryTestId="users-range"
+                  />
+                }
+              />
+            );
+          }}
+        </QueryState>
       </Paper>
       <ConfirmDeleteUser
         user={deleting}
