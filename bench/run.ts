@@ -1,5 +1,6 @@
 import { drizzle } from 'drizzle-orm/node-postgres';
 import http from 'node:http';
+import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
@@ -24,6 +25,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '10' },
     clinic: { type: 'string', default: '1' },
     port: { type: 'string', default: '0' },
+    /** Comma-separated words; only the cases whose name contains one of them run (e.g. `search,dashboard`). */
+    only: { type: 'string' },
   },
 });
 const REQUESTS = Number(args.requests);
@@ -79,8 +82,52 @@ async function measure(total: number, task: (index: number) => Promise<void>): P
   };
 }
 
+/**
+ * Runs the HTTP calls and their direct SQL in alternating blocks of `block` requests (one by one at
+ * concurrency 1, ten per worker above that) from one queue, `CONCURRENCY` in flight, so that a busy
+ * minute on a shared host lands on both sides alike instead of on whichever ran second. Within a
+ * block every request in flight is of one side, as when each side ran alone.
+ */
+async function measurePair(
+  total: number,
+  httpTask: (index: number) => Promise<number | void>,
+  sqlTask: (index: number) => Promise<void>,
+): Promise<[Stats, Stats]> {
+  const block = CONCURRENCY === 1 ? 1 : CONCURRENCY * 10;
+  const tasks = [httpTask, sqlTask] as const;
+  const latencies: [number[], number[]] = [[], []];
+  const taken = [0, 0];
+  const busy = [0, 0];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < 2 * total) {
+        const planned = Math.floor(next++ / block) % 2;
+        const side = taken[planned]! < total ? planned : 1 - planned;
+        const index = taken[side]!++;
+        const t0 = performance.now();
+        const own = await tasks[side]!(index);
+        const latency = typeof own === 'number' ? own : performance.now() - t0;
+        latencies[side]!.push(latency);
+        busy[side]! += latency;
+      }
+    }),
+  );
+  return latencies.map((values, side) => {
+    values.sort((a, b) => a - b);
+    return {
+      p50: percentile(values, 50),
+      p95: percentile(values, 95),
+      mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+      // Requests per second of this side while it ran (its summed latency spread over the workers).
+      perSecond: (values.length * CONCURRENCY * 1000) / busy[side]!,
+      count: values.length,
+    };
+  }) as [Stats, Stats];
+}
+
 /** Average statements per call over a few sequential calls (nothing else runs meanwhile). */
-async function statementsPer(task: (index: number) => Promise<void>, calls = 10): Promise<number> {
+async function statementsPer(task: (index: number) => Promise<unknown>, calls = 10): Promise<number> {
   const before = statements;
   for (let index = 0; index < calls; index++) await task(index);
   return (statements - before) / calls;
@@ -89,7 +136,9 @@ async function statementsPer(task: (index: number) => Promise<void>, calls = 10)
 const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 
 function request(port: number, method: string, path: string, token: string | null, body?: unknown) {
-  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+  // The body is received in full but decoded only when read (sign-in, errors): a load generator's own
+  // per-byte work is not the endpoint's (autocannon does not decode either).
+  return new Promise<{ status: number; text: () => string }>((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
       {
@@ -106,13 +155,61 @@ function request(port: number, method: string, path: string, token: string | nul
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: () => Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       },
     );
     req.on('error', reject);
     if (payload) req.write(payload);
     req.end();
+  });
+}
+
+/**
+ * The load generator's HTTP client runs in a worker thread, as a real client runs outside the server:
+ * in the app's own event loop its request building and response parsing would queue in front of the
+ * app's work (ten requests in flight saturate one thread). The worker times each request itself, so
+ * the message passing between the threads is not counted.
+ */
+const clientSource = `
+const { parentPort } = require('node:worker_threads');
+const http = require('node:http');
+let agent;
+parentPort.on('message', ({ id, port, method, path, token, body, concurrency }) => {
+  agent ??= new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const headers = token ? { authorization: 'Bearer ' + token } : {};
+  if (payload) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) });
+  const t0 = performance.now();
+  const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
+    const chunks = [];
+    res.on('data', (chunk) => chunks.push(chunk));
+    res.on('end', () => {
+      const ms = performance.now() - t0;
+      const text = res.statusCode === 200 ? '' : Buffer.concat(chunks).toString('utf8').slice(0, 200);
+      parentPort.postMessage({ id, status: res.statusCode, ms, text });
+    });
+  });
+  req.on('error', (error) => parentPort.postMessage({ id, status: 0, ms: 0, text: String(error) }));
+  if (payload) req.write(payload);
+  req.end();
+});
+`;
+const client = new Worker(clientSource, { eval: true });
+client.unref();
+const pending = new Map<number, (reply: { status: number; ms: number; text: string }) => void>();
+let nextRequestId = 0;
+client.on('message', (reply: { id: number; status: number; ms: number; text: string }) => {
+  pending.get(reply.id)?.(reply);
+  pending.delete(reply.id);
+});
+
+/** One request through the worker: its status, its latency in milliseconds, and the body when not 200. */
+function timedRequest(port: number, method: string, path: string, token: string, body?: unknown) {
+  const id = nextRequestId++;
+  return new Promise<{ status: number; ms: number; text: string }>((resolve) => {
+    pending.set(id, resolve);
+    client.postMessage({ id, port, method, path, token, body, concurrency: CONCURRENCY });
   });
 }
 
@@ -165,11 +262,13 @@ async function audit(
   targetId: string | null,
   description: string,
 ) {
-  await client.query(
-    `insert into activity_logs (instance_id, actor_user_id, actor_email, area, action, target_type, target_id, description, ip)
-     values ($1, $2, $3, $4, 'Viewed', $5, $6, $7, '127.0.0.1')`,
-    [ctx.instanceId, ctx.userId, ctx.email, area, targetType, targetId, description],
-  );
+  // A named statement, as the service's recordActivity sends it.
+  await client.query({
+    name: 'bench_record_activity',
+    text: `insert into activity_logs (instance_id, actor_user_id, actor_email, area, action, target_type, target_id, description, ip)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    values: [ctx.instanceId, ctx.userId, ctx.email, area, 'Viewed', targetType, targetId, description, '127.0.0.1'],
+  });
 }
 
 async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<void>) {
@@ -275,40 +374,46 @@ const cases: Case[] = [
   {
     name: 'GET /api/patients/{id}/dashboard',
     http: (ctx, index) => ({ method: 'GET', path: `/api/patients/${ctx.patientIds[index % ctx.patientIds.length]}/dashboard` }),
+    // The service sends its six reads as named statements (parsed and planned once per connection), so
+    // these are named too.
     sql: (ctx, index) =>
       inTransaction(ctx.pool, async (client) => {
         const id = ctx.patientIds[index % ctx.patientIds.length]!;
-        await client.query(
+        const named = (name: string, text: string) =>
+          client.query({ name: `bench_dashboard_${name}`, text, values: [id, ctx.instanceId] });
+        await named(
+          'patient',
           `select p.*, g.name as gender_name, d.first_name, d.last_name from patients p
            left join managed_items g on g.id = p.gender_id left join users d on d.id = p.doctor_id
            where p.id = $1 and p.instance_id = $2 and p.deleted_at is null`,
-          [id, ctx.instanceId],
         );
-        await client.query(`select configuration_id, configuration_value from instance_settings where instance_id = $1`, [
-          ctx.instanceId,
-        ]);
-        await client.query(
+        await client.query({
+          name: 'bench_dashboard_setting',
+          text: `select configuration_value from instance_settings where instance_id = $1 and configuration_id = 'timeZoneOffsetHours'`,
+          values: [ctx.instanceId],
+        });
+        await named(
+          'phones',
           `select * from patient_phone_numbers where patient_id = $1 and instance_id = $2 order by is_primary desc, created_at asc`,
-          [id, ctx.instanceId],
         );
         const timelineWhere = `a.patient_id = $1 and a.instance_id = $2 and a.deleted_at is null`;
-        await client.query(
+        await named(
+          'timeline',
           `select a.id, a.starts_at, a.duration_minutes, a.status, t.name, r.name, d.id, d.first_name, d.last_name, a.pain_score, a.reason,
              (count(*) over ())::int as total
            from appointments a left join managed_items t on t.id = a.appointment_type_id
            left join managed_items r on r.id = a.room_id left join users d on d.id = a.doctor_id
            where ${timelineWhere} order by a.starts_at desc, a.id desc limit 100`,
-          [id, ctx.instanceId],
         );
-        await client.query(
+        await named(
+          'pain_trend',
           `select a.id, a.starts_at, a.pain_score from appointments a
            where ${timelineWhere} and a.status = 3 and a.pain_score is not null order by a.starts_at desc limit 200`,
-          [id, ctx.instanceId],
         );
-        await client.query(
+        await named(
+          'notes',
           `select n.*, u.first_name, u.last_name from patient_notes n left join users u on u.id = n.author_user_id
            where n.patient_id = $1 and n.instance_id = $2 order by n.created_at desc, n.id desc`,
-          [id, ctx.instanceId],
         );
         await audit(client, ctx, 'Patient Dashboard', 'patient', id, `Viewed the dashboard of patient ${id}`);
       }),
@@ -340,7 +445,7 @@ async function runTarget(
     );
     if (!userRows[0]) throw new Error(`${target.name}: no ${email}; fill the database with npm run seed:volume first`);
     const signIn = await request(port, 'POST', '/api/users/authenticate', null, { email, password: DEMO_PASSWORD });
-    if (signIn.status !== 200) throw new Error(`${target.name}: sign-in failed with ${signIn.status} ${signIn.text}`);
+    if (signIn.status !== 200) throw new Error(`${target.name}: sign-in failed with ${signIn.status} ${signIn.text()}`);
     const { rows: counts } = await pool.query<{ total: string; clinic: string }>(
       `select (select count(*) from patients) as total, (select count(*) from patients where instance_id = $1) as clinic`,
       [userRows[0].instance_id],
@@ -351,7 +456,7 @@ async function runTarget(
     );
     const ctx: Context = {
       port,
-      token: (JSON.parse(signIn.text) as { token: string }).token,
+      token: (JSON.parse(signIn.text()) as { token: string }).token,
       pool,
       instanceId: userRows[0].instance_id,
       userId: userRows[0].id,
@@ -359,26 +464,31 @@ async function runTarget(
       patientIds: sample.map((row) => row.id),
     };
     const results: CaseResult[] = [];
-    for (const item of cases.filter((entry) => !only || only.includes(entry.name))) {
+    const picked = args.only?.split(',').map((word) => word.trim().toLowerCase());
+    const wanted = (name: string) =>
+      (!only || only.includes(name)) && (!picked || picked.some((word) => name.toLowerCase().includes(word)));
+    for (const item of cases.filter((entry) => wanted(entry.name))) {
       const call = async (index: number) => {
         const { method, path, body } = item.http(ctx, index);
-        const response = await request(port, method, path, ctx.token, body);
+        const response = await timedRequest(port, method, path, ctx.token, body);
         if (response.status !== 200)
-          throw Object.assign(new Error(`${response.status} ${response.text.slice(0, 200)}`), { status: response.status });
+          throw Object.assign(new Error(`${response.status} ${response.text}`), { status: response.status });
+        return response.ms;
       };
+      const direct = (index: number) => item.sql(ctx, index);
       let httpStats: CaseResult['http'];
+      let sqlStats: Stats;
       let httpStatements: number | null = null;
       try {
-        await measure(WARMUP, call);
-        httpStats = await measure(REQUESTS, call);
+        await measurePair(WARMUP, call, direct);
+        [httpStats, sqlStats] = await measurePair(REQUESTS, call, direct);
         httpStatements = await statementsPer(call);
       } catch (error) {
         const status = (error as { status?: number }).status;
         httpStats = { unavailable: status === 404 ? 'endpoint not available (404)' : `failed: ${(error as Error).message}` };
+        await measure(WARMUP, direct);
+        sqlStats = await measure(REQUESTS, direct);
       }
-      const direct = (index: number) => item.sql(ctx, index);
-      await measure(WARMUP, direct);
-      const sqlStats = await measure(REQUESTS, direct);
       results.push({
         name: item.name,
         http: httpStats,
@@ -465,3 +575,4 @@ if (baselineUrl) {
   console.log('\nSet BENCH_BASELINE_URL to a small volume database (e.g. 10,000 patients) to compare the search at both sizes.');
 }
 agent.destroy();
+await client.terminate();

@@ -9,6 +9,7 @@ import { ID_PATTERN } from '@pathwell/contracts/validation';
 import type { Config } from '../config';
 import type { Actor, ServiceContext } from '../context';
 import type { Database } from '../db/client';
+import { reusableQuery } from '../db/reusable-query';
 import { instances, instanceSettings, sessions, userInstances, users } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/secrets';
@@ -49,8 +50,13 @@ function invalidToken(reply: FastifyReply) {
   return reply.status(401).send({ error: TOKEN_NOT_VALID, msg: TOKEN_NOT_VALID, code: 'UNAUTHENTICATED' } satisfies ErrorBody);
 }
 
-async function loadSession(db: Database, tokenHash: string) {
-  const [row] = await db
+/**
+ * Runs on every signed-in request, so it is built once and sent as a named statement (parsed and
+ * planned once per pooled connection). It still reads the row every time: a revoked, signed-out or
+ * idle session is refused on the very next request.
+ */
+const sessionByTokenHash = reusableQuery('auth_session_by_token_hash', (db) =>
+  db
     .select({
       sessionId: sessions.id,
       lastSeenAt: sessions.lastSeenAt,
@@ -73,7 +79,11 @@ async function loadSession(db: Database, tokenHash: string) {
       and(eq(instanceSettings.instanceId, users.instanceId), eq(instanceSettings.configurationId, 'autoLogoutTime')),
     )
     .leftJoin(instances, eq(instances.id, users.instanceId))
-    .where(eq(sessions.tokenHash, tokenHash));
+    .where(eq(sessions.tokenHash, sql.placeholder('tokenHash'))),
+);
+
+async function loadSession(db: Database, tokenHash: string) {
+  const [row] = await sessionByTokenHash(db, { tokenHash });
   return row;
 }
 

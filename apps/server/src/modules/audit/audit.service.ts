@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { ActivityAction, ActivityArea } from '@pathwell/contracts/enums';
 import type { Database } from '../../db/client';
+import { reusableQuery } from '../../db/reusable-query';
 import { activityLogs } from '../../db/schema';
 
 export interface ActivityEntry {
@@ -15,9 +16,25 @@ export interface ActivityEntry {
   ip: string | null;
 }
 
+// Every read of patient data writes one of these, so the insert is built once and sent as a named
+// statement (db/reusable-query.ts) rather than rebuilt by drizzle on each call.
+const insertActivity = reusableQuery('record_activity', (db) =>
+  db.insert(activityLogs).values({
+    instanceId: sql.placeholder('instanceId'),
+    actorUserId: sql.placeholder('actorUserId'),
+    actorEmail: sql.placeholder('actorEmail'),
+    area: sql.placeholder('area'),
+    action: sql.placeholder('action'),
+    targetType: sql.placeholder('targetType'),
+    targetId: sql.placeholder('targetId'),
+    description: sql.placeholder('description'),
+    ip: sql.placeholder('ip'),
+  }),
+);
+
 /** Call inside the transaction of the change it records, so that both land or neither does. */
 export async function recordActivity(db: Database, entry: ActivityEntry): Promise<void> {
-  await db.insert(activityLogs).values({
+  await insertActivity(db, {
     instanceId: entry.instanceId,
     actorUserId: entry.actorUserId,
     actorEmail: entry.actorEmail,

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
+import { defaultConfigurationTexts } from '@pathwell/contracts/instance-settings';
 import {
   CHECKING_IN_LIST_LIMIT,
   CLINIC_DAY_LIST_LIMIT,
@@ -17,7 +18,16 @@ import {
 } from '@pathwell/contracts/patient-dashboard';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { appointments, managedItems, patientNotes, patientPhoneNumbers, patients, users } from '../../db/schema';
+import { reusableQuery } from '../../db/reusable-query';
+import {
+  appointments,
+  instanceSettings,
+  managedItems,
+  patientNotes,
+  patientPhoneNumbers,
+  patients,
+  users,
+} from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { clinicIsoDate, clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
 import { recordActivity } from '../audit/audit.service';
@@ -140,27 +150,34 @@ const toNote = (ctx: SignedInContext, row: NoteRow): PatientNote => ({
   canEdit: mayEditNote(ctx, row.authorUserId),
 });
 
-async function notesOf(db: Database, ctx: SignedInContext, patientId: string): Promise<PatientNote[]> {
-  const rows = await db
+const notesOfPatient = reusableQuery('patient_dashboard_notes', (db) =>
+  db
     .select({ note: patientNotes, authorFirstName: author.firstName, authorLastName: author.lastName })
     .from(patientNotes)
     .leftJoin(author, eq(author.id, patientNotes.authorUserId))
-    .where(and(eq(patientNotes.patientId, patientId), eq(patientNotes.instanceId, ctx.instanceId)))
-    .orderBy(desc(patientNotes.createdAt), desc(patientNotes.id));
+    .where(
+      and(eq(patientNotes.patientId, sql.placeholder('patientId')), eq(patientNotes.instanceId, sql.placeholder('instanceId'))),
+    )
+    .orderBy(desc(patientNotes.createdAt), desc(patientNotes.id)),
+);
+
+async function notesOf(db: Database, ctx: SignedInContext, patientId: string): Promise<PatientNote[]> {
+  const rows = await notesOfPatient(db, { patientId, instanceId: ctx.instanceId });
   return rows.map((row) =>
     toNote(ctx, { ...row.note, authorFirstName: row.authorFirstName, authorLastName: row.authorLastName }),
   );
 }
 
-/**
- * One patient's record at a glance, read in a constant number of queries, with the Viewed entry
- * written in the same transaction: a view that was not logged never happened.
- */
-export async function patientDashboard(ctx: SignedInContext, patientId: string): Promise<PatientDashboard> {
-  const doctorId = scopedDoctorId(ctx);
-  return ctx.db.transaction(async (tx) => {
+// The patient dashboard's reads run on every opening of a patient, so they are built once and sent as
+// named statements (db/reusable-query.ts): all are lookups by patient and clinic, one plan fits every
+// patient. Values arrive through the placeholders patientId, instanceId and doctorId.
+const byPatient = <T extends { patientId: AnyPgColumn; instanceId: AnyPgColumn }>(table: T) =>
+  and(eq(table.patientId, sql.placeholder('patientId')), eq(table.instanceId, sql.placeholder('instanceId')));
+
+const dashboardPatientQuery = (doctorScoped: boolean) =>
+  reusableQuery(doctorScoped ? 'patient_dashboard_patient_of_doctor' : 'patient_dashboard_patient', (db) => {
     const gender = alias(managedItems, 'gender');
-    const [patient] = await tx
+    return db
       .select({
         patient: patients,
         genderName: gender.name,
@@ -172,40 +189,75 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
       .leftJoin(doctor, eq(doctor.id, patients.doctorId))
       .where(
         and(
-          eq(patients.id, patientId),
-          eq(patients.instanceId, ctx.instanceId),
+          eq(patients.id, sql.placeholder('patientId')),
+          eq(patients.instanceId, sql.placeholder('instanceId')),
           isNull(patients.deletedAt),
-          doctorId ? eq(patients.doctorId, doctorId) : undefined,
+          doctorScoped ? eq(patients.doctorId, sql.placeholder('doctorId')) : undefined,
         ),
       );
+  });
+const dashboardPatient = { all: dashboardPatientQuery(false), ofDoctor: dashboardPatientQuery(true) };
+
+const dashboardOffsetSetting = reusableQuery('patient_dashboard_time_zone_offset', (db) =>
+  db
+    .select({ value: instanceSettings.configurationValue })
+    .from(instanceSettings)
+    .where(
+      and(
+        eq(instanceSettings.instanceId, sql.placeholder('instanceId')),
+        eq(instanceSettings.configurationId, 'timeZoneOffsetHours'),
+      ),
+    ),
+);
+
+const dashboardPhones = reusableQuery('patient_dashboard_phones', (db) =>
+  db
+    .select()
+    .from(patientPhoneNumbers)
+    .where(byPatient(patientPhoneNumbers))
+    .orderBy(desc(patientPhoneNumbers.isPrimary), asc(patientPhoneNumbers.createdAt)),
+);
+
+const timelineWhere = () => and(byPatient(appointments), isNull(appointments.deletedAt));
+
+const dashboardTimeline = reusableQuery('patient_dashboard_timeline', (db) =>
+  db
+    .select({ ...appointmentColumns, total: sql<number>`(count(*) over ())::int` })
+    .from(appointments)
+    .leftJoin(appointmentType, eq(appointmentType.id, appointments.appointmentTypeId))
+    .leftJoin(room, eq(room.id, appointments.roomId))
+    .leftJoin(doctor, eq(doctor.id, appointments.doctorId))
+    .where(timelineWhere())
+    .orderBy(desc(appointments.startsAt), desc(appointments.id))
+    .limit(PATIENT_TIMELINE_LIMIT),
+);
+
+const dashboardPainTrend = reusableQuery('patient_dashboard_pain_trend', (db) =>
+  db
+    .select({ id: appointments.id, startsAt: appointments.startsAt, painScore: appointments.painScore })
+    .from(appointments)
+    .where(and(timelineWhere(), eq(appointments.status, AppointmentStatus.Completed), sql`${appointments.painScore} is not null`))
+    .orderBy(desc(appointments.startsAt))
+    .limit(PAIN_TREND_LIMIT),
+);
+
+/**
+ * One patient's record at a glance, read in a constant number of queries, with the Viewed entry
+ * written in the same transaction: a view that was not logged never happened.
+ */
+export async function patientDashboard(ctx: SignedInContext, patientId: string): Promise<PatientDashboard> {
+  const doctorId = scopedDoctorId(ctx);
+  const ids = { patientId, instanceId: ctx.instanceId };
+  return ctx.db.transaction(async (tx) => {
+    const [patient] = doctorId ? await dashboardPatient.ofDoctor(tx, { ...ids, doctorId }) : await dashboardPatient.all(tx, ids);
     if (!patient) throw notFound('Patient');
 
-    const timelineWhere = and(
-      eq(appointments.patientId, patientId),
-      eq(appointments.instanceId, ctx.instanceId),
-      isNull(appointments.deletedAt),
-    );
-    const offsetHours = await clinicOffsetHours(tx, ctx.instanceId);
-    const phones = await tx
-      .select()
-      .from(patientPhoneNumbers)
-      .where(and(eq(patientPhoneNumbers.patientId, patientId), eq(patientPhoneNumbers.instanceId, ctx.instanceId)))
-      .orderBy(desc(patientPhoneNumbers.isPrimary), asc(patientPhoneNumbers.createdAt));
-    const timeline = await tx
-      .select({ ...appointmentColumns, total: sql<number>`(count(*) over ())::int` })
-      .from(appointments)
-      .leftJoin(appointmentType, eq(appointmentType.id, appointments.appointmentTypeId))
-      .leftJoin(room, eq(room.id, appointments.roomId))
-      .leftJoin(doctor, eq(doctor.id, appointments.doctorId))
-      .where(timelineWhere)
-      .orderBy(desc(appointments.startsAt), desc(appointments.id))
-      .limit(PATIENT_TIMELINE_LIMIT);
-    const trend = await tx
-      .select({ id: appointments.id, startsAt: appointments.startsAt, painScore: appointments.painScore })
-      .from(appointments)
-      .where(and(timelineWhere, eq(appointments.status, AppointmentStatus.Completed), sql`${appointments.painScore} is not null`))
-      .orderBy(desc(appointments.startsAt))
-      .limit(PAIN_TREND_LIMIT);
+    const [offsetSetting] = await dashboardOffsetSetting(tx, ids);
+    const offsetText = offsetSetting?.value ?? defaultConfigurationTexts.timeZoneOffsetHours;
+    const offsetHours = numberSetting({ timeZoneOffsetHours: offsetText }, 'timeZoneOffsetHours') ?? 0;
+    const phones = await dashboardPhones(tx, ids);
+    const timeline = await dashboardTimeline(tx, ids);
+    const trend = await dashboardPainTrend(tx, ids);
     const notes = await notesOf(tx, ctx, patientId);
 
     await recordActivity(

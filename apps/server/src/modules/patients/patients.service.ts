@@ -18,6 +18,7 @@ import {
 import { RoleCode } from '@pathwell/contracts/roles';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
+import { reusableQuery } from '../../db/reusable-query';
 import { managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity } from '../audit/audit.service';
@@ -526,6 +527,43 @@ export async function exportPatientsXlsx(ctx: SignedInContext, filter: PatientFi
 }
 
 /**
+ * The search statement of one shape (number of terms, doctor filter or not, number of clinics),
+ * built once per process: the search runs on every keystroke past the third. Sent unnamed, so
+ * PostgreSQL still plans it for the actual terms (their selectivity decides between the trigram
+ * index and the name order).
+ */
+const searchShapes = new Map<string, ReturnType<typeof searchQuery>>();
+const searchQuery = (termCount: number, byDoctor: boolean, clinicCount: number) =>
+  reusableQuery(undefined, (db) =>
+    db
+      .select({
+        id: patients.id,
+        firstName: patients.firstName,
+        middleName: patients.middleName,
+        lastName: patients.lastName,
+        dateOfBirth: patients.dateOfBirth,
+      })
+      .from(patients)
+      .where(
+        and(
+          inArray(
+            patients.instanceId,
+            Array.from({ length: clinicCount }, (_, index) => sql.placeholder(`clinic${index}`)),
+          ),
+          isNull(patients.deletedAt),
+          byDoctor ? eq(patients.doctorId, sql.placeholder('doctorId')) : undefined,
+          ...Array.from(
+            { length: termCount },
+            (_, index) => sql`${patients.searchName} like '%' || pathwell_fold(${sql.placeholder(`term${index}`)}) || '%'`,
+          ),
+        ),
+      )
+      .orderBy(asc(patients.lastName), asc(patients.firstName), asc(patients.id))
+      .limit(SEARCH_LIMIT)
+      .offset(0),
+  );
+
+/**
  * Top-bar search: every whitespace-separated term must appear in the folded "first middle last"
  * (any order, case- and accent-insensitive), served by the trigram index on search_name.
  */
@@ -535,26 +573,17 @@ export async function searchPatients(
 ): Promise<PatientSearchResult[]> {
   const terms = query.searchParam.split(/\s+/).filter(Boolean).slice(0, 8);
   const doctorId = doctorScope(ctx, query.doctorId);
-  const rows = await ctx.db
-    .select({
-      id: patients.id,
-      firstName: patients.firstName,
-      middleName: patients.middleName,
-      lastName: patients.lastName,
-      dateOfBirth: patients.dateOfBirth,
-    })
-    .from(patients)
-    .where(
-      and(
-        inArray(patients.instanceId, scopeOf(ctx)),
-        isNull(patients.deletedAt),
-        doctorId ? eq(patients.doctorId, doctorId) : undefined,
-        ...terms.map((term) => sql`${patients.searchName} like '%' || pathwell_fold(${escapeLike(term)}) || '%'`),
-      ),
-    )
-    .orderBy(asc(patients.lastName), asc(patients.firstName), asc(patients.id))
-    .limit(SEARCH_LIMIT)
-    .offset(0);
+  const clinics = scopeOf(ctx);
+  const shape = `${terms.length}/${doctorId ? 'doctor' : 'all'}/${clinics.length}`;
+  let search = searchShapes.get(shape);
+  if (!search) {
+    search = searchQuery(terms.length, !!doctorId, clinics.length);
+    searchShapes.set(shape, search);
+  }
+  const values: Record<string, unknown> = { doctorId };
+  clinics.forEach((clinic, index) => (values[`clinic${index}`] = clinic));
+  terms.forEach((term, index) => (values[`term${index}`] = escapeLike(term)));
+  const rows = await search(ctx.db, values);
   return rows.map((row) => ({ id: row.id, fullName: fullNameOf(row), birthDate: row.dateOfBirth }));
 }
 
