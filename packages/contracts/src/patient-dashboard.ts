@@ -86,23 +86,6 @@ export const painTrendPointSchema = z.object({
 });
 export type PainTrendPoint = z.infer<typeof painTrendPointSchema>;
 
-export const questionnaireResultSchema = z.object({
-  id: idSchema,
-  formName: z.string(),
-  completedAt: z.string(),
-  score: z.number().nullable(),
-  maxScore: z.number().nullable(),
-});
-
-/**
- * Questionnaire results belong to the questionnaire issue (#5). Until it fills this panel the
- * answer is `{ available: false, results: [] }`: an empty list that must not read as "none taken".
- */
-export const questionnairePanelSchema = z.object({
-  available: z.boolean(),
-  results: z.array(questionnaireResultSchema),
-});
-
 export const patientNoteSchema = z.object({
   id: idSchema,
   body: z.string(),
@@ -129,7 +112,6 @@ export const patientDashboardSchema = z.object({
   appointmentsTotal: z.number().int(),
   /** VAS per completed visit with a score, oldest first (the latest PAIN_TREND_LIMIT). */
   painTrend: z.array(painTrendPointSchema),
-  questionnaires: questionnairePanelSchema,
   /** Newest first. */
   notes: z.array(patientNoteSchema),
 });

@@ -308,7 +308,6 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
         .reverse()
         .map((point) => ({ appointmentId: point.id, startsAt: point.startsAt.toISOString(), painScore: point.painScore! })),
       // TODO(#5): the questionnaire issue fills this panel.
-      questionnaires: { available: false, results: [] },
       notes,
     };
   });

@@ -197,7 +197,8 @@ describe('GET /api/patients/{id}/dashboard', () => {
       doctor: { id: ownDoctorId, name: 'Dana Ortiz' },
     });
     expect(body.painTrend.map((point) => point.painScore)).toEqual([8, 6, 3]);
-    expect(body.questionnaires).toEqual({ available: false, results: [] });
+    // Questionnaire results come from GET /api/patients/{id}/formresponses (the questionnaire panel).
+    expect(body).not.toHaveProperty('questionnaires');
     expect(body.notes.map((note) => note.body)).toEqual(['Second note', 'First note']);
     expect(body.notes.every((note) => note.canEdit)).toBe(true);
   });

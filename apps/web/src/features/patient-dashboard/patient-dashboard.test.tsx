@@ -76,7 +76,6 @@ const dashboard: PatientDashboard = {
     { appointmentId: crypto.randomUUID(), startsAt: '2025-01-10T15:00:00.000Z', painScore: 8 },
     { appointmentId: crypto.randomUUID(), startsAt: '2025-02-10T15:00:00.000Z', painScore: 3 },
   ],
-  questionnaires: { available: false, results: [] },
   notes: [
     note('bbbbbbbb-bbbb-4bbb-8bbb-bbbbbbbbbbbb', 'Prefers mornings', true),
     note('cccccccc-cccc-4ccc-8ccc-cccccccccccc', 'Insurance on file', false),
