@@ -84,10 +84,7 @@ function optionValues(question: FormQuestion): string[] {
 /** One answer against its question; `null` when it is acceptable. Unanswered optional questions pass. */
 export function answerProblem(question: FormQuestion, value: AnswerValue | undefined): AnswerProblem | null {
   if (!takesAnswer(question)) return null;
-  if (!isAnswered(value)) {
-    if (question.type === QuestionType.CHECKBOX && question.required) return value === true ? null : 'required';
-    return question.required ? 'required' : null;
-  }
+  if (!isAnswered(value)) return question.required ? 'required' : null;
   switch (question.type) {
     case QuestionType.MULTIPLE_CHOICE_SINGLE_ALLOWED:
     case QuestionType.LIKERT_SCALE:
@@ -121,7 +118,9 @@ export function answerProblem(question: FormQuestion, value: AnswerValue | undef
     case QuestionType.DATE:
       return typeof value === 'string' && isCalendarDate(value) ? null : 'dateInvalid';
     case QuestionType.CHECKBOX:
-      return typeof value === 'boolean' ? null : 'answerInvalid';
+      // A required checkbox ("I agree…") is answered only by ticking it.
+      if (typeof value !== 'boolean') return 'answerInvalid';
+      return question.required && !value ? 'required' : null;
     case QuestionType.NUMBER: {
       if (typeof value !== 'number' || !Number.isFinite(value)) return 'numberInvalid';
       if (question.min !== undefined && value < question.min) return 'numberOutOfRange';
