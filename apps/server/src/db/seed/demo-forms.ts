@@ -20,7 +20,7 @@ function odiAnswers(random: Random, pain: number, skipsSexLife: boolean): Instru
   const answers: InstrumentAnswers = {};
   for (let item = 1; item <= 10; item++) {
     if (item === 8 && skipsSexLife) continue;
-    answers[`q${item}`] = clamp(Math.round(pain / 2 + random.int(-1, 1) * 0.8), 0, 5);
+    answers[`q${item}`] = clamp(Math.round(pain * 0.35 + random.int(-1, 1) * 0.8), 0, 5);
   }
   return answers;
 }
@@ -88,7 +88,7 @@ export function buildDemoResponses(
     );
     const language = patient.preferredLanguage === 'es' ? 'es' : 'en';
     const skipsSexLife = random.chance(0.3);
-    let burden = random.int(0, 25) / 10;
+    let burden = random.int(0, 16) / 10;
     for (const visit of visits) {
       rows.push(responseRow(instanceId, visit, ODI, odiAnswers(random, visit.painScore!, skipsSexLife), language, 2));
       // PHQ-9 has no validated Spanish text shipped; Spanish speakers answer it in English only if offered.

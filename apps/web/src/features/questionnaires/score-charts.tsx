@@ -69,7 +69,7 @@ export function ScoreCharts({ series, offsetHours }: { series: FormScoreSeries[]
   const drawn = series.filter((item) => item.points.length > 0);
   if (drawn.length === 0) return null;
   return (
-    <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
       {drawn.map((item) => (
         <SeriesChart key={item.formCode ?? item.customFormId ?? item.title} series={item} offsetHours={offsetHours} />
       ))}

@@ -63,7 +63,6 @@ export function Component() {
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Stack gap="md">
             <DemographicsCard patient={data.demographics} />
-            <QuestionnairesPanel patientId={data.demographics.id} appointments={data.appointments} offsetHours={offsetHours} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
@@ -72,6 +71,10 @@ export function Component() {
             <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} offsetHours={offsetHours} />
             <PatientNotes patientId={data.demographics.id} notes={data.notes} offsetHours={offsetHours} />
           </Stack>
+        </Grid.Col>
+        {/* Full width: the response table and one chart per form need the room. */}
+        <Grid.Col span={12}>
+          <QuestionnairesPanel patientId={data.demographics.id} appointments={data.appointments} offsetHours={offsetHours} />
         </Grid.Col>
       </Grid>
     </>
