@@ -264,6 +264,18 @@ describe('link states and identity', () => {
     expect(screen.getByTestId('progress')).toHaveTextContent('Pregunta 1 de 3');
   });
 
+  it('tells a patient whose link is in Spanish, without a click, that this form is in English only', async () => {
+    const englishOnly = {
+      ...sampleForm,
+      languages: ['en' as const],
+      languageNotice: { en: 'No validated Spanish translation exists.', es: 'No existe una traducción validada al español.' },
+    };
+    fakePatientApi({ form: englishOnly, status: { body: statusBody({ languages: ['en'], suggestedLanguage: 'es' }) } });
+    renderPatient();
+    expect(await screen.findByRole('button', { name: 'Continuar' })).toBeInTheDocument();
+    expect(screen.getByTestId('language-notice')).toBeInTheDocument();
+  });
+
   it('shows a not-valid page for a path that is not a patient link', async () => {
     fakePatientApi();
     renderPatient('/patients/unknown/abc');

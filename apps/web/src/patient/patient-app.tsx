@@ -80,9 +80,9 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
     try {
       const linkStatus = await patientApi.status(token);
       setStatus(linkStatus);
-      if (!linkStorage.draft(token) && linkStatus.languages.includes(linkStatus.suggestedLanguage)) {
-        chooseLanguage(linkStatus.suggestedLanguage);
-      }
+      // The patient's language for the page even when the form lacks it: the form then shows in
+      // English with a notice, in the patient's language, saying why.
+      if (!linkStorage.draft(token)) chooseLanguage(linkStatus.suggestedLanguage);
       if (linkStatus.status !== 'active') return gone(linkStatus.status);
       const accessToken = linkStorage.accessToken(token);
       if (accessToken) return void (await loadForm(accessToken, false));
