@@ -291,6 +291,17 @@ async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Pro
  */
 const cases: Case[] = [
   {
+    // Not a target: the fixed cost of one signed-in request around a single small statement, to read
+    // the four cases below against (session check, HTTP, Fastify hooks, helmet, zod, JSON).
+    name: 'floor: GET /api/instancesettings/flags/rpm',
+    http: () => ({ method: 'GET', path: '/api/instancesettings/flags/rpm' }),
+    sql: async (ctx) => {
+      await ctx.pool.query(`select configuration_id, configuration_value from instance_settings where instance_id = $1`, [
+        ctx.instanceId,
+      ]);
+    },
+  },
+  {
     name: 'POST /api/patients/filtered',
     http: (_ctx, index) => ({
       method: 'POST',
