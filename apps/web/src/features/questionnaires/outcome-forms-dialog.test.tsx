@@ -40,8 +40,8 @@ describe('outcome forms of an appointment', () => {
     expect(within(dialog).getByRole('checkbox', { name: /PHQ-9/ })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: /^Oswestry Disability Index \(ODI\)/ })).toBeChecked();
     expect(within(dialog).getByRole('checkbox', { name: /SF-36 \(RAND-36\)/ })).not.toBeChecked();
-    // Both languages: the Spanish name is under the English one.
-    expect(within(dialog).getByText('Índice de Discapacidad de Oswestry (ODI)')).toBeInTheDocument();
+    // Names in the staff member's language only.
+    expect(within(dialog).queryByText('Índice de Discapacidad de Oswestry (ODI)')).not.toBeInTheDocument();
     expect(await within(dialog).findByTestId('unfilled-forms')).toHaveTextContent('PHQ-9');
 
     await user.click(within(dialog).getByRole('checkbox', { name: /GAD-7/ }));

@@ -16,12 +16,6 @@ import { questionnaireApi, questionnaireKeys, questionnaireQueries } from './que
 export type AppointmentRef = { id: string; startsAt: string; patientName: string };
 
 /** Staff see both names: the one in their language first, the other language after it. */
-function bilingualName(formCode: number, language: string): { main: string; other: string | null } {
-  const main = outcomeFormName(formCode, language);
-  const other = outcomeFormName(formCode, language === 'es' ? 'en' : 'es');
-  return { main, other: other === main ? null : other };
-}
-
 function AssignedForm({
   appointment,
   assigned,
@@ -66,8 +60,7 @@ function AssignedForm({
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={8} mt="xs">
             {enumerations.outcomeForms.map((option) => {
               const code = Number(option.value);
-              const name = bilingualName(code, i18n.language);
-              return <Checkbox key={code} value={String(code)} label={name.main} description={name.other ?? undefined} />;
+              return <Checkbox key={code} value={String(code)} label={outcomeFormName(code, i18n.language)} />;
             })}
           </SimpleGrid>
         </Checkbox.Group>
