@@ -69,14 +69,17 @@ test('a patient answers a PHQ-9 link on a phone in Spanish, changes one answer, 
     hasTouch: true,
     isMobile: true,
   });
-  const patient = await phone.newPage();
-  await patient.goto(url);
-  await patient.getByRole('button', { name: 'Español' }).click();
-  await patient.getByLabel('Apellido').fill('valdes ibarra');
-  await patient.getByLabel('Fecha de nacimiento').fill('05141971');
-  await patient.getByRole('button', { name: 'Continuar' }).click();
+  let patient = await phone.newPage();
+  const openAndVerify = async () => {
+    await patient.goto(url);
+    await patient.getByRole('button', { name: 'Español' }).click();
+    await patient.getByLabel('Apellido').fill('valdes ibarra');
+    await patient.getByLabel('Fecha de nacimiento').fill('05141971');
+    await patient.getByRole('button', { name: 'Continuar' }).click();
+  };
+  await openAndVerify();
 
-  const progress = patient.getByTestId('progress');
+  let progress = patient.getByTestId('progress');
   await expect(progress).toHaveText('Pregunta 1 de 10');
   // Required: Next without an answer keeps the patient on the question.
   await patient.getByRole('button', { name: 'Siguiente' }).click();
@@ -94,6 +97,13 @@ test('a patient answers a PHQ-9 link on a phone in Spanish, changes one answer, 
   await patient.getByRole('button', { name: 'Atrás' }).click();
   await expect(progress).toHaveText('Pregunta 3 de 10');
   await answer(0);
+  // The patient closes the tab; a new one asks who they are again and resumes at question 4.
+  await expect(patient.getByTestId('save-state')).toHaveText('Sus respuestas están guardadas.');
+  await patient.close();
+  patient = await phone.newPage();
+  await openAndVerify();
+  progress = patient.getByTestId('progress');
+  await expect(progress).toHaveText('Pregunta 4 de 10');
   for (const option of [1, 0, 1, 0, 1, 0]) await answer(option);
   await answer(0); // q10, the unscored difficulty question
   await expect(progress).toHaveText('Revise sus respuestas');
