@@ -1,6 +1,7 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { redactLinkTokens } from './lib/redact-url';
 import type { DatabaseHandle } from './db/client';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { adminDashboardRoutes } from './modules/admin-dashboard/admin-dashboard.routes';
@@ -62,6 +63,15 @@ export async function buildApp({
           '*.code',
         ],
         censor: '[redacted]',
+      },
+      // Patient-link tokens travel in the URL (the {id} of the section 2 routes): logs keep the path, never the token.
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactLinkTokens(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
       },
     },
     trustProxy: config.trustProxy,

@@ -68,7 +68,7 @@ describe('start-up on an empty embedded database', () => {
 });
 
 describe('logs', () => {
-  it('never contain the password or the bearer token', async () => {
+  it('never contain the password, the bearer token or a patient-link token', async () => {
     const lines: string[] = [];
     const logStream = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -89,6 +89,9 @@ describe('logs', () => {
     const token = signIn.json<{ token: string }>().token;
     await app.inject({ method: 'GET', url: '/api/session', headers: { authorization: `Bearer ${token}` } });
     await app.inject({ method: 'GET', url: '/api/session', headers: { authorization: 'Bearer not-a-real-token' } });
+    const linkToken = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
+    await app.inject({ method: 'GET', url: `/api/patient-links/${linkToken}/status` });
+    await app.inject({ method: 'GET', url: `/patients/phq9/${linkToken}` });
     await app.close();
     await handle.close();
     const output = lines.join('');
@@ -96,5 +99,7 @@ describe('logs', () => {
     expect(output).not.toContain('Pathwell#2026');
     expect(output).not.toContain(token);
     expect(output).not.toContain('not-a-real-token');
+    expect(output).not.toContain(linkToken);
+    expect(output).toContain('/api/patient-links/[token]/status');
   });
 });
