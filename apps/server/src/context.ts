@@ -38,3 +38,11 @@ export function requireSignedIn(ctx: ServiceContext): SignedInContext {
   if (!ctx.actor || !ctx.instanceId) throw new AppError('UNAUTHENTICATED', 'Sign-in required');
   return ctx as SignedInContext;
 }
+
+/**
+ * The doctor a read is narrowed to: a Doctor always works with their own patients and appointments
+ * (specification section 4, decision 0014), whatever the request names; other roles may pick one.
+ */
+export function doctorScope(ctx: SignedInContext, requested?: string | null): string | null {
+  return ctx.actor.role === 'Doctor' ? ctx.actor.userId : (requested ?? null);
+}

@@ -22,7 +22,7 @@ import type { ActivityAction, ActivityArea } from '@pathwell/contracts/enums';
 import type { SignedInContext } from '../../context';
 import { activityLogs, sessions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { numberSetting, readSettings } from '../settings/settings.service';
 import {
   clinicDayEnd,
@@ -232,16 +232,13 @@ async function assertExportable(ctx: SignedInContext, where: SQL, maxRows: numbe
  * pages is not: see docs/decisions/0011-activity-log-pages-and-dashboard.md).
  */
 async function recordExport(ctx: SignedInContext, what: string, rows: number) {
-  await recordActivity(ctx.db, {
-    instanceId: ctx.instanceId,
-    actorUserId: ctx.actor.userId,
-    actorEmail: ctx.actor.email,
-    area: 'Admin Configuration',
-    action: 'Viewed',
-    targetType: what,
-    description: `Exported ${rows} ${rows === 1 ? 'entry' : 'entries'} to CSV`,
-    ip: ctx.ip,
-  });
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Admin Configuration', 'Viewed', {
+      type: what,
+      description: `Exported ${rows} ${rows === 1 ? 'entry' : 'entries'} to CSV`,
+    }),
+  );
 }
 
 export async function exportActivity(

@@ -26,7 +26,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { appointments, managedItems, patients, userInstances, users } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '../activity/clinic-time';
 import { toCsv } from '../activity/csv';
 import { numberSetting, readSettings } from '../settings/settings.service';
@@ -54,17 +54,7 @@ function audit(
   targetId: string | undefined,
   description: string,
 ) {
-  return recordActivity(db, {
-    instanceId: ctx.instanceId,
-    actorUserId: ctx.actor.userId,
-    actorEmail: ctx.actor.email,
-    area,
-    action,
-    targetType: 'appointment',
-    targetId,
-    description,
-    ip: ctx.ip,
-  });
+  return recordActivity(db, staffActivity(ctx, area, action, { type: 'appointment', id: targetId, description: description }));
 }
 
 const isDoctor = (ctx: SignedInContext) => ctx.actor.role === 'Doctor';
@@ -161,7 +151,8 @@ function filterConditions(ctx: SignedInContext, filter: AppointmentFilterFields,
   return conditions;
 }
 
-async function findVisible(db: Database, ctx: SignedInContext, id: string): Promise<Row> {
+/** One appointment the actor may reach (this clinic, live, a Doctor's own), or 404. */
+export async function findVisibleAppointment(db: Database, ctx: SignedInContext, id: string): Promise<Row> {
   const [row] = await selectAppointments(db)
     .where(and(eq(appointments.id, id), ...scope(ctx)))
     .limit(1);
@@ -225,7 +216,7 @@ export async function listAllAppointments(
 }
 
 export async function getAppointment(ctx: SignedInContext, id: string): Promise<Appointment> {
-  const row = await findVisible(ctx.db, ctx, id);
+  const row = await findVisibleAppointment(ctx.db, ctx, id);
   await audit(ctx.db, ctx, 'Appointments', 'Viewed', id, 'Viewed appointment');
   return toAppointment(row);
 }
@@ -350,12 +341,12 @@ export async function createAppointment(
     await audit(tx, ctx, area, 'Created', created!.id, `Appointment created for patient ${input.patientId}`);
     return created!.id;
   });
-  return toAppointment(await findVisible(ctx.db, ctx, id));
+  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
 export async function updateAppointment(ctx: SignedInContext, id: string, input: CreateAppointment): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
-    const current = await findVisible(tx, ctx, id);
+    const current = await findVisibleAppointment(tx, ctx, id);
     if (current.status === AppointmentStatus.Completed || current.status === AppointmentStatus.No_Show)
       throw new AppError('CONFLICT', 'A completed or no-show appointment can no longer be changed');
     await checkReferences(tx, ctx, input);
@@ -367,12 +358,12 @@ export async function updateAppointment(ctx: SignedInContext, id: string, input:
       .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, 'Appointments', 'Updated', id, 'Appointment updated');
   });
-  return toAppointment(await findVisible(ctx.db, ctx, id));
+  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
 export async function updateSchedule(ctx: SignedInContext, input: UpdateSchedule): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
-    const current = await findVisible(tx, ctx, input.id);
+    const current = await findVisibleAppointment(tx, ctx, input.id);
     if (!canReschedule(current.status as AppointmentStatusCode))
       throw new AppError('CONFLICT', 'Only an upcoming appointment can be moved');
     const doctorId = input.doctorId ?? current.doctorId;
@@ -406,12 +397,12 @@ export async function updateSchedule(ctx: SignedInContext, input: UpdateSchedule
       .where(and(eq(appointments.id, input.id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, 'Appointment Schedules', 'Updated', input.id, 'Appointment moved');
   });
-  return toAppointment(await findVisible(ctx.db, ctx, input.id));
+  return toAppointment(await findVisibleAppointment(ctx.db, ctx, input.id));
 }
 
 export async function deleteAppointment(ctx: SignedInContext, id: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    const current = await findVisible(tx, ctx, id);
+    const current = await findVisibleAppointment(tx, ctx, id);
     if (!canDelete(current.status as AppointmentStatusCode))
       throw new AppError('CONFLICT', 'A completed appointment is part of the record and cannot be deleted');
     await tx
@@ -438,7 +429,7 @@ async function transition(
   now: Date,
 ): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
-    const current = await findVisible(tx, ctx, id);
+    const current = await findVisibleAppointment(tx, ctx, id);
     const from = current.status as AppointmentStatusCode;
     const refusal = refuseTransition(from, to, current.startsAt, now);
     if (refusal) throw new AppError('CONFLICT', refusalMessages[refusal](from, to));
@@ -456,7 +447,7 @@ async function transition(
       .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, area, 'Updated', id, description);
   });
-  return toAppointment(await findVisible(ctx.db, ctx, id));
+  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
 export const checkIn = (ctx: SignedInContext, id: string, now = new Date()) =>
@@ -478,7 +469,7 @@ export const setStatus = (ctx: SignedInContext, id: string, status: 3 | 4, now =
 /** The patient asked for more time before checking in: only an upcoming appointment can wait. */
 export async function delayCheckIn(ctx: SignedInContext, id: string, minutes: number, now = new Date()): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
-    const current = await findVisible(tx, ctx, id);
+    const current = await findVisibleAppointment(tx, ctx, id);
     if (current.status !== AppointmentStatus.Upcoming)
       throw new AppError('CONFLICT', 'Only an upcoming appointment can have its check-in delayed');
     await tx
@@ -487,19 +478,19 @@ export async function delayCheckIn(ctx: SignedInContext, id: string, minutes: nu
       .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, 'Checkins', 'Updated', id, `Check-in delayed by ${minutes} minutes`);
   });
-  return toAppointment(await findVisible(ctx.db, ctx, id));
+  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
 export async function saveNote(ctx: SignedInContext, id: string, notes: string | null): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
-    await findVisible(tx, ctx, id);
+    await findVisibleAppointment(tx, ctx, id);
     await tx
       .update(appointments)
       .set({ notes, updatedAt: new Date() })
       .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, 'Appointments', 'Updated', id, 'Appointment note saved');
   });
-  return toAppointment(await findVisible(ctx.db, ctx, id));
+  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
 /** Ids the caller may not see are simply absent from the answer. */

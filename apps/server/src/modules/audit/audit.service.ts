@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { ActivityAction, ActivityArea } from '@pathwell/contracts/enums';
+import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { activityLogs } from '../../db/schema';
@@ -14,6 +15,26 @@ export interface ActivityEntry {
   targetId?: string;
   description?: string;
   ip: string | null;
+}
+
+/** An entry by the signed-in staff member, in the acting clinic. */
+export function staffActivity(
+  ctx: SignedInContext,
+  area: ActivityArea,
+  action: ActivityAction,
+  target: { type?: string; id?: string | null; description?: string },
+): ActivityEntry {
+  return {
+    instanceId: ctx.instanceId,
+    actorUserId: ctx.actor.userId,
+    actorEmail: ctx.actor.email,
+    area,
+    action,
+    targetType: target.type,
+    targetId: target.id ?? undefined,
+    description: target.description,
+    ip: ctx.ip,
+  };
 }
 
 // Every read of patient data writes one of these, so the insert is built once and sent as a named

@@ -25,7 +25,7 @@ import type { Database } from '../../db/client';
 import { instances, oneTimeTokens, sessions, signInFailures, userInstances, users, type TokenPurpose } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { hashPassword, newSixDigitCode, newToken, sha256, sameHash, verifyPassword } from '../../lib/secrets';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { deliverLater, queueEmail } from '../outbox/outbox.service';
 import { accountEmails } from './auth.emails';
 
@@ -374,17 +374,10 @@ export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogge
 export async function signOut(ctx: SignedInContext) {
   await ctx.db.transaction(async (tx) => {
     await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, ctx.actor.sessionId));
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Login Activity',
-      action: 'Deleted',
-      targetType: 'session',
-      targetId: ctx.actor.sessionId,
-      description: 'Signed out',
-      ip: ctx.ip,
-    });
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Login Activity', 'Deleted', { type: 'session', id: ctx.actor.sessionId, description: 'Signed out' }),
+    );
   });
 }
 
@@ -457,17 +450,14 @@ export async function setTwoFactor(ctx: SignedInContext, enabled: boolean): Prom
       .set({ twoFactorEnabled: enabled, updatedAt: new Date() })
       .where(eq(users.id, ctx.actor.userId))
       .returning();
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Login Activity',
-      action: 'Updated',
-      targetType: 'two-factor sign-in',
-      targetId: ctx.actor.userId,
-      description: enabled ? 'Two-factor sign-in turned on' : 'Two-factor sign-in turned off',
-      ip: ctx.ip,
-    });
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Login Activity', 'Updated', {
+        type: 'two-factor sign-in',
+        id: ctx.actor.userId,
+        description: enabled ? 'Two-factor sign-in turned on' : 'Two-factor sign-in turned off',
+      }),
+    );
     return toProfile(updated!);
   });
 }
@@ -502,17 +492,14 @@ export async function changePassword(ctx: SignedInContext, input: ChangePassword
   if (input.id !== ctx.actor.userId) throw notFound('User');
   const user = await findUser(ctx.db, input.id);
   if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-    await recordActivity(ctx.db, {
-      instanceId: ctx.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Login Activity',
-      action: 'Failed',
-      targetType: 'password',
-      targetId: ctx.actor.userId,
-      description: 'Password change refused: current password not correct',
-      ip: ctx.ip,
-    });
+    await recordActivity(
+      ctx.db,
+      staffActivity(ctx, 'Login Activity', 'Failed', {
+        type: 'password',
+        id: ctx.actor.userId,
+        description: 'Password change refused: current password not correct',
+      }),
+    );
     throw new AppError('VALIDATION', 'The current password is not correct', { fields: { currentPassword: 'invalid' } });
   }
   const passwordHash = await hashPassword(input.newPassword);

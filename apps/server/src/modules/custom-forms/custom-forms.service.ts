@@ -12,7 +12,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { customFormVersions, customForms, formResponses } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 
 type FormRow = typeof customForms.$inferSelect;
@@ -23,17 +23,8 @@ function assertWellFormed(content: FormContent) {
   if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'Some fields are not valid', { fields });
 }
 
-const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted', form: FormRow, description: string) => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area: 'Admin Configuration' as const,
-  action,
-  targetType: 'customForm',
-  targetId: form.id,
-  description,
-  ip: ctx.ip,
-});
+const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted', form: FormRow, description: string) =>
+  staffActivity(ctx, 'Admin Configuration', action, { type: 'customForm', id: form.id, description: description });
 
 async function findForm(db: Database, ctx: SignedInContext, id: string): Promise<FormRow> {
   const [row] = await db

@@ -19,7 +19,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { customFormVersions } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicInstrumentForm, customRenderableForm, findVisibleResponse } from '../form-responses/form-responses.service';
 
 /**
@@ -170,17 +170,12 @@ export async function questionnaireResponse(ctx: SignedInContext, responseId: st
   });
 }
 
-const viewed = (ctx: SignedInContext, responseId: string, patientId: string, what: string) => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area: 'Form Submission' as const,
-  action: 'Viewed' as const,
-  targetType: 'form response',
-  targetId: responseId,
-  description: `Exported form response ${responseId} of patient ${patientId} as FHIR ${what}`,
-  ip: ctx.ip,
-});
+const viewed = (ctx: SignedInContext, responseId: string, patientId: string, what: string) =>
+  staffActivity(ctx, 'Form Submission', 'Viewed', {
+    type: 'form response',
+    id: responseId,
+    description: `Exported form response ${responseId} of patient ${patientId} as FHIR ${what}`,
+  });
 
 /** A FHIR id allows letters, digits, '-' and '.' (64 at most). */
 const observationId = (responseId: string, key: string) => `${responseId}-${key.replace(/[^A-Za-z0-9.-]/g, '-')}`.slice(0, 64);

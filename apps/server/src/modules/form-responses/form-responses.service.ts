@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { FormContent, RenderableForm } from '@pathwell/contracts/forms';
 import type { FormResponseDetail, FormResponseSummary } from '@pathwell/contracts/patient-links';
 import {
@@ -21,46 +21,17 @@ import {
 } from '@pathwell/instruments';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import {
-  appointmentProSets,
-  appointments,
-  customFormVersions,
-  formResponses,
-  instrumentWordings,
-  patients,
-} from '../../db/schema';
+import { appointmentProSets, customFormVersions, formResponses, instrumentWordings, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity, type ActivityEntry } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
+import { findVisibleAppointment } from '../appointments/appointments.service';
+import { visiblePatients } from '../patients/patients.service';
 import { readTypedSettings } from '../settings/settings.service';
 
 const ALL_FORM_CODES = Array.from({ length: 15 }, (_, index) => (index + 1) as FormCode);
 
 const fullName = (row: { firstName: string; middleName: string | null; lastName: string }) =>
   [row.firstName, row.middleName, row.lastName].filter(Boolean).join(' ');
-
-const activity = (
-  ctx: SignedInContext,
-  area: ActivityEntry['area'],
-  action: ActivityEntry['action'],
-  target: { type: string; id: string; description: string },
-): ActivityEntry => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area,
-  action,
-  targetType: target.type,
-  targetId: target.id,
-  description: target.description,
-  ip: ctx.ip,
-});
-
-/** A Doctor works with their own patients only (section 4), as on the patient dashboard. */
-const patientVisibleTo = (ctx: SignedInContext): SQL[] => [
-  eq(patients.instanceId, ctx.instanceId),
-  isNull(patients.deletedAt),
-  ...(ctx.actor.role === 'Doctor' ? [eq(patients.doctorId, ctx.actor.userId)] : []),
-];
 
 // ---- the form as answered -------------------------------------------------------------------------
 
@@ -155,7 +126,7 @@ export async function findVisibleResponse(db: Database, ctx: SignedInContext, re
     .from(formResponses)
     .innerJoin(patients, eq(patients.id, formResponses.patientId))
     .leftJoin(customFormVersions, eq(customFormVersions.id, formResponses.customFormVersionId))
-    .where(and(eq(formResponses.id, responseId), eq(formResponses.instanceId, ctx.instanceId), ...patientVisibleTo(ctx)));
+    .where(and(eq(formResponses.id, responseId), eq(formResponses.instanceId, ctx.instanceId), visiblePatients(ctx)));
   if (!row) throw notFound('Form response');
   return row;
 }
@@ -214,7 +185,7 @@ export async function responseDetail(ctx: SignedInContext, responseId: string): 
 
     await recordActivity(
       tx,
-      activity(ctx, 'Form Submission', 'Viewed', {
+      staffActivity(ctx, 'Form Submission', 'Viewed', {
         type: 'form response',
         id: response.id,
         description: `Viewed form response ${response.id} of patient ${response.patientId}`,
@@ -250,7 +221,7 @@ export async function patientResponses(ctx: SignedInContext, patientId: string):
     const [patient] = await tx
       .select({ id: patients.id })
       .from(patients)
-      .where(and(eq(patients.id, patientId), ...patientVisibleTo(ctx)));
+      .where(and(eq(patients.id, patientId), visiblePatients(ctx)));
     if (!patient) throw notFound('Patient');
 
     const rows = await tx
@@ -263,7 +234,7 @@ export async function patientResponses(ctx: SignedInContext, patientId: string):
 
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Dashboard', 'Viewed', {
+      staffActivity(ctx, 'Patient Dashboard', 'Viewed', {
         type: 'patient',
         id: patientId,
         description: `Viewed the questionnaire results of patient ${patientId}`,
@@ -307,23 +278,6 @@ function seriesOf(newestFirst: ResponseRow[]): FormScoreSeries[] {
 
 // ---- assigned PROs ----------------------------------------------------------------------------------
 
-/** The appointment if the actor may reach it: this clinic, not deleted, and a Doctor's own (as in the appointments module). */
-async function findVisibleAppointment(db: Database, ctx: SignedInContext, appointmentId: string) {
-  const [row] = await db
-    .select({ id: appointments.id, patientId: appointments.patientId })
-    .from(appointments)
-    .where(
-      and(
-        eq(appointments.id, appointmentId),
-        eq(appointments.instanceId, ctx.instanceId),
-        isNull(appointments.deletedAt),
-        ctx.actor.role === 'Doctor' ? eq(appointments.doctorId, ctx.actor.userId) : undefined,
-      ),
-    );
-  if (!row) throw notFound('Appointment');
-  return row;
-}
-
 /** The clinic's applicable outcome forms (instance setting); custom form ids there are not PROs. */
 async function applicableFormCodes(db: Database, instanceId: string): Promise<number[]> {
   const { applicableForms } = await readTypedSettings(db, instanceId);
@@ -361,7 +315,7 @@ export async function updateAssignedPro(ctx: SignedInContext, input: UpdateAssig
       });
     await recordActivity(
       tx,
-      activity(ctx, 'Appointments', 'Updated', {
+      staffActivity(ctx, 'Appointments', 'Updated', {
         type: 'appointment',
         id: input.appointmentId,
         description: `Assigned outcome forms [${input.formCodes.join(', ')}] to appointment ${input.appointmentId}`,
@@ -452,7 +406,7 @@ export async function importWording(ctx: SignedInContext, formCode: number, word
       });
     await recordActivity(
       tx,
-      activity(ctx, 'Admin Configuration', 'Updated', {
+      staffActivity(ctx, 'Admin Configuration', 'Updated', {
         type: 'instrument wording',
         id: String(formCode),
         description: `Imported the licensed wording of ${definition.name.en}`,
@@ -472,7 +426,7 @@ export async function removeWording(ctx: SignedInContext, formCode: number): Pro
     if (removed.length === 0) throw notFound('Imported wording');
     await recordActivity(
       tx,
-      activity(ctx, 'Admin Configuration', 'Deleted', {
+      staffActivity(ctx, 'Admin Configuration', 'Deleted', {
         type: 'instrument wording',
         id: String(formCode),
         description: `Removed the licensed wording of ${definition.name.en}`,

@@ -14,7 +14,7 @@ import type { Database } from '../../db/client';
 import { instanceFiles } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { sha256 } from '../../lib/secrets';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { detectContentType, isPrivateKey, isSafeSvg } from './file-checks';
 import { decryptFile, encryptFile } from './settings-crypto';
 
@@ -123,17 +123,14 @@ async function storeFile(
         set: { ...values, uploadedAt: new Date() },
       })
       .returning(metaColumns);
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Admin Configuration',
-      action: 'Updated',
-      targetType: 'InstanceFile',
-      targetId: key,
-      description: `Instance file uploaded: ${key} (${values.fileName}, ${values.size} bytes)`,
-      ip: ctx.ip,
-    });
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Admin Configuration', 'Updated', {
+        type: 'InstanceFile',
+        id: key,
+        description: `Instance file uploaded: ${key} (${values.fileName}, ${values.size} bytes)`,
+      }),
+    );
     return row!;
   });
   return toView(meta);
@@ -146,17 +143,14 @@ async function removeFile(ctx: SignedInContext, key: FileKey): Promise<void> {
       .where(and(eq(instanceFiles.instanceId, ctx.instanceId), eq(instanceFiles.fileKey, key)))
       .returning({ fileName: instanceFiles.fileName });
     if (!removed) throw notFound('File');
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Admin Configuration',
-      action: 'Deleted',
-      targetType: 'InstanceFile',
-      targetId: key,
-      description: `Instance file deleted: ${key} (${removed.fileName})`,
-      ip: ctx.ip,
-    });
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Admin Configuration', 'Deleted', {
+        type: 'InstanceFile',
+        id: key,
+        description: `Instance file deleted: ${key} (${removed.fileName})`,
+      }),
+    );
   });
 }
 

@@ -23,7 +23,7 @@ import {
 import type { SignedInContext } from '../../context';
 import { instances, instanceSettings } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { idleMinutesFrom } from '../../plugins/auth';
 import { readSettings, readStoredSettings, readTypedSettings, isOn, numberSetting } from '../settings/settings.service';
 import { listFiles, primaryLogoUrl } from './instance-files.service';
@@ -117,17 +117,14 @@ async function applyUpdate(ctx: SignedInContext, update: InstanceSettingsUpdate)
     }
     const order = new Map(configurationKeys.map((key, index) => [key as string, index]));
     changed.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Admin Configuration',
-      action: 'Updated',
-      targetType: 'InstanceSettings',
-      targetId: ctx.instanceId,
-      description: `Instance settings updated: ${changed.join(', ')}`,
-      ip: ctx.ip,
-    });
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Admin Configuration', 'Updated', {
+        type: 'InstanceSettings',
+        id: ctx.instanceId,
+        description: `Instance settings updated: ${changed.join(', ')}`,
+      }),
+    );
     return changed;
   });
 }

@@ -4,7 +4,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instances, organisations } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { listClinics } from '../session/session.service';
 
 /**
@@ -89,17 +89,11 @@ async function setMembers(db: Database, organisationId: string, instanceIds: str
 }
 
 function activity(ctx: SignedInContext, organisationId: string, action: 'Created' | 'Updated' | 'Deleted', description: string) {
-  return {
-    instanceId: ctx.instanceId,
-    actorUserId: ctx.actor.userId,
-    actorEmail: ctx.actor.email,
-    area: 'Admin Configuration' as const,
-    action,
-    targetType: 'organisation',
-    targetId: organisationId,
-    description,
-    ip: ctx.ip,
-  };
+  return staffActivity(ctx, 'Admin Configuration', action, {
+    type: 'organisation',
+    id: organisationId,
+    description: description,
+  });
 }
 
 export async function createOrganisation(ctx: SignedInContext, input: SaveOrganisationParsed): Promise<Organisation> {

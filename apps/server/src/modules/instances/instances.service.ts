@@ -11,7 +11,7 @@ import type { Database } from '../../db/client';
 import { instances, instanceSettings, organisations, sessions, users } from '../../db/schema';
 import { seedInstanceDefaults } from '../../db/seed/instance-defaults';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { listClinics } from '../session/session.service';
 import { readSettings } from '../settings/settings.service';
 
@@ -100,17 +100,7 @@ async function writeSettings(db: Database, instanceId: string, values: Record<st
 
 function activity(ctx: SignedInContext, instanceId: string, action: 'Created' | 'Updated' | 'Deleted', description: string) {
   // An instance's changes are written to that instance's own log: its history starts with its creation.
-  return {
-    instanceId,
-    actorUserId: ctx.actor.userId,
-    actorEmail: ctx.actor.email,
-    area: 'Admin Configuration' as const,
-    action,
-    targetType: 'instance',
-    targetId: instanceId,
-    description,
-    ip: ctx.ip,
-  };
+  return { ...staffActivity(ctx, 'Admin Configuration', action, { type: 'instance', id: instanceId, description }), instanceId };
 }
 
 /**

@@ -13,7 +13,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { managedItems } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 
 type ItemRow = typeof managedItems.$inferSelect;
 export type ManagedItemListQuery = z.output<typeof managedItemListQuerySchema>;
@@ -117,17 +117,12 @@ async function conflictAsNameTaken<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted', row: ItemRow) => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area: 'Admin Configuration' as const,
-  action,
-  targetType: row.listType,
-  targetId: row.id,
-  description: `${action} ${row.listType} entry "${row.name}"`,
-  ip: ctx.ip,
-});
+const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted', row: ItemRow) =>
+  staffActivity(ctx, 'Admin Configuration', action, {
+    type: row.listType,
+    id: row.id,
+    description: `${action} ${row.listType} entry "${row.name}"`,
+  });
 
 export async function listItems(ctx: SignedInContext, list: ManagedListDefinition, query: ManagedItemListQuery) {
   const where = and(

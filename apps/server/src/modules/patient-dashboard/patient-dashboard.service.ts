@@ -16,7 +16,7 @@ import {
   type PatientNote,
   type TimelineAppointment,
 } from '@pathwell/contracts/patient-dashboard';
-import type { SignedInContext } from '../../context';
+import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import {
@@ -30,7 +30,7 @@ import {
 } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { clinicIsoDate, clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { numberSetting, readSettings } from '../settings/settings.service';
 
 const DAY_MS = 24 * 3_600_000;
@@ -43,11 +43,6 @@ const author = alias(users, 'author');
 const personName = (first: string | null, last: string | null) => `${first ?? ''} ${last ?? ''}`.trim();
 const fullName = (row: { firstName: string; middleName: string | null; lastName: string }) =>
   [row.firstName, row.middleName, row.lastName].filter(Boolean).join(' ');
-
-/** A Doctor works with their own patients only (section 4), whatever they send; others may narrow to one doctor. */
-function scopedDoctorId(ctx: SignedInContext, requested?: string): string | undefined {
-  return ctx.actor.role === 'Doctor' ? ctx.actor.userId : requested;
-}
 
 /** Admins (and System Managers, who hold every Admin power) may change anyone's note; others only their own. */
 const mayEditNote = (ctx: SignedInContext, authorUserId: string | null) =>
@@ -66,7 +61,7 @@ export function ageOn(dateOfBirth: string, today: string): number {
 
 /** The patient if the actor may see them: same clinic, not deleted, and a Doctor's own. Else 404. */
 async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string) {
-  const doctorId = scopedDoctorId(ctx);
+  const doctorId = doctorScope(ctx);
   const [row] = await db
     .select({ id: patients.id })
     .from(patients)
@@ -81,23 +76,6 @@ async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string
   if (!row) throw notFound('Patient');
   return row;
 }
-
-const activity = (
-  ctx: SignedInContext,
-  area: 'Patient Dashboard' | 'Patient Profile',
-  action: 'Created' | 'Updated' | 'Deleted' | 'Viewed',
-  target: { type: string; id?: string; description: string },
-) => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area,
-  action,
-  targetType: target.type,
-  targetId: target.id,
-  description: target.description,
-  ip: ctx.ip,
-});
 
 const appointmentColumns = {
   id: appointments.id,
@@ -246,7 +224,7 @@ const dashboardPainTrend = reusableQuery('patient_dashboard_pain_trend', (db) =>
  * written in the same transaction: a view that was not logged never happened.
  */
 export async function patientDashboard(ctx: SignedInContext, patientId: string): Promise<PatientDashboard> {
-  const doctorId = scopedDoctorId(ctx);
+  const doctorId = doctorScope(ctx);
   const ids = { patientId, instanceId: ctx.instanceId };
   return ctx.db.transaction(async (tx) => {
     const [patient] = doctorId ? await dashboardPatient.ofDoctor(tx, { ...ids, doctorId }) : await dashboardPatient.all(tx, ids);
@@ -262,7 +240,7 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
 
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Dashboard', 'Viewed', {
+      staffActivity(ctx, 'Patient Dashboard', 'Viewed', {
         type: 'patient',
         id: patientId,
         description: `Viewed the dashboard of patient ${patientId}`,
@@ -319,7 +297,7 @@ export async function listNotes(ctx: SignedInContext, patientId: string): Promis
     const notes = await notesOf(tx, ctx, patientId);
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Profile', 'Viewed', {
+      staffActivity(ctx, 'Patient Profile', 'Viewed', {
         type: 'patient',
         id: patientId,
         description: `Viewed the notes of patient ${patientId}`,
@@ -348,7 +326,7 @@ export async function createNote(ctx: SignedInContext, patientId: string, input:
       .returning({ id: patientNotes.id });
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Profile', 'Created', {
+      staffActivity(ctx, 'Patient Profile', 'Created', {
         type: 'patient note',
         id: created!.id,
         description: `Added a note to patient ${patientId}`,
@@ -381,7 +359,7 @@ export async function updateNote(
     await tx.update(patientNotes).set({ body: input.body, updatedAt: new Date() }).where(eq(patientNotes.id, noteId));
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Profile', 'Updated', {
+      staffActivity(ctx, 'Patient Profile', 'Updated', {
         type: 'patient note',
         id: noteId,
         description: `Changed a note of patient ${patientId}`,
@@ -397,7 +375,7 @@ export async function deleteNote(ctx: SignedInContext, patientId: string, noteId
     await tx.delete(patientNotes).where(eq(patientNotes.id, noteId));
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Profile', 'Deleted', {
+      staffActivity(ctx, 'Patient Profile', 'Deleted', {
         type: 'patient note',
         id: noteId,
         description: `Deleted a note of patient ${patientId}`,
@@ -411,7 +389,7 @@ export async function deleteNote(ctx: SignedInContext, patientId: string, noteId
  * clinic's size, and one Viewed entry since the lists carry patient names.
  */
 export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: string }): Promise<ClinicDashboard> {
-  const doctorId = scopedDoctorId(ctx, query.doctorId);
+  const doctorId = doctorScope(ctx, query.doctorId);
   return ctx.db.transaction(async (tx) => {
     const offsetHours = await clinicOffsetHours(tx, ctx.instanceId);
     const now = new Date();
@@ -501,7 +479,7 @@ export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: 
 
     await recordActivity(
       tx,
-      activity(ctx, 'Patient Dashboard', 'Viewed', {
+      staffActivity(ctx, 'Patient Dashboard', 'Viewed', {
         type: 'patients dashboard',
         id: doctorId,
         description: doctorId ? `Viewed the patients dashboard of doctor ${doctorId}` : 'Viewed the patients dashboard',

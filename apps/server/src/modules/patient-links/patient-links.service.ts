@@ -25,7 +25,6 @@ import { getInstrument, headlineOf, instrumentForm, isFormCode, scoreForm, type 
 import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import {
-  appointments,
   customForms,
   customFormVersions,
   formDrafts,
@@ -37,7 +36,9 @@ import {
 } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sameHash, sha256 } from '../../lib/secrets';
-import { recordActivity } from '../audit/audit.service';
+import { findVisibleAppointment } from '../appointments/appointments.service';
+import { findVisiblePatient } from '../patients/patients.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { deliverLater, queueEmail } from '../outbox/outbox.service';
 import { linkEmail } from './patient-links.emails';
 
@@ -137,34 +138,8 @@ const titleIn = (title: LocalizedText, language: FormLanguage) => (language === 
 
 // ---- staff side ------------------------------------------------------------------------------------
 
-/** A Doctor works with their own patients only (decision 0014); everyone else with the clinic's. */
-async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string) {
-  const [row] = await db
-    .select()
-    .from(patients)
-    .where(
-      and(
-        eq(patients.id, id),
-        eq(patients.instanceId, ctx.instanceId),
-        isNull(patients.deletedAt),
-        ctx.actor.role === 'Doctor' ? eq(patients.doctorId, ctx.actor.userId) : undefined,
-      ),
-    );
-  if (!row) throw notFound('Patient');
-  return row;
-}
-
-const activity = (ctx: SignedInContext, action: 'Created' | 'Sent' | 'Deleted', targetId: string, description: string) => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area: 'Form Submission' as const,
-  action,
-  targetType: LINK_TARGET,
-  targetId,
-  description,
-  ip: ctx.ip,
-});
+const activity = (ctx: SignedInContext, action: 'Created' | 'Sent' | 'Deleted', targetId: string, description: string) =>
+  staffActivity(ctx, 'Form Submission', action, { type: LINK_TARGET, id: targetId, description: description });
 
 function toPatientLink(row: LinkRow, formTitle: string, responseId: string | null, now = new Date()): PatientLink {
   return {
@@ -208,20 +183,10 @@ export async function createLink(
 ): Promise<CreatedPatientLink> {
   const token = newToken();
   const { created, deliver } = await ctx.db.transaction(async (tx) => {
-    const patient = await findVisiblePatient(tx, ctx, input.patientId);
+    const patient = await findVisiblePatient(ctx, tx, input.patientId);
     if (input.appointmentId) {
-      const [appointment] = await tx
-        .select({ id: appointments.id })
-        .from(appointments)
-        .where(
-          and(
-            eq(appointments.id, input.appointmentId),
-            eq(appointments.instanceId, ctx.instanceId),
-            eq(appointments.patientId, patient.id),
-            isNull(appointments.deletedAt),
-          ),
-        );
-      if (!appointment) throw notFound('Appointment');
+      const appointment = await findVisibleAppointment(tx, ctx, input.appointmentId);
+      if (appointment.patientId !== patient.id) throw notFound('Appointment');
     }
     let title: LocalizedText;
     if (input.customFormId) {
@@ -286,7 +251,7 @@ export async function createLink(
 }
 
 export async function listLinks(ctx: SignedInContext, patientId: string): Promise<PatientLink[]> {
-  await findVisiblePatient(ctx.db, ctx, patientId);
+  await findVisiblePatient(ctx, ctx.db, patientId);
   const rows = await ctx.db
     .select({ link: patientLinks, responseId: formResponses.id, customTitle: customForms.title })
     .from(patientLinks)
@@ -312,7 +277,7 @@ export async function revokeLink(ctx: SignedInContext, id: string): Promise<void
       .where(and(eq(patientLinks.id, id), eq(patientLinks.instanceId, ctx.instanceId)))
       .for('update');
     if (!link) throw notFound('Link');
-    await findVisiblePatient(tx, ctx, link.patientId);
+    await findVisiblePatient(ctx, tx, link.patientId);
     if (link.completedAt || link.revokedAt) return;
     await tx
       .update(patientLinks)

@@ -16,12 +16,12 @@ import {
   type PatientView,
 } from '@pathwell/contracts/patients';
 import { RoleCode } from '@pathwell/contracts/roles';
-import type { SignedInContext } from '../../context';
+import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isOn, readSettings } from '../settings/settings.service';
 import { toCsv } from '../activity/csv';
 import { toXlsx } from '../../lib/spreadsheet';
@@ -31,10 +31,6 @@ type PhoneRow = typeof patientPhoneNumbers.$inferSelect;
 
 /** Clinics a read looks at: the acting clinic, or every clinic of a parent's all-clinics view. */
 const scopeOf = (ctx: SignedInContext) => (ctx.allClinics ? ctx.instanceIds : [ctx.instanceId]);
-
-/** A Doctor sees only their own patients whatever they send (section 4); others may narrow by doctor. */
-const doctorScope = (ctx: SignedInContext, requested?: string | null) =>
-  ctx.actor.role === 'Doctor' ? ctx.actor.userId : (requested ?? null);
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
 
@@ -49,21 +45,14 @@ function audit(
   id?: string,
   description?: string,
 ) {
-  return recordActivity(db, {
-    instanceId: ctx.instanceId,
-    actorUserId: ctx.actor.userId,
-    actorEmail: ctx.actor.email,
-    area,
-    action,
-    targetType: id ? 'patient' : undefined,
-    targetId: id,
-    description,
-    ip: ctx.ip,
-  });
+  return recordActivity(
+    db,
+    staffActivity(ctx, area, action, { type: id ? 'patient' : undefined, id: id, description: description }),
+  );
 }
 
-/** The visible rows for this actor: live, of the clinics in scope, and the Doctor's own. */
-function visible(ctx: SignedInContext, scope = scopeOf(ctx)): SQL {
+/** The patients this actor may see: live, of the clinics in scope, and a Doctor's own. */
+export function visiblePatients(ctx: SignedInContext, scope = scopeOf(ctx)): SQL {
   const doctorId = doctorScope(ctx);
   return and(
     inArray(patients.instanceId, scope),
@@ -241,28 +230,24 @@ export async function createPatient(ctx: SignedInContext, input: PatientPayload)
   });
 }
 
-async function findVisible(ctx: SignedInContext, db: Database, id: string, scope = [ctx.instanceId]) {
+/** One patient the actor may see, or 404 (another clinic's or another doctor's patient alike). */
+export async function findVisiblePatient(ctx: SignedInContext, db: Database, id: string, scope = [ctx.instanceId]) {
   const [row] = await db
     .select()
     .from(patients)
-    .where(and(eq(patients.id, id), visible(ctx, scope)));
+    .where(and(eq(patients.id, id), visiblePatients(ctx, scope)));
   if (!row) throw notFound('Patient');
   return row;
 }
 
 export async function getPatient(ctx: SignedInContext, id: string): Promise<PatientView> {
   return ctx.db.transaction(async (tx) => {
-    const row = await findVisible(ctx, tx, id, scopeOf(ctx));
+    const row = await findVisiblePatient(ctx, tx, id, scopeOf(ctx));
     const phones = await phonesOf(tx, id);
+    // In a parent's all-clinics view the entry goes to the patient's own clinic.
     await recordActivity(tx, {
+      ...staffActivity(ctx, 'Patient Profile', 'Viewed', { type: 'patient', id }),
       instanceId: row.instanceId,
-      actorUserId: ctx.actor.userId,
-      actorEmail: ctx.actor.email,
-      area: 'Patient Profile',
-      action: 'Viewed',
-      targetType: 'patient',
-      targetId: id,
-      ip: ctx.ip,
     });
     return toView(row, phones);
   });
@@ -270,7 +255,7 @@ export async function getPatient(ctx: SignedInContext, id: string): Promise<Pati
 
 export async function updatePatient(ctx: SignedInContext, id: string, input: PatientPayload): Promise<PatientView> {
   return ctx.db.transaction(async (tx) => {
-    const existing = await findVisible(ctx, tx, id);
+    const existing = await findVisiblePatient(ctx, tx, id);
     const values = { ...input, doctorId: ctx.actor.role === 'Doctor' ? ctx.actor.userId : input.doctorId };
     await checkReferences(ctx, tx, values);
     // Answers to questions the clinic stopped asking stay as they were.
@@ -300,7 +285,7 @@ export async function updatePatient(ctx: SignedInContext, id: string, input: Pat
 
 export async function deletePatient(ctx: SignedInContext, id: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
-    await findVisible(ctx, tx, id);
+    await findVisiblePatient(ctx, tx, id);
     await tx
       .update(patients)
       .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
@@ -316,7 +301,7 @@ async function changeState(
   description: string,
 ): Promise<PatientView> {
   return ctx.db.transaction(async (tx) => {
-    await findVisible(ctx, tx, id);
+    await findVisiblePatient(ctx, tx, id);
     const [row] = await tx
       .update(patients)
       .set({ ...change, updatedAt: sql`now()` })

@@ -12,7 +12,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { perioperativeTemplateDetails, perioperativeTemplates } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 
 type TemplateRow = typeof perioperativeTemplates.$inferSelect;
@@ -47,17 +47,7 @@ const activity = (
   ctx: SignedInContext,
   action: 'Created' | 'Updated' | 'Deleted',
   target: { type: string; id: string; description: string },
-) => ({
-  instanceId: ctx.instanceId,
-  actorUserId: ctx.actor.userId,
-  actorEmail: ctx.actor.email,
-  area: 'Admin Configuration' as const,
-  action,
-  targetType: target.type,
-  targetId: target.id,
-  description: target.description,
-  ip: ctx.ip,
-});
+) => staffActivity(ctx, 'Admin Configuration', action, { type: target.type, id: target.id, description: target.description });
 
 const ownTemplate = (ctx: SignedInContext) =>
   and(eq(perioperativeTemplates.instanceId, ctx.instanceId), isNull(perioperativeTemplates.deletedAt));

@@ -17,7 +17,7 @@ import type { Database } from '../../db/client';
 import { activityLogs, oneTimeTokens, sessions, userInstances, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
-import { recordActivity } from '../audit/audit.service';
+import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueWelcomeEmail } from '../auth/auth.service';
 import { listClinics } from '../session/session.service';
 
@@ -182,17 +182,7 @@ function activity(
   target: string,
   description: string,
 ) {
-  return {
-    instanceId: ctx.instanceId,
-    actorUserId: ctx.actor.userId,
-    actorEmail: ctx.actor.email,
-    area: 'System Users' as const,
-    action,
-    targetType: 'user',
-    targetId: target,
-    description,
-    ip: ctx.ip,
-  };
+  return staffActivity(ctx, 'System Users', action, { type: 'user', id: target, description: description });
 }
 
 export async function fetchAllUsers(ctx: SignedInContext, filter: UserFilterParsed): Promise<UserPage> {
