@@ -3,6 +3,7 @@ import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Mailer } from './modules/outbox/outbox.service';
 import { AppError } from './lib/app-error';
+import { enterClinics, withSystemAccess, type SystemAccessReason } from './db/tenancy';
 
 export interface Actor {
   userId: string;
@@ -27,6 +28,11 @@ export interface ServiceContext {
   /** A parent user's all-clinics view: the clinics the request may read across. */
   allClinics: boolean;
   instanceIds: string[];
+  /**
+   * Work to run once the request's transaction has committed (email delivery), on its own
+   * transaction for a named cross-clinic reason. Dropped when the request rolls back.
+   */
+  afterCommit: (reason: SystemAccessReason, work: (db: Database) => Promise<void>) => void;
 }
 
 export interface SignedInContext extends ServiceContext {
@@ -45,4 +51,25 @@ export function requireSignedIn(ctx: ServiceContext): SignedInContext {
  */
 export function doctorScope(ctx: SignedInContext, requested?: string | null): string | null {
   return ctx.actor.role === 'Doctor' ? ctx.actor.userId : (requested ?? null);
+}
+
+/**
+ * Runs `work` with row-level security widened to every clinic, for one named reason (decision 0022);
+ * the request is back in its own clinic afterwards. The only door across tenants.
+ */
+export function withSystemContext<C extends ServiceContext, T>(
+  ctx: C,
+  reason: SystemAccessReason,
+  work: (ctx: C) => Promise<T>,
+): Promise<T> {
+  return withSystemAccess(ctx.db, reason, (db) => work({ ...ctx, db }), ctx.instanceIds);
+}
+
+/**
+ * An open route that has resolved which clinic it serves (a patient link): from here on its
+ * transaction sees that clinic's rows and no other.
+ */
+export async function enterClinicOf<C extends ServiceContext>(ctx: C, instanceId: string): Promise<C> {
+  await enterClinics(ctx.db, [instanceId]);
+  return { ...ctx, instanceId, instanceIds: [instanceId] };
 }

@@ -5,6 +5,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { applyMigrations, createPglite, openDatabase } from '../src/db/client';
 import { seedDemo } from '../src/db/seed/demo';
+import { withSystemAccess } from '../src/db/tenancy';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -34,7 +35,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`create database ${name}`);
     const handle = await openDatabase({ kind: 'postgresql', url: adminUrl(databaseUrl, name) });
     await applyMigrations(handle);
-    await seedDemo(handle.db);
+    await withSystemAccess(handle.db, 'bootstrap', seedDemo);
     await handle.close();
     project.provide('templateDatabase', name);
     project.provide('pgliteSnapshot', null);
@@ -46,7 +47,7 @@ export default async function setup(project: TestProject) {
   const pglite = await createPglite(undefined);
   const handle = await openDatabase({ kind: 'pglite', dataDir: undefined, pglite });
   await applyMigrations(handle);
-  await seedDemo(handle.db);
+  await withSystemAccess(handle.db, 'bootstrap', seedDemo);
   const dump = await pglite.dumpDataDir('none');
   await pglite.close();
   const folder = mkdtempSync(path.join(tmpdir(), 'pathwell-test-'));

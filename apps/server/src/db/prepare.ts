@@ -2,6 +2,7 @@ import { PASSWORD_PATTERN } from '@pathwell/contracts/validation';
 import type { Config } from '../config';
 import { applyMigrations, openDatabase, type DatabaseHandle } from './client';
 import { bootstrapFirstManager, isDatabaseEmpty, seedDemo } from './seed/demo';
+import { withSystemAccess } from './tenancy';
 
 export type Prepared = DatabaseHandle & { seeded: 'demo' | 'manager' | null };
 
@@ -13,9 +14,9 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
       : { kind: 'pglite', dataDir: `${config.dataDir}/pglite` },
   );
   await applyMigrations(handle);
-  if (!(await isDatabaseEmpty(handle.db))) return { ...handle, seeded: null };
+  if (!(await withSystemAccess(handle.db, 'bootstrap', isDatabaseEmpty))) return { ...handle, seeded: null };
   if (config.demoMode) {
-    await seedDemo(handle.db);
+    await withSystemAccess(handle.db, 'bootstrap', seedDemo);
     return { ...handle, seeded: 'demo' };
   }
   if (!config.admin) {
@@ -26,6 +27,7 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
     await handle.close();
     throw new Error('ADMIN_PASSWORD must be at least 8 characters with 1 uppercase, 1 digit and 1 non alphanumeric character');
   }
-  await bootstrapFirstManager(handle.db, config.admin);
+  const admin = config.admin;
+  await withSystemAccess(handle.db, 'bootstrap', (db) => bootstrapFirstManager(db, admin));
   return { ...handle, seeded: 'manager' };
 }

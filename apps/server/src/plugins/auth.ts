@@ -10,6 +10,13 @@ import type { Config } from '../config';
 import type { Actor, ServiceContext } from '../context';
 import type { Database } from '../db/client';
 import { reusableQuery } from '../db/reusable-query';
+import {
+  enterClinics,
+  openRequestTransaction,
+  withSystemAccess,
+  type RequestTransaction,
+  type SystemAccessReason,
+} from '../db/tenancy';
 import { instances, instanceSettings, sessions, userInstances, users } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/secrets';
@@ -28,6 +35,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     ctx: ServiceContext;
+    /** The request's transaction (API routes): row-level security follows the clinic it acts for. */
+    requestTransaction: RequestState | null;
   }
 }
 
@@ -122,6 +131,16 @@ async function resolveInstance(db: Database, actor: Actor, header: string | unde
   return { instanceId, allClinics: false, instanceIds: [instanceId] };
 }
 
+interface RequestState {
+  transaction: RequestTransaction;
+  finished: boolean;
+  handlerStarted: boolean;
+  afterCommit: { reason: SystemAccessReason; work: (db: Database) => Promise<void> }[];
+}
+
+/** `/api/docs` and its pages (`/api/docs/json`, assets), not every path that merely starts alike. */
+const isDocsRoute = (routeUrl: string) => routeUrl === '/api/docs' || routeUrl.startsWith('/api/docs/');
+
 export interface AuthPluginOptions {
   db: Database;
   config: Config;
@@ -132,8 +151,26 @@ export interface AuthPluginOptions {
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOptions) => {
   const { db, config, mailer } = options;
   app.decorateRequest('ctx', null as unknown as ServiceContext);
+  app.decorateRequest('requestTransaction', null);
+
+  const finishRequest = async (request: FastifyRequest, commit: boolean) => {
+    const state = request.requestTransaction;
+    if (!state || state.finished) return;
+    state.finished = true;
+    const committed = commit;
+    await state.transaction.finish(committed);
+    if (!committed) return;
+    for (const task of state.afterCommit) {
+      setImmediate(() => {
+        withSystemAccess(db, task.reason, task.work).catch((error: unknown) =>
+          request.log.error({ err: error, reason: task.reason }, 'work after commit failed'),
+        );
+      });
+    }
+  };
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const afterCommit: RequestState['afterCommit'] = [];
     request.ctx = {
       db,
       config,
@@ -144,34 +181,43 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
       instanceId: null,
       allClinics: false,
       instanceIds: [],
+      afterCommit: (reason, work) => afterCommit.push({ reason, work }),
     };
     const routeConfig = request.routeOptions.config;
-    if (
-      !request.url.startsWith('/api/') ||
-      request.url.startsWith('/api/docs') ||
-      routeConfig.public ||
-      !request.routeOptions.url
-    )
+    const routeUrl = request.routeOptions.url;
+    if (!request.url.startsWith('/api/') || !routeUrl || isDocsRoute(routeUrl)) return;
+
+    const begin = async (start: Parameters<typeof openRequestTransaction>[1]) => {
+      const transaction = await openRequestTransaction(db, start);
+      request.requestTransaction = { transaction, finished: false, handlerStarted: false, afterCommit };
+      request.ctx.db = transaction.db;
+      return transaction.db;
+    };
+    // Open routes start with no clinic: they see no tenant row until they name one (a patient link).
+    if (routeConfig.public) {
+      await begin('no-clinic');
       return;
+    }
 
     const header = request.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7).trim() : '';
     if (!token) return invalidToken(reply);
-    const row = await loadSession(db, sha256(token));
+    const tx = await begin({ reason: 'session-lookup' });
+    const row = await loadSession(tx, sha256(token));
     if (!row || row.revokedAt || row.deletedAt || row.status !== 'active') return invalidToken(reply);
     // A switched-off clinic ends its users' sessions (System Managers keep theirs to switch it back on).
     if (row.homeInstanceActive === false && roleFromCode(row.role) !== 'SystemManager') return invalidToken(reply);
     const idleMs = idleMinutesFrom(row.autoLogoutTime) * 60_000;
     const now = Date.now();
     if (now - row.lastSeenAt.getTime() > idleMs) {
-      await db
+      await tx
         .update(sessions)
         .set({ revokedAt: new Date(now) })
         .where(eq(sessions.id, row.sessionId));
       return invalidToken(reply);
     }
     if (now - row.lastSeenAt.getTime() > LAST_SEEN_WRITE_GRACE_MS) {
-      await db
+      await tx
         .update(sessions)
         .set({ lastSeenAt: sql`now()` })
         .where(eq(sessions.id, row.sessionId));
@@ -187,15 +233,36 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     };
     const clinicHeader = request.headers.clinicid;
     const tenancy = await resolveInstance(
-      db,
+      tx,
       actor,
       typeof clinicHeader === 'string' ? clinicHeader : undefined,
       !!routeConfig.allClinics,
     );
+    await enterClinics(tx, tenancy.instanceIds);
     request.ctx = { ...request.ctx, actor, ...tenancy };
     const allowed = routeConfig.roles ?? (routeConfig.menuPath ? menuAccessOrThrow(routeConfig.menuPath) : undefined);
     if (allowed && !allowed.includes(actor.role)) {
       throw new AppError('FORBIDDEN', 'You are not allowed to do this');
     }
+  });
+
+  app.addHook('preHandler', async (request: FastifyRequest) => {
+    if (request.requestTransaction) request.requestTransaction.handlerStarted = true;
+  });
+  // The answer leaves only after COMMIT succeeded; a failed COMMIT becomes an error answer instead.
+  // A refusal (4xx) still commits what was written on purpose before it, as it did before requests had
+  // a transaction: a failed sign-in or identity answer counts toward a lockout. A service's own
+  // transactions are savepoints inside this one and have already rolled back their part. An unexpected
+  // failure (5xx) rolls everything back.
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply) => {
+    await finishRequest(request, reply.statusCode < 500);
+  });
+  app.addHook('onResponse', async (request: FastifyRequest) => {
+    await finishRequest(request, false);
+  });
+  // A client that goes away before its handler ran leaves nothing to wait for; once the handler runs,
+  // its answer (even unsent) passes onSend, which ends the transaction there.
+  app.addHook('onRequestAbort', async (request: FastifyRequest) => {
+    if (request.requestTransaction && !request.requestTransaction.handlerStarted) await finishRequest(request, false);
   });
 });

@@ -19,12 +19,16 @@ import {
   userProfileSchema,
 } from '@pathwell/contracts/users';
 import { idSchema } from '@pathwell/contracts/validation';
-import { requireSignedIn } from '../../context';
+import { requireSignedIn, withSystemContext, type ServiceContext } from '../../context';
 import * as auth from './auth.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 /** Open account routes that send email are rate limited per IP on top of their own rules. */
 const openLimit = { rateLimit: { max: 10, timeWindow: '1 minute' } };
+
+/** Accounts are found by email, token or id before any clinic is known: the 'staff-account' door. */
+const onAccounts = <C extends ServiceContext, T>(ctx: C, work: (ctx: C) => Promise<T>) =>
+  withSystemContext(ctx, 'staff-account', work);
 
 export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -33,7 +37,8 @@ export async function authRoutes(fastify: FastifyInstance) {
   app.post('/api/users', {
     config: { public: true, ...openLimit },
     schema: { tags, summary: 'Sign up', body: signUpSchema, response: { 201: messageSchema, ...errors } },
-    handler: async (request, reply) => reply.status(201).send(await auth.signUp(request.ctx, request.log, request.body)),
+    handler: async (request, reply) =>
+      reply.status(201).send(await onAccounts(request.ctx, (ctx) => auth.signUp(ctx, request.log, request.body))),
   });
 
   app.post('/api/users/confirmSignup', {
@@ -44,13 +49,13 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: confirmSignUpSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => auth.confirmSignUp(request.ctx, request.body),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.confirmSignUp(ctx, request.body)),
   });
 
   app.post('/api/users/authenticate', {
     config: { public: true },
     schema: { tags, summary: 'Sign in', body: signInSchema, response: { 200: signInResultSchema, ...errors } },
-    handler: async (request) => auth.authenticate(request.ctx, request.log, request.body),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.authenticate(ctx, request.log, request.body)),
   });
 
   app.post('/api/users/twofactor/verify', {
@@ -61,20 +66,20 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: twoFactorVerifySchema,
       response: { 200: signInResultSchema, ...errors },
     },
-    handler: async (request) => auth.verifyTwoFactor(request.ctx, request.body),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.verifyTwoFactor(ctx, request.body)),
   });
 
   app.post('/api/users/twofactor/send', {
     config: { public: true, ...openLimit },
     schema: { tags, summary: 'Send a new sign-in code', body: twoFactorSendSchema, response: { 200: messageSchema, ...errors } },
-    handler: async (request) => auth.resendTwoFactor(request.ctx, request.log, request.body),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.resendTwoFactor(ctx, request.log, request.body)),
   });
 
   app.post('/api/users/signout', {
     config: { allClinics: true },
     schema: { tags, summary: 'Sign out: revokes this session', response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
-      await auth.signOut(requireSignedIn(request.ctx));
+      await onAccounts(requireSignedIn(request.ctx), auth.signOut);
       return reply.status(204).send(null);
     },
   });
@@ -97,7 +102,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: updateMyAccountSchema,
       response: { 200: userProfileSchema, 409: errorBodySchema, ...errors },
     },
-    handler: async (request) => auth.updateMyAccount(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.updateMyAccount(ctx, request.body)),
   });
 
   app.put('/api/users/me/twofactor', {
@@ -108,7 +113,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: twoFactorToggleSchema,
       response: { 200: userProfileSchema, ...errors },
     },
-    handler: async (request) => auth.setTwoFactor(requireSignedIn(request.ctx), request.body.enabled),
+    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.setTwoFactor(ctx, request.body.enabled)),
   });
 
   app.post('/api/users/forgetPassword', {
@@ -119,13 +124,13 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: forgetPasswordSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => auth.forgetPassword(request.ctx, request.log, request.body),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.forgetPassword(ctx, request.log, request.body)),
   });
 
   app.post('/api/users/changepassword', {
     config: { allClinics: true },
     schema: { tags, summary: 'Change my password', body: changePasswordSchema, response: { 200: messageSchema, ...errors } },
-    handler: async (request) => auth.changePassword(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.changePassword(ctx, request.body)),
   });
 
   app.post('/api/users/setPassword', {
@@ -136,7 +141,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: setPasswordSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => auth.setPassword(request.ctx, request.body),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.setPassword(ctx, request.body)),
   });
 
   app.post('/api/users/resendWelcomeEmail', {
@@ -147,6 +152,6 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: resendWelcomeSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => auth.sendWelcomeEmail(request.ctx, request.log, request.body.id),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.sendWelcomeEmail(ctx, request.log, request.body.id)),
   });
 }

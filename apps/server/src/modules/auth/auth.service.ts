@@ -99,7 +99,7 @@ async function sendAccountEmail(
   content: { subject: string; body: string },
 ) {
   const id = await queueEmail(db, { instanceId: user.instanceId, to: user.email, template, ...content });
-  return () => deliverLater(ctx.db, ctx.mailer, log, id);
+  return () => deliverLater(ctx, log, id);
 }
 
 function splitName(name: string) {

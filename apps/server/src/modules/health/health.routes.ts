@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { healthSchema } from '@pathwell/contracts/session';
+import { withSystemContext } from '../../context';
 import { migrationLevel, type DatabaseKind } from '../../db/client';
 
 export async function healthRoutes(fastify: FastifyInstance, options: { databaseKind: DatabaseKind }) {
@@ -10,7 +11,7 @@ export async function healthRoutes(fastify: FastifyInstance, options: { database
     handler: async (request) => ({
       status: 'ok' as const,
       database: options.databaseKind,
-      migrations: await migrationLevel(request.ctx.db),
+      migrations: await withSystemContext(request.ctx, 'health', (ctx) => migrationLevel(ctx.db)),
     }),
   });
 }

@@ -23,7 +23,7 @@ import {
   timeZoneOffsetSchema,
 } from '@pathwell/contracts/instance-settings';
 import { idSchema } from '@pathwell/contracts/validation';
-import { requireSignedIn } from '../../context';
+import { enterClinicOf, requireSignedIn } from '../../context';
 import { AppError } from '../../lib/app-error';
 import * as files from './instance-files.service';
 import * as settings from './instance-settings.service';
@@ -217,7 +217,8 @@ export async function instanceSettingsRoutes(fastify: FastifyInstance) {
     },
     onSend: restoreCacheControl,
     handler: async (request, reply) => {
-      const served = await files.publicLogo(request.ctx.db, request.params.instanceId.toLowerCase(), request.params.fileKey);
+      const clinic = await enterClinicOf(request.ctx, request.params.instanceId.toLowerCase());
+      const served = await files.publicLogo(clinic.db, clinic.instanceId!, request.params.fileKey);
       // A URL naming the current version never changes content; any other is revalidated by ETag.
       const versioned = request.query.v !== undefined && `"${request.query.v}"` === served.etag;
       return sendFile(request, reply, served, versioned ? `public, max-age=${YEAR_SECONDS}, immutable` : 'public, no-cache');

@@ -11,7 +11,16 @@ import {
   updateInstanceSchema,
 } from '@pathwell/contracts/instances';
 import { idSchema } from '@pathwell/contracts/validation';
-import { requireSignedIn } from '../../context';
+import { requireSignedIn, withSystemContext, type SignedInContext } from '../../context';
+
+/**
+ * Instances and parent organisations span clinics by nature (a System Manager's list, a parent user's
+ * organisation); who may see which is decided in the services, through the 'clinic-administration' door.
+ */
+const acrossClinics =
+  <A extends unknown[], T>(work: (ctx: SignedInContext, ...args: A) => Promise<T>) =>
+  (ctx: SignedInContext, ...args: A) =>
+    withSystemContext(ctx, 'clinic-administration', (scoped) => work(scoped, ...args));
 import * as clinics from './clinics.service';
 import * as instances from './instances.service';
 
@@ -30,7 +39,7 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       summary: 'The instance this request acts for (section 7 "get current instance id")',
       response: { 200: currentInstanceSchema, ...errors },
     },
-    handler: async (request) => instances.currentInstance(requireSignedIn(request.ctx)),
+    handler: async (request) => acrossClinics(instances.currentInstance)(requireSignedIn(request.ctx)),
   });
 
   app.get('/api/instances', {
@@ -40,13 +49,13 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       summary: 'Instances the user may see, sorted by name',
       response: { 200: z.array(instanceSchema), ...errors },
     },
-    handler: async (request) => instances.listInstances(requireSignedIn(request.ctx)),
+    handler: async (request) => acrossClinics(instances.listInstances)(requireSignedIn(request.ctx)),
   });
 
   app.get('/api/instances/:id', {
     config: { menuPath: '/instances' },
     schema: { tags, summary: 'One instance', params, response: { 200: instanceSchema, ...errors } },
-    handler: async (request) => instances.getInstance(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => acrossClinics(instances.getInstance)(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.post('/api/instances', {
@@ -58,7 +67,7 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       response: { 201: instanceSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await instances.createInstance(requireSignedIn(request.ctx), request.body)),
+      reply.status(201).send(await acrossClinics(instances.createInstance)(requireSignedIn(request.ctx), request.body)),
   });
 
   app.put('/api/instances/:id', {
@@ -70,14 +79,15 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       body: updateInstanceSchema,
       response: { 200: instanceSchema, ...errors },
     },
-    handler: async (request) => instances.updateInstance(requireSignedIn(request.ctx), request.params.id, request.body),
+    handler: async (request) =>
+      acrossClinics(instances.updateInstance)(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.delete('/api/instances/:id', {
     config: systemManagerOnly,
     schema: { tags, summary: 'Switch an instance off (records and logs stay)', params, response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
-      await instances.deleteInstance(requireSignedIn(request.ctx), request.params.id);
+      await acrossClinics(instances.deleteInstance)(requireSignedIn(request.ctx), request.params.id);
       return reply.status(204).send(null);
     },
   });
@@ -92,13 +102,13 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       summary: 'Parent organisations and their instances',
       response: { 200: z.array(organisationSchema), ...errors },
     },
-    handler: async (request) => clinics.listOrganisations(requireSignedIn(request.ctx)),
+    handler: async (request) => acrossClinics(clinics.listOrganisations)(requireSignedIn(request.ctx)),
   });
 
   app.get('/api/clinics/:id', {
     config: clinicAccess,
     schema: { tags: clinicTags, summary: 'One parent organisation', params, response: { 200: organisationSchema, ...errors } },
-    handler: async (request) => clinics.getOrganisation(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => acrossClinics(clinics.getOrganisation)(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.post('/api/clinics', {
@@ -110,7 +120,7 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       response: { 201: organisationSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await clinics.createOrganisation(requireSignedIn(request.ctx), request.body)),
+      reply.status(201).send(await acrossClinics(clinics.createOrganisation)(requireSignedIn(request.ctx), request.body)),
   });
 
   app.put('/api/clinics/:id', {
@@ -122,7 +132,8 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       body: saveOrganisationSchema,
       response: { 200: organisationSchema, ...errors },
     },
-    handler: async (request) => clinics.updateOrganisation(requireSignedIn(request.ctx), request.params.id, request.body),
+    handler: async (request) =>
+      acrossClinics(clinics.updateOrganisation)(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.delete('/api/clinics/:id', {
@@ -134,7 +145,7 @@ export async function instanceRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await clinics.deleteOrganisation(requireSignedIn(request.ctx), request.params.id);
+      await acrossClinics(clinics.deleteOrganisation)(requireSignedIn(request.ctx), request.params.id);
       return reply.status(204).send(null);
     },
   });

@@ -5,6 +5,7 @@ import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/cons
 import { errorBodySchema } from '@pathwell/contracts/errors';
 import { outboxMessageSchema } from '@pathwell/contracts/session';
 import { notFound } from '../../lib/app-error';
+import { withSystemContext } from '../../context';
 import { listOutbox } from './outbox.service';
 
 export async function outboxRoutes(fastify: FastifyInstance) {
@@ -29,7 +30,9 @@ export async function outboxRoutes(fastify: FastifyInstance) {
     handler: async (request) => {
       // Outside demo mode messages hold live links and codes: they are never readable in the app.
       if (!request.ctx.config.demoMode) throw notFound('Page');
-      const { totalRecords, rows } = await listOutbox(request.ctx.db, request.query);
+      const { totalRecords, rows } = await withSystemContext(request.ctx, 'system-manager', (ctx) =>
+        listOutbox(ctx.db, request.query),
+      );
       return {
         totalRecords,
         data: rows.map((row) => ({

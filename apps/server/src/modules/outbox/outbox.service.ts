@@ -1,6 +1,7 @@
 import { desc, eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { outboxMessages } from '../../db/schema';
 
@@ -53,12 +54,16 @@ export async function queueEmail(db: Database, input: EmailInput): Promise<strin
   return row!.id;
 }
 
-/** Delivery runs after the request answered, so that response time never depends on the mail server. */
-export function deliverLater(db: Database, mailer: Mailer, log: FastifyBaseLogger, messageId: string): void {
+/**
+ * Delivery runs after the request's transaction committed (the stored message is visible to another
+ * connection then), so that response time never depends on the mail server.
+ */
+export function deliverLater(ctx: ServiceContext, log: FastifyBaseLogger, messageId: string): void {
+  const { mailer } = ctx;
   if (!mailer.configured) return;
-  setImmediate(() => {
-    void deliver(db, mailer, messageId).catch((error: unknown) => log.error({ err: error, messageId }, 'email delivery failed'));
-  });
+  ctx.afterCommit('outbox-delivery', (db) =>
+    deliver(db, mailer, messageId).catch((error: unknown) => log.error({ err: error, messageId }, 'email delivery failed')),
+  );
 }
 
 async function deliver(db: Database, mailer: Mailer, messageId: string): Promise<void> {

@@ -88,7 +88,8 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       params: tokenParams,
       response: { 200: linkStatusResponseSchema, ...errors },
     },
-    handler: async (request) => links.linkStatus(request.ctx, request.params.token),
+    handler: async (request) =>
+      links.linkStatus(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token),
   });
 
   app.post('/api/patient-links/:token/verify', {
@@ -100,7 +101,8 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       body: verifyLinkSchema,
       response: { 200: verifyLinkResponseSchema, ...errors },
     },
-    handler: async (request) => links.verifyLink(request.ctx, request.params.token, request.body),
+    handler: async (request) =>
+      links.verifyLink(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, request.body),
   });
 
   app.get('/api/patient-links/:token/form', {
@@ -111,7 +113,8 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       params: tokenParams,
       response: { 200: linkFormResponseSchema, ...errors },
     },
-    handler: async (request) => links.linkForm(request.ctx, request.params.token, bearerOf(request)),
+    handler: async (request) =>
+      links.linkForm(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
   });
 
   app.put('/api/patient-links/:token/draft', {
@@ -124,7 +127,12 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await links.saveDraft(request.ctx, request.params.token, bearerOf(request), request.body);
+      await links.saveDraft(
+        await links.enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.body,
+      );
       return reply.status(204).send(null);
     },
   });
@@ -139,7 +147,12 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const result = await links.submitLink(request.ctx, request.params.token, bearerOf(request), request.body);
+      const result = await links.submitLink(
+        await links.enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.body,
+      );
       return reply.status(result.replay ? 200 : 201).send(result.body);
     },
   });

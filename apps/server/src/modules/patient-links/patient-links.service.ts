@@ -22,7 +22,7 @@ import {
   type VerifyLink,
 } from '@pathwell/contracts/patient-links';
 import { getInstrument, headlineOf, instrumentForm, isFormCode, scoreForm, type LicensedWording } from '@pathwell/instruments';
-import type { ServiceContext, SignedInContext } from '../../context';
+import { enterClinicOf, withSystemContext, type ServiceContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import {
   customForms,
@@ -242,7 +242,7 @@ export async function createLink(
         ...content,
       });
       await recordActivity(tx, activity(ctx, 'Sent', link.id, `Emailed the link to patient ${patient.id}`));
-      send = () => deliverLater(ctx.db, ctx.mailer, log, messageId);
+      send = () => deliverLater(ctx, log, messageId);
     }
     return { created: { ...toPatientLink(link, title.en, null), token, url }, deliver: send };
   });
@@ -289,6 +289,22 @@ export async function revokeLink(ctx: SignedInContext, id: string): Promise<void
 }
 
 // ---- patient side (open) -----------------------------------------------------------------------------
+
+/**
+ * An open link route starts with no clinic. The link's clinic is read by the token's hash through the
+ * 'patient-link-token' door; from then on the request sees that clinic's rows only. An unknown token
+ * leaves it with none, and the lookups below answer 404.
+ */
+export async function enterLinkClinic(ctx: ServiceContext, token: string): Promise<ServiceContext> {
+  if (!LINK_TOKEN_PATTERN.test(token)) return ctx;
+  const [link] = await withSystemContext(ctx, 'patient-link-token', (system) =>
+    system.db
+      .select({ instanceId: patientLinks.instanceId })
+      .from(patientLinks)
+      .where(eq(patientLinks.tokenHash, sha256(token))),
+  );
+  return link ? enterClinicOf(ctx, link.instanceId) : ctx;
+}
 
 async function findLink(db: Database, token: string, forUpdate = false): Promise<LinkRow> {
   if (!LINK_TOKEN_PATTERN.test(token)) throw linkNotFound();

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '@pathwell/contracts/errors';
 import { sessionContextSchema } from '@pathwell/contracts/session';
 import { clinicSchema, doctorSchema } from '@pathwell/contracts/users';
-import { requireSignedIn } from '../../context';
+import { requireSignedIn, withSystemContext } from '../../context';
 import { listClinics, listProviders, sessionContext } from './session.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
@@ -19,7 +19,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
       summary: 'The signed-in user, the acting clinic and its shell settings',
       response: { 200: sessionContextSchema, ...errors },
     },
-    handler: async (request) => sessionContext(requireSignedIn(request.ctx)),
+    handler: async (request) => withSystemContext(requireSignedIn(request.ctx), 'staff-memberships', sessionContext),
   });
 
   app.post('/api/session/keepalive', {
@@ -39,7 +39,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
       summary: 'Clinics the user can switch to, sorted by name',
       response: { 200: z.array(clinicSchema), ...errors },
     },
-    handler: async (request) => listClinics(requireSignedIn(request.ctx)),
+    handler: async (request) => withSystemContext(requireSignedIn(request.ctx), 'staff-memberships', listClinics),
   });
 
   app.get('/api/users/providers', {

@@ -19,8 +19,18 @@ import {
 } from '@pathwell/contracts/user-admin';
 import { messageSchema } from '@pathwell/contracts/users';
 import { idSchema } from '@pathwell/contracts/validation';
-import { requireSignedIn } from '../../context';
+import { requireSignedIn, withSystemContext, type SignedInContext } from '../../context';
 import * as users from './users.service';
+
+/**
+ * A staff account's email is unique across clinics and a parent user's memberships span several: the
+ * user form reads and writes them through the 'staff-memberships' door. Which clinics an actor may
+ * change is the service's rule (only those the actor works in).
+ */
+const withMemberships =
+  <A extends unknown[], T>(work: (ctx: SignedInContext, ...args: A) => Promise<T>) =>
+  (ctx: SignedInContext, ...args: A) =>
+    withSystemContext(ctx, 'staff-memberships', (scoped) => work(scoped, ...args));
 
 const errors = {
   400: errorBodySchema,
@@ -60,7 +70,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       params,
       response: { 200: systemUserDetailSchema, ...errors },
     },
-    handler: async (request) => users.getUserDetail(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => withMemberships(users.getUserDetail)(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.post('/api/users/register', {
@@ -72,7 +82,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       response: { 201: systemUserDetailSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await users.registerUser(requireSignedIn(request.ctx), request.log, request.body)),
+      reply.status(201).send(await withMemberships(users.registerUser)(requireSignedIn(request.ctx), request.log, request.body)),
   });
 
   app.put('/api/users/:id', {
@@ -84,7 +94,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       body: updateUserSchema,
       response: { 200: updateUserResultSchema, ...errors },
     },
-    handler: async (request) => users.updateUser(requireSignedIn(request.ctx), request.params.id, request.body),
+    handler: async (request) => withMemberships(users.updateUser)(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.delete('/api/users/:id', {
@@ -96,7 +106,7 @@ export async function userRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await users.deleteUser(requireSignedIn(request.ctx), request.params.id);
+      await withMemberships(users.deleteUser)(requireSignedIn(request.ctx), request.params.id);
       return reply.status(204).send(null);
     },
   });

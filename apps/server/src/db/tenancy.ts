@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import type { Database } from './client';
+
+/**
+ * Row-level security (decision 0022). Every tenant-owned table has a policy for `pathwell_app` that
+ * shows only the rows of the clinics named in the transaction-local setting `pathwell.instance_ids`,
+ * and one for `pathwell_system` that shows everything. Neither role owns a table or can log in; the
+ * connection's role switches to one of them for the length of one transaction (`set_config('role',
+ * …, true)`), so nothing carries over to the next user of a pooled connection.
+ */
+export const APP_ROLE = 'pathwell_app';
+export const SYSTEM_ROLE = 'pathwell_system';
+
+/**
+ * The only reasons to read or write across clinics. Each names work that is cross-tenant by nature;
+ * adding one is a reviewed change (tenancy.test.ts lists every call site).
+ */
+export const systemAccessReasons = [
+  /** Resolving a bearer token to its user, home clinic and memberships, before any clinic is known. */
+  'session-lookup',
+  /** Sign-in, sign-up, password reset and two-factor: a staff account is found by email or token. */
+  'staff-account',
+  /** A staff user's clinic memberships, which span clinics by nature (parent users). */
+  'staff-memberships',
+  /** An open patient link is found by the hash of its token; the link then names the clinic. */
+  'patient-link-token',
+  /** Delivering a stored outbound message after the request that queued it has committed. */
+  'outbox-delivery',
+  /** System Manager screens over every clinic (the email outbox). */
+  'system-manager',
+  /** Instances and parent organisations: screens of System Managers and parent users over several clinics. */
+  'clinic-administration',
+  /** Start-up: migrations' data, the demo seed and the first System Manager. */
+  'bootstrap',
+  /** `npm run audit:verify` walks every clinic's activity-log chain. */
+  'audit-verify',
+  /** `/api/health` reads the migration level. */
+  'health',
+] as const;
+export type SystemAccessReason = (typeof systemAccessReasons)[number];
+
+const asApp = (instanceIds: readonly string[]) =>
+  sql`select set_config('role', ${APP_ROLE}, true), set_config('pathwell.instance_ids', ${instanceIds.join(',')}, true)`;
+const asSystem = (reason: SystemAccessReason) =>
+  sql`select set_config('role', ${SYSTEM_ROLE}, true), set_config('pathwell.system_reason', ${reason}, true)`;
+
+/** Narrows the current transaction to these clinics (none: the app role sees no tenant row). */
+export async function enterClinics(tx: Database, instanceIds: readonly string[]): Promise<void> {
+  await tx.execute(asApp(instanceIds));
+}
+
+/** One transaction in which every statement sees only these clinics' rows. */
+export function withClinics<T>(db: Database, instanceIds: readonly string[], work: (tx: Database) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await enterClinics(tx as unknown as Database, instanceIds);
+    return work(tx as unknown as Database);
+  });
+}
+
+const isTransaction = (db: Database) => (db as unknown) instanceof PgTransaction;
+
+/**
+ * Cross-clinic work for one named reason. On a request's transaction (`restoreTo` given) the role
+ * switches for the length of `work` and back to the request's clinics afterwards, whether `work`
+ * succeeded or refused: what it wrote on purpose before refusing (a failed sign-in that counts toward a
+ * lockout) stays, as it would without this door. On the pool it is a transaction of its own.
+ */
+export async function withSystemAccess<T>(
+  db: Database,
+  reason: SystemAccessReason,
+  work: (tx: Database) => Promise<T>,
+  restoreTo?: readonly string[],
+): Promise<T> {
+  if (restoreTo && isTransaction(db)) {
+    await db.execute(asSystem(reason));
+    try {
+      return await work(db);
+    } finally {
+      await enterClinics(db, restoreTo);
+    }
+  }
+  return db.transaction(async (tx) => {
+    const scoped = tx as unknown as Database;
+    await scoped.execute(asSystem(reason));
+    return work(scoped);
+  });
+}
+
+class RollbackRequest extends Error {}
+
+export interface RequestTransaction {
+  db: Database;
+  /** Ends the transaction; resolves once COMMIT or ROLLBACK has been answered. */
+  finish(commit: boolean): Promise<void>;
+}
+
+/**
+ * A transaction that stays open across Fastify hooks: opened when the request arrives, finished just
+ * before the answer is sent, so the client never hears "saved" for something that did not commit.
+ * It starts as the system role (the session lookup) or as the app role with no clinic (open routes).
+ */
+export function openRequestTransaction(
+  root: Database,
+  start: { reason: SystemAccessReason } | 'no-clinic',
+): Promise<RequestTransaction> {
+  return new Promise((resolveOpen, rejectOpen) => {
+    let settle!: (commit: boolean) => void;
+    const decided = new Promise<boolean>((resolve) => {
+      settle = resolve;
+    });
+    let opened = false;
+    const done = root.transaction(async (tx) => {
+      const scoped = tx as unknown as Database;
+      await scoped.execute(start === 'no-clinic' ? asApp([]) : asSystem(start.reason));
+      opened = true;
+      resolveOpen({ db: scoped, finish });
+      if (!(await decided)) throw new RollbackRequest();
+    });
+    const ended = done.then(
+      () => undefined,
+      (error: unknown) => {
+        if (!opened) rejectOpen(error);
+        if (error instanceof RollbackRequest || !opened) return;
+        throw error;
+      },
+    );
+    ended.catch(() => {});
+    function finish(commit: boolean) {
+      settle(commit);
+      return ended;
+    }
+  });
+}
