@@ -20,6 +20,7 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Pathwell <no-reply@pathwell.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  APP_DATABASE_URL: z.string().optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
 });
 
@@ -29,6 +30,11 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * The application's own login on a PostgreSQL server (decision 0022): a role that owns nothing and is
+   * not a superuser, member of pathwell_app and pathwell_system. DATABASE_URL then only migrates.
+   */
+  appDatabaseUrl: string | undefined;
   appSecret: string;
   admin: { email: string; password: string } | undefined;
   publicUrl: string;
@@ -70,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: values.HOST,
     dataDir,
     databaseUrl: values.DATABASE_URL || undefined,
+    appDatabaseUrl: values.APP_DATABASE_URL || undefined,
     appSecret: values.APP_SECRET ?? (values.DATABASE_URL ? 'x'.repeat(32) : developmentSecret(dataDir)),
     admin:
       values.ADMIN_EMAIL && values.ADMIN_PASSWORD ? { email: values.ADMIN_EMAIL, password: values.ADMIN_PASSWORD } : undefined,

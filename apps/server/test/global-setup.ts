@@ -22,6 +22,23 @@ export function adminUrl(databaseUrl: string, database = 'postgres') {
   return url.toString();
 }
 
+/** The API tests' app connects as this login: it owns nothing, is no superuser, and inherits nothing. */
+export const APP_LOGIN = 'pathwell_test_login';
+
+/**
+ * On a PostgreSQL server the app under test logs in as a role with no privileges of its own
+ * (NOINHERIT): every statement it sends outside a request's transaction or the system door fails, so
+ * the suite proves nothing slips past row-level security. Roles are cluster-wide; made once.
+ */
+async function createAppLogin(admin: pg.Client) {
+  await admin.query(`DO $$ BEGIN
+    IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${APP_LOGIN}') THEN
+      CREATE ROLE ${APP_LOGIN} LOGIN NOINHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
+    END IF;
+  EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`);
+  await admin.query(`GRANT pathwell_app, pathwell_system TO ${APP_LOGIN}`);
+}
+
 /**
  * Migrates and seeds once, then every test file starts from a copy: a template database on a
  * PostgreSQL server, a data-folder snapshot on PGlite (about 0.4 s to restore instead of 3 s).
@@ -37,6 +54,7 @@ export default async function setup(project: TestProject) {
     await applyMigrations(handle);
     await withSystemAccess(handle.db, 'bootstrap', seedDemo);
     await handle.close();
+    await createAppLogin(admin);
     project.provide('templateDatabase', name);
     project.provide('pgliteSnapshot', null);
     return async () => {

@@ -8,17 +8,21 @@ import { loadConfig, type Config } from '../src/config';
 import { createPglite, openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
 import { outboxMessages } from '../src/db/schema';
 import { DEMO_PASSWORD } from '../src/db/seed/demo';
-import { adminUrl } from './global-setup';
+import { adminUrl, APP_LOGIN } from './global-setup';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The owner's connection: reads and tampering behind the app's back. */
   db: Database;
+  /** The connection the app was given (on a PostgreSQL server, a login that owns nothing). */
+  appDb: Database;
   config: Config;
   kind: DatabaseHandle['kind'];
   close: () => Promise<void>;
 }
 
-async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+/** `handle` is the owner's connection (tests read and tamper through it); `appHandle` is what the app gets. */
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; appHandle: DatabaseHandle; drop: () => Promise<void> }> {
   const template = inject('templateDatabase');
   const databaseUrl = process.env.DATABASE_URL;
   if (template && databaseUrl) {
@@ -28,9 +32,15 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
     await admin.query(`create database ${name} template ${template}`);
     await admin.end();
     const handle = await openDatabase({ kind: 'postgresql', url: adminUrl(databaseUrl, name) });
+    const appUrl = new URL(adminUrl(databaseUrl, name));
+    appUrl.username = APP_LOGIN;
+    appUrl.password = '';
+    const appHandle = await openDatabase({ kind: 'postgresql', url: appUrl.toString() });
     return {
       handle,
+      appHandle,
       drop: async () => {
+        await appHandle.close();
         const dropper = new pg.Client({ connectionString: adminUrl(databaseUrl) });
         await dropper.connect();
         await dropper.query(`drop database if exists ${name} with (force)`);
@@ -41,7 +51,9 @@ async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Pr
   const snapshot = inject('pgliteSnapshot');
   if (!snapshot) throw new Error('global setup did not prepare a database');
   const pglite = await createPglite(undefined, { loadDataDir: new Blob([readFileSync(snapshot)]) });
-  return { handle: await openDatabase({ kind: 'pglite', dataDir: undefined, pglite }), drop: async () => {} };
+  const handle = await openDatabase({ kind: 'pglite', dataDir: undefined, pglite });
+  // PGlite has one connection and one user: the request transactions switch role on it (decision 0022).
+  return { handle, appHandle: handle, drop: async () => {} };
 }
 
 /** A fresh database (seeded with the demo clinics) and an app on it, for one test file. */
@@ -49,7 +61,7 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: { routes?: (app: FastifyInstance) => Promise<void> } = {},
 ): Promise<TestApp> {
-  const { handle, drop } = await freshDatabase();
+  const { handle, appHandle, drop } = await freshDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
     APP_SECRET: 'test-secret-of-at-least-thirty-two-characters',
@@ -57,11 +69,12 @@ export async function createTestApp(
     WEB_DIST: '/nonexistent',
     ...env,
   });
-  const app = await buildApp({ config, database: handle, logger: false, routes: options.routes });
+  const app = await buildApp({ config, database: appHandle, logger: false, routes: options.routes });
   await app.ready();
   return {
     app,
     db: handle.db,
+    appDb: appHandle.db,
     config,
     kind: handle.kind,
     close: async () => {

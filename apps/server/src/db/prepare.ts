@@ -14,10 +14,18 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
       : { kind: 'pglite', dataDir: `${config.dataDir}/pglite` },
   );
   await applyMigrations(handle);
-  if (!(await withSystemAccess(handle.db, 'bootstrap', isDatabaseEmpty))) return { ...handle, seeded: null };
+  const seeded = await fillIfEmpty(config, handle);
+  if (!config.databaseUrl || !config.appDatabaseUrl) return { ...handle, seeded };
+  // The owner's connection only migrates; the app runs on its own login, which owns nothing.
+  await handle.close();
+  return { ...(await openDatabase({ kind: 'postgresql', url: config.appDatabaseUrl })), seeded };
+}
+
+async function fillIfEmpty(config: Config, handle: DatabaseHandle): Promise<Prepared['seeded']> {
+  if (!(await withSystemAccess(handle.db, 'bootstrap', isDatabaseEmpty))) return null;
   if (config.demoMode) {
     await withSystemAccess(handle.db, 'bootstrap', seedDemo);
-    return { ...handle, seeded: 'demo' };
+    return 'demo';
   }
   if (!config.admin) {
     await handle.close();
@@ -29,5 +37,5 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
   }
   const admin = config.admin;
   await withSystemAccess(handle.db, 'bootstrap', (db) => bootstrapFirstManager(db, admin));
-  return { ...handle, seeded: 'manager' };
+  return 'manager';
 }

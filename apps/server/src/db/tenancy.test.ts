@@ -175,6 +175,41 @@ describe('row-level security on every tenant table', () => {
   });
 });
 
+describe('indexes under row-level security', () => {
+  it('marks lower() and LIKE leakproof, so the patient search and email lookups keep their indexes for the app role', async () => {
+    const marked = await rows<{ fn: string; proleakproof: boolean }>(
+      t.db,
+      sql`select oid::regprocedure::text as fn, proleakproof from pg_proc
+          where oid in ('lower(text)'::regprocedure, 'textlike(text,text)'::regprocedure,
+                        'texticlike(text,text)'::regprocedure, 'textnlike(text,text)'::regprocedure)
+          order by 1`,
+    );
+    expect(marked).toEqual([
+      { fn: 'lower(text)', proleakproof: true },
+      { fn: 'texticlike(text,text)', proleakproof: true },
+      { fn: 'textlike(text,text)', proleakproof: true },
+      { fn: 'textnlike(text,text)', proleakproof: true },
+    ]);
+  });
+});
+
+describe("the app's own connection", () => {
+  it.runIf(process.env.DATABASE_URL)(
+    'is a login that owns nothing, is no superuser and reads nothing outside a transaction',
+    async () => {
+      const [login] = await rows<{ rolsuper: boolean; rolinherit: boolean; rolbypassrls: boolean; owned: number }>(
+        t.appDb,
+        sql`select rolsuper, rolinherit, rolbypassrls,
+            (select count(*)::int from pg_class where relowner = r.oid) as owned
+          from pg_roles r where rolname = current_user`,
+      );
+      expect(login).toEqual({ rolsuper: false, rolinherit: false, rolbypassrls: false, owned: 0 });
+      const bare = await t.appDb.execute(sql`select count(*) from patients`).catch((error: unknown) => error);
+      expect(String((bare as { cause?: unknown }).cause ?? bare)).toMatch(/permission denied/);
+    },
+  );
+});
+
 describe('requests run in one transaction narrowed to the signed-in clinic', () => {
   it('a handler that forgets its clinic filter still sees only its own clinic', async () => {
     const admin = await signIn(t.app, 'admin2@pathwell.demo');
