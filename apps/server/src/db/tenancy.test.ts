@@ -44,11 +44,11 @@ beforeAll(async () => {
     {
       routes: async (app: FastifyInstance) => {
         // A handler that forgot its clinic filter on purpose: the database must still keep to the clinic.
-        app.get('/api/test/every-patient', { config: { allClinics: true } }, async (request) => {
+        app.get('/api/test/every-patient', { config: { anyRole: true, allClinics: true } }, async (request) => {
           const found = await request.ctx.db.select({ instanceId: patients.instanceId }).from(patients);
           return { instanceIds: [...new Set(found.map((row) => row.instanceId))] };
         });
-        app.post('/api/test/write-then-fail', async (request) => {
+        app.post('/api/test/write-then-fail', { config: { anyRole: true } }, async (request) => {
           const [patient] = await request.ctx.db.select({ id: patients.id }).from(patients).limit(1);
           await request.ctx.db
             .insert(patientNotes)

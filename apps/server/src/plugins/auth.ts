@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DEFAULT_IDLE_LOGOUT_MINUTES } from '@pathwell/contracts/constants';
 import { TOKEN_NOT_VALID, type ErrorBody } from '@pathwell/contracts/errors';
@@ -26,12 +26,18 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Open route: no signed-in user required. */
     public?: boolean;
-    /** Roles allowed; absent means every signed-in role. */
+    /** Roles allowed. Every non-public API route names `roles`, `menuPath` or `anyRole` (checked at start-up). */
     roles?: readonly Role[];
     /** Guard the route with the access list of this side-menu path, the table the web draws its menu from. */
     menuPath?: string;
+    /** Every signed-in role, said on purpose (own account, session, pickers). */
+    anyRole?: boolean;
     /** Route accepts a parent user's all-clinics view (`ClinicId: all`). */
     allClinics?: boolean;
+  }
+  interface FastifyInstance {
+    /** Every API route with who may call it, as checked at start-up. */
+    routeAccess: RouteAccess[];
   }
   interface FastifyRequest {
     ctx: ServiceContext;
@@ -138,6 +144,31 @@ interface RequestState {
   afterCommit: { reason: SystemAccessReason; work: (db: Database) => Promise<void> }[];
 }
 
+export interface RouteAccess {
+  method: string;
+  url: string;
+  /** 'open', 'any signed-in role', or the roles allowed. */
+  access: 'open' | 'any signed-in role' | Role[];
+  menuPath?: string;
+}
+
+/**
+ * Who may call a route, decided once at start-up: an API route that declares nothing, names a menu
+ * path the menu does not have, or declares two answers stops the app from starting.
+ */
+export function routeAccessOf(method: string, url: string, config: FastifyContextConfig): RouteAccess {
+  const declared = [config.public, config.roles, config.menuPath, config.anyRole].filter((value) => value !== undefined);
+  if (declared.length !== 1) {
+    throw new Error(
+      `Route ${method} ${url} must declare exactly one of public, roles, menuPath or anyRole (it declares ${declared.length})`,
+    );
+  }
+  if (config.public) return { method, url, access: 'open' };
+  if (config.anyRole) return { method, url, access: 'any signed-in role' };
+  if (config.roles) return { method, url, access: [...config.roles] };
+  return { method, url, access: menuAccessOrThrow(config.menuPath!), menuPath: config.menuPath };
+}
+
 /** `/api/docs` and its pages (`/api/docs/json`, assets), not every path that merely starts alike. */
 const isDocsRoute = (routeUrl: string) => routeUrl === '/api/docs' || routeUrl.startsWith('/api/docs/');
 
@@ -152,6 +183,17 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
   const { db, config, mailer } = options;
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('requestTransaction', null);
+
+  const inventory: RouteAccess[] = [];
+  app.decorate('routeAccess', inventory);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/api/') || isDocsRoute(route.url)) return;
+    const config = (route.config ?? {}) as FastifyContextConfig;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      inventory.push(routeAccessOf(method, route.url, config));
+    }
+  });
 
   const finishRequest = async (request: FastifyRequest, commit: boolean) => {
     const state = request.requestTransaction;
@@ -241,7 +283,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     await enterClinics(tx, tenancy.instanceIds);
     request.ctx = { ...request.ctx, actor, ...tenancy };
     const allowed = routeConfig.roles ?? (routeConfig.menuPath ? menuAccessOrThrow(routeConfig.menuPath) : undefined);
-    if (allowed && !allowed.includes(actor.role)) {
+    if (!routeConfig.anyRole && !allowed?.includes(actor.role)) {
       throw new AppError('FORBIDDEN', 'You are not allowed to do this');
     }
   });

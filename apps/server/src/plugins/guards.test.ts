@@ -50,3 +50,33 @@ describe('open account routes', () => {
     expect(statuses[10]).toBe(429);
   });
 });
+
+describe('route access inventory', () => {
+  it('every API operation declares who may call it; the list is reviewed here', () => {
+    const lines = t.app.routeAccess
+      .filter((route) => !route.url.startsWith('/api/test/'))
+      .map((route) => `${route.method} ${route.url} → ${Array.isArray(route.access) ? route.access.join(',') : route.access}`)
+      .sort();
+    expect(lines.length).toBeGreaterThan(150);
+    expect(lines).toMatchSnapshot();
+  });
+
+  it('open routes are only the sign-in, account-recovery, patient-link, logo, lookup and health routes', () => {
+    const open = t.app.routeAccess.filter((route) => route.access === 'open').map((route) => route.url);
+    for (const url of open) {
+      expect(url).toMatch(
+        /^\/api\/(users(\/(authenticate|confirmSignup|twofactor\/(verify|send)|forgetPassword|setPassword|resendWelcomeEmail))?|patient-links\/:token\/\w+|instancesettings\/logos\/:instanceId\/:fileKey|enums|timezones|health)$/,
+      );
+    }
+  });
+
+  it.each([
+    ['declares nothing', {}, /must declare exactly one/],
+    ['declares two answers', { public: true, roles: ['Admin'] }, /must declare exactly one/],
+    ['names a menu path the menu does not have', { menuPath: '/no/such/page' }, /No menu item has the path/],
+  ])('start-up fails when a route %s', async (_name, config, message) => {
+    await expect(
+      createTestApp({}, { routes: async (app) => void app.get('/api/test/undeclared', { config }, async () => ({})) }),
+    ).rejects.toThrow(message);
+  });
+});

@@ -49,6 +49,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   const tags = ['Appointments'];
 
   app.get(`${BASE}/all`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'All appointments of the clinic, newest first, paged',
@@ -59,6 +60,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/filtered`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Appointment list filter of section 3 (date presets in clinic time), paged',
@@ -69,6 +71,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.get(`${BASE}/day`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'One clinic day of appointments (default today), for the staff schedule',
@@ -79,6 +82,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.get(`${BASE}/info/:id`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'One appointment',
@@ -89,6 +93,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.get(`${BASE}/next-appointment`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'The next upcoming appointment of a patient, or null',
@@ -101,6 +106,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(BASE, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Create an appointment (status Upcoming)',
@@ -112,6 +118,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.put(`${BASE}/:id`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Update an appointment',
@@ -137,6 +144,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/schedule`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Book an appointment; 409 when the doctor or the room is taken',
@@ -150,6 +158,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/updateschedule`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Move an upcoming appointment (time, doctor, room); 409 on overlap',
@@ -160,6 +169,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/checkin`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Check a patient in (Upcoming → Checking_In)',
@@ -170,6 +180,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/delayedcheckin/:id`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Delay the check-in of an upcoming appointment by some minutes',
@@ -181,6 +192,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/cancelcheckin/:id`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Cancel a check-in (Checking_In → Upcoming)',
@@ -191,6 +203,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.patch(`${BASE}/:id/status`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Mark an appointment Completed (from Checking_In) or No_Show (from Upcoming, after its start)',
@@ -202,6 +215,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/saveappointmentnote/:id`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Save the note of an appointment',
@@ -213,6 +227,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/getappointmentstatus`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Current status of several appointments (unknown ids are left out)',
@@ -223,6 +238,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/exporttocsv`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Filtered appointments as CSV (no paging)',
@@ -234,6 +250,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`${BASE}/exportnoshowappointments`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Filtered no-show appointments as CSV',

@@ -76,7 +76,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/users/signout', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: { tags, summary: 'Sign out: revokes this session', response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
       await onAccounts(requireSignedIn(request.ctx), auth.signOut);
@@ -85,6 +85,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/users/:id', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'A user profile',
@@ -95,7 +96,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/api/users/me', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: {
       tags,
       summary: 'Update my account',
@@ -106,7 +107,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/api/users/me/twofactor', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: {
       tags,
       summary: 'Turn my two-factor sign-in on or off',
@@ -128,7 +129,7 @@ export async function authRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/users/changepassword', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: { tags, summary: 'Change my password', body: changePasswordSchema, response: { 200: messageSchema, ...errors } },
     handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.changePassword(ctx, request.body)),
   });

@@ -24,6 +24,7 @@ export async function customFormRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/customforms', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'List custom forms: title contains, archived or in use, paged',
@@ -34,6 +35,7 @@ export async function customFormRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/customforms/:id', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'One custom form: its current content and its versions',
@@ -44,6 +46,7 @@ export async function customFormRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/customforms/:id/versions/:version', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'One version of a custom form, as the patients who answered it saw it',

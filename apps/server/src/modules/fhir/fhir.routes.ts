@@ -24,6 +24,7 @@ export async function fhirRoutes(fastify: FastifyInstance) {
   const tags = ['FHIR'];
 
   app.get('/api/fhir/Questionnaire/:id', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'An outcome instrument (formCode 1..15) or a custom form version as a FHIR R4 Questionnaire',
@@ -37,6 +38,7 @@ export async function fhirRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/fhir/QuestionnaireResponse/:id', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'A form response as a FHIR R4 QuestionnaireResponse',
@@ -50,6 +52,7 @@ export async function fhirRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/fhir/Observation', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: "A response's scores as FHIR R4 Observations (search by derived-from=QuestionnaireResponse/{id})",

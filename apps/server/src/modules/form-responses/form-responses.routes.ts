@@ -39,6 +39,7 @@ export async function formResponseRoutes(fastify: FastifyInstance) {
   const tags = ['Form responses'];
 
   app.get('/api/formresponses/:id', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'One response as answered: the form of its version, answers, scores, band and the change from the previous one',
@@ -49,6 +50,7 @@ export async function formResponseRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/patients/:id/formresponses', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: "A patient's questionnaire responses, newest first, and each form's score series",
@@ -59,6 +61,7 @@ export async function formResponseRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/patientappointments/assigned-pro', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: "The outcome forms assigned to an appointment (the clinic's applicable forms when nobody chose)",
@@ -80,6 +83,7 @@ export async function formResponseRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/patientappointments/getunfilledforms/:id', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'The assigned outcome forms not yet answered for an appointment',
@@ -102,6 +106,7 @@ export async function formResponseRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/instruments/:formCode', {
+    config: { anyRole: true },
     schema: {
       tags: instrumentTags,
       summary: 'An instrument as this clinic shows it to patients (staff preview)',

@@ -39,7 +39,7 @@ const tags = ['Instance settings'];
 /** The settings page is System Manager only; the route follows the menu's access list for it. */
 const manage = { menuPath: '/admin/instancesettings' } as const;
 /** Shell reads: every signed-in role, also in a parent user's all-clinics view (home clinic). */
-const shellRead = { allClinics: true } as const;
+const shellRead = { anyRole: true, allClinics: true } as const;
 const YEAR_SECONDS = 365 * 24 * 3600;
 
 /** Reads the one file part of a multipart upload, refusing more than the slot's limit. */
@@ -151,6 +151,7 @@ export async function instanceSettingsRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/instancesettings/applicableforms', {
+    config: { anyRole: true },
     schema: { tags, summary: 'Applicable forms of the clinic', response: { 200: applicableFormsSchema, ...errors } },
     handler: async (request) => settings.readApplicableForms(requireSignedIn(request.ctx)),
   });
@@ -194,6 +195,7 @@ export async function instanceSettingsRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/instancesettings/files/:fileKey', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: "A logo or agreement of the acting clinic, for its signed-in users; another clinic's (instance=…) is 404",

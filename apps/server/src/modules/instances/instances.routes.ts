@@ -34,6 +34,7 @@ export async function instanceRoutes(fastify: FastifyInstance) {
   const tags = ['Instances'];
 
   app.get('/api/instances/current', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'The instance this request acts for (section 7 "get current instance id")',

@@ -57,6 +57,7 @@ function registerFamily(fastify: FastifyInstance, family: ManagedListFamily) {
   const variantHelp = param ? ` (choose the list with ?${param}=${values.join('|')})` : '';
 
   app.get(family.apiPath, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: `List ${name}${variantHelp}: search by name, sort, active filter, paged`,
@@ -70,6 +71,7 @@ function registerFamily(fastify: FastifyInstance, family: ManagedListFamily) {
   });
 
   app.get(`${family.apiPath}/:id`, {
+    config: { anyRole: true },
     schema: { tags, summary: `One ${name} entry`, params: idParams, response: { 200: managedItemSchema, ...errors } },
     handler: async (request) => lists.getItem(requireSignedIn(request.ctx), family, request.params.id),
   });

@@ -37,6 +37,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/patients/:id/dashboard', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: "One patient's demographics, appointments, pain trend, questionnaire results and notes",
@@ -47,6 +48,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/patients/:id/notes', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: "A patient's notes, newest first",
@@ -57,6 +59,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/patients/:id/notes', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Add a note to a patient',
@@ -69,6 +72,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
   });
 
   app.put('/api/patients/:id/notes/:noteId', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Change a note (its author or an Admin)',
@@ -81,6 +85,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
   });
 
   app.delete('/api/patients/:id/notes/:noteId', {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'Delete a note (its author or an Admin)',

@@ -31,6 +31,7 @@ export async function perioperativeRoutes(fastify: FastifyInstance) {
   const write = { menuPath: ADMIN_GROUP_MENU_PATH };
 
   app.get(BASE, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'List templates: search by name, filter by CPT code or active flag, paged',
@@ -41,6 +42,7 @@ export async function perioperativeRoutes(fastify: FastifyInstance) {
   });
 
   app.get(`${BASE}/:id`, {
+    config: { anyRole: true },
     schema: {
       tags,
       summary: 'One template with its messages',

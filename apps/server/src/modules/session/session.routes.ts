@@ -13,7 +13,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get('/api/session', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: {
       tags: ['Session'],
       summary: 'The signed-in user, the acting clinic and its shell settings',
@@ -23,7 +23,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
   });
 
   app.post('/api/session/keepalive', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: {
       tags: ['Session'],
       summary: 'Marks the session active (the web calls it on user activity so the idle timeout follows the person, not the API)',
@@ -33,7 +33,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/parent/clinics', {
-    config: { allClinics: true },
+    config: { anyRole: true, allClinics: true },
     schema: {
       tags: ['Session'],
       summary: 'Clinics the user can switch to, sorted by name',
@@ -43,6 +43,7 @@ export async function sessionRoutes(fastify: FastifyInstance) {
   });
 
   app.get('/api/users/providers', {
+    config: { anyRole: true },
     schema: {
       tags: ['Users'],
       summary: 'Doctors of the acting clinic (doctor selector)',
