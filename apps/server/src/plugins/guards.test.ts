@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signIn, type TestApp } from '../../test/test-app';
 
@@ -70,7 +70,7 @@ describe('route access inventory', () => {
     }
   });
 
-  it.each([
+  it.each<[string, FastifyContextConfig, RegExp]>([
     ['declares nothing', {}, /must declare exactly one/],
     ['declares two answers', { public: true, roles: ['Admin'] }, /must declare exactly one/],
     ['names a menu path the menu does not have', { menuPath: '/no/such/page' }, /No menu item has the path/],
