@@ -16,7 +16,13 @@ export type MenuFlags = z.infer<typeof menuFlagsSchema>;
 /** What the app shell needs after sign-in: who, for which clinic, and that clinic's shell settings. */
 export const sessionContextSchema = z.object({
   user: userProfileSchema,
-  instance: clinicSchema.extend({ logoUrl: z.string().nullable(), timeZoneOffsetHours: z.number() }),
+  instance: clinicSchema.extend({
+    logoUrl: z.string().nullable(),
+    /** The IANA zone the clinic's clock runs on; every date shown to staff is in it. */
+    timeZoneId: z.string(),
+    /** The zone's offset now (the specification's read-out); it changes with daylight saving. */
+    timeZoneOffsetHours: z.number(),
+  }),
   allClinics: z.boolean(),
   clinics: z.array(clinicSchema),
   idleTimeoutMinutes: z.number().int().positive(),

@@ -23,7 +23,7 @@ import type { SignedInContext } from '../../context';
 import { activityLogs, sessions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { numberSetting, readSettings } from '../settings/settings.service';
+import { clinicTimeZone } from '../settings/settings.service';
 import {
   clinicDayEnd,
   clinicDayStart,
@@ -31,23 +31,19 @@ import {
   clinicTodayStart,
   clinicWeekStart,
   formatClinicDateTime,
-} from './clinic-time';
+} from '@pathwell/contracts/clinic-time';
 import { toCsv } from './csv';
 
 const LOGIN_AREA: ActivityArea = 'Login Activity';
-
-export async function clinicOffsetHours(ctx: SignedInContext): Promise<number> {
-  return numberSetting(await readSettings(ctx.db, ctx.instanceId), 'timeZoneOffsetHours') ?? 0;
-}
 
 /** `%` and `_` typed by a person are letters, not wildcards. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (match) => `\\${match}`)}%`;
 
 /** Every filter narrows within the acting clinic: another clinic's rows never match. */
-function whereOf(ctx: SignedInContext, filter: Partial<ActivityFilterFields>, offsetHours: number): SQL {
+function whereOf(ctx: SignedInContext, filter: Partial<ActivityFilterFields>, timeZone: string): SQL {
   const conditions: SQL[] = [eq(activityLogs.instanceId, ctx.instanceId)];
-  if (filter.from) conditions.push(gte(activityLogs.createdAt, clinicDayStart(filter.from, offsetHours)));
-  if (filter.to) conditions.push(lt(activityLogs.createdAt, clinicDayEnd(filter.to, offsetHours)));
+  if (filter.from) conditions.push(gte(activityLogs.createdAt, clinicDayStart(filter.from, timeZone)));
+  if (filter.to) conditions.push(lt(activityLogs.createdAt, clinicDayEnd(filter.to, timeZone)));
   if (filter.userId) conditions.push(eq(activityLogs.actorUserId, filter.userId));
   if (filter.area) conditions.push(eq(activityLogs.area, filter.area));
   if (filter.action) conditions.push(eq(activityLogs.action, filter.action));
@@ -127,7 +123,7 @@ async function countWhere(ctx: SignedInContext, where: SQL): Promise<number> {
 const pageOf = (paging: PaginationFilter) => ({ limit: paging.pageSize, offset: paging.pageNumber * paging.pageSize });
 
 export async function listActivity(ctx: SignedInContext, filter: ActivityFilter): Promise<ActivityPage> {
-  const where = whereOf(ctx, filter, await clinicOffsetHours(ctx));
+  const where = whereOf(ctx, filter, await clinicTimeZone(ctx.db, ctx.instanceId));
   const { limit, offset } = pageOf(filter.paginationFilter);
   const [rows, totalRecords] = await Promise.all([
     selectEntries(ctx, where)
@@ -141,7 +137,7 @@ export async function listActivity(ctx: SignedInContext, filter: ActivityFilter)
 
 /** The newest entries of the clinic's log (the admin dashboard shows ten). */
 export async function latestActivity(ctx: SignedInContext, limit: number): Promise<ActivityEntry[]> {
-  const rows = await selectEntries(ctx, whereOf(ctx, {}, 0))
+  const rows = await selectEntries(ctx, whereOf(ctx, {}, 'UTC'))
     .orderBy(...newestFirst)
     .limit(limit);
   return rows.map(toEntry);
@@ -199,7 +195,7 @@ function toLoginDetail(row: EntryRow & { userAgent: string | null }): LoginDetai
 }
 
 export async function listLoginDetails(ctx: SignedInContext, filter: LoginDetailsFilter): Promise<LoginDetailsPage> {
-  const where = whereOf(ctx, { ...filter, area: LOGIN_AREA }, await clinicOffsetHours(ctx));
+  const where = whereOf(ctx, { ...filter, area: LOGIN_AREA }, await clinicTimeZone(ctx.db, ctx.instanceId));
   const { limit, offset } = pageOf(filter.paginationFilter);
   const [rows, totalRecords] = await Promise.all([
     selectLoginDetails(ctx, where)
@@ -246,8 +242,8 @@ export async function exportActivity(
   input: ActivityExport,
   { maxRows = ACTIVITY_EXPORT_MAX_ROWS }: { maxRows?: number } = {},
 ): Promise<CsvFile> {
-  const offsetHours = await clinicOffsetHours(ctx);
-  const where = whereOf(ctx, input, offsetHours);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  const where = whereOf(ctx, input, timeZone);
   await assertExportable(ctx, where, maxRows);
   const rows = (
     await selectEntries(ctx, where)
@@ -258,7 +254,7 @@ export async function exportActivity(
   const content = toCsv(
     activityCsvHeaders[language],
     rows.map((row) => [
-      formatClinicDateTime(new Date(row.createdAt), offsetHours),
+      formatClinicDateTime(new Date(row.createdAt), timeZone),
       row.userName,
       row.email,
       activityAreaLabels[row.area][language],
@@ -269,7 +265,7 @@ export async function exportActivity(
     ]),
   );
   await recordExport(ctx, 'activity log', rows.length);
-  return { fileName: `activity-log-${clinicIsoDate(new Date(), offsetHours)}.csv`, content };
+  return { fileName: `activity-log-${clinicIsoDate(new Date(), timeZone)}.csv`, content };
 }
 
 export async function exportLoginDetails(
@@ -277,8 +273,8 @@ export async function exportLoginDetails(
   input: LoginDetailsExport,
   { maxRows = ACTIVITY_EXPORT_MAX_ROWS }: { maxRows?: number } = {},
 ): Promise<CsvFile> {
-  const offsetHours = await clinicOffsetHours(ctx);
-  const where = whereOf(ctx, { ...input, area: LOGIN_AREA }, offsetHours);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  const where = whereOf(ctx, { ...input, area: LOGIN_AREA }, timeZone);
   await assertExportable(ctx, where, maxRows);
   const rows = (
     await selectLoginDetails(ctx, where)
@@ -289,7 +285,7 @@ export async function exportLoginDetails(
   const content = toCsv(
     loginDetailsCsvHeaders[language],
     rows.map((row) => [
-      formatClinicDateTime(new Date(row.createdAt), offsetHours),
+      formatClinicDateTime(new Date(row.createdAt), timeZone),
       row.userName,
       row.email,
       row.event,
@@ -299,12 +295,12 @@ export async function exportLoginDetails(
     ]),
   );
   await recordExport(ctx, 'login details', rows.length);
-  return { fileName: `login-details-${clinicIsoDate(new Date(), offsetHours)}.csv`, content };
+  return { fileName: `login-details-${clinicIsoDate(new Date(), timeZone)}.csv`, content };
 }
 
 /** Sign-in counts for the admin dashboard, in clinic days. */
 export async function signInCounts(ctx: SignedInContext, now = new Date()) {
-  const offsetHours = await clinicOffsetHours(ctx);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
   const inLoginArea = and(eq(activityLogs.instanceId, ctx.instanceId), eq(activityLogs.area, LOGIN_AREA));
   const [signInsToday, failedSignInsThisWeek] = await Promise.all([
     countWhere(
@@ -313,7 +309,7 @@ export async function signInCounts(ctx: SignedInContext, now = new Date()) {
         inLoginArea,
         eq(activityLogs.action, 'Created'),
         eq(activityLogs.targetType, 'session'),
-        gte(activityLogs.createdAt, clinicTodayStart(now, offsetHours)),
+        gte(activityLogs.createdAt, clinicTodayStart(now, timeZone)),
       )!,
     ),
     countWhere(
@@ -322,7 +318,7 @@ export async function signInCounts(ctx: SignedInContext, now = new Date()) {
         inLoginArea,
         eq(activityLogs.action, 'Failed'),
         inArray(activityLogs.targetType, ['session', 'two-factor code']),
-        gte(activityLogs.createdAt, clinicWeekStart(now, offsetHours)),
+        gte(activityLogs.createdAt, clinicWeekStart(now, timeZone)),
       )!,
     ),
   ]);

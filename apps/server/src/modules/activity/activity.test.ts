@@ -77,9 +77,11 @@ beforeAll(async () => {
   });
 
   // Riverside keeps its clock at UTC-6 (demo seed). 05:30 UTC on 03/10 is 11:30 PM on 03/09 there.
-  await addRow({ instanceId: riverside, description: 'Late on the ninth', createdAt: new Date('2025-03-10T05:30:00Z') });
-  await addRow({ instanceId: riverside, description: 'Early on the tenth', createdAt: new Date('2025-03-10T06:30:00Z') });
-  await addRow({ instanceId: riverside, description: 'Late on the tenth', createdAt: new Date('2025-03-11T05:59:00Z') });
+  // Riverside runs on Chicago time. Sunday 03/09/2025 is the spring change: a 23-hour day from
+  // 06:00Z (CST) to 05:00Z (CDT); from then on the clinic is at UTC−5.
+  await addRow({ instanceId: riverside, description: 'Late on the ninth', createdAt: new Date('2025-03-10T04:30:00Z') });
+  await addRow({ instanceId: riverside, description: 'Early on the tenth', createdAt: new Date('2025-03-10T05:30:00Z') });
+  await addRow({ instanceId: riverside, description: 'Late on the tenth', createdAt: new Date('2025-03-11T04:59:00Z') });
   await addRow({
     instanceId: riverside,
     actorUserId: doctorId,
@@ -183,14 +185,14 @@ describe('POST /api/activitylogs/filtered', () => {
 
   it('the clinic’s time-zone setting moves the day boundaries', async () => {
     await t.db.execute(
-      // Lakeside is not involved; Riverside moves to UTC+0 and back.
-      sqlSetOffset(riverside, '0'),
+      // Lakeside is not involved; Riverside moves to UTC and back.
+      sqlSetZone(riverside, 'UTC'),
     );
     try {
       const tenth = await allRows(admin, { from: '03/10/2025', to: '03/10/2025' });
       expect(tenth.map((row) => row.description)).toEqual(['Early on the tenth', 'Late on the ninth']);
     } finally {
-      await t.db.execute(sqlSetOffset(riverside, '-6'));
+      await t.db.execute(sqlSetZone(riverside, 'America/Chicago'));
     }
   });
 
@@ -310,7 +312,8 @@ describe('POST /api/activitylogs/export', () => {
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');
     expect(lines[0]).toBe('Time,User,Email,Area,Action,Target,Description,IP');
     expect(lines.slice(1, 5)).toEqual([
-      '03/12/2025 09:00 AM,Daniela Ortiz,doctor@pathwell.demo,Patient Profile,Viewed,patient MRN-4471,Opened the chart,10.1.1.1',
+      // 15:00Z on 03/12/2025 is 10:00 AM in Chicago, already on daylight time (UTC−5).
+      '03/12/2025 10:00 AM,Daniela Ortiz,doctor@pathwell.demo,Patient Profile,Viewed,patient MRN-4471,Opened the chart,10.1.1.1',
       '03/10/2025 11:59 PM,,,Admin Configuration,Updated,,Late on the tenth,10.1.1.1',
       '03/10/2025 12:30 AM,,,Admin Configuration,Updated,,Early on the tenth,10.1.1.1',
       '03/09/2025 11:30 PM,,,Admin Configuration,Updated,,Late on the ninth,10.1.1.1',
@@ -478,6 +481,6 @@ describe('POST /api/logindetails/filtered', () => {
   });
 });
 
-function sqlSetOffset(instanceId: string, value: string) {
-  return sql`update instance_settings set configuration_value = ${value} where instance_id = ${instanceId} and configuration_id = 'timeZoneOffsetHours'`;
+function sqlSetZone(instanceId: string, value: string) {
+  return sql`update instance_settings set configuration_value = ${value} where instance_id = ${instanceId} and configuration_id = 'timeZoneId'`;
 }

@@ -2,8 +2,9 @@ import { and, count, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import { ADMIN_DASHBOARD_LATEST_ACTIVITY, type AdminDashboard } from '@pathwell/contracts/admin-dashboard';
 import type { SignedInContext } from '../../context';
 import { appointments, formResponses, patients, userInstances, users } from '../../db/schema';
-import { clinicOffsetHours, latestActivity, signInCounts } from '../activity/activity.service';
-import { clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
+import { latestActivity, signInCounts } from '../activity/activity.service';
+import { clinicTimeZone } from '../settings/settings.service';
+import { clinicDayStartAfter, clinicTodayStart, clinicWeekStart } from '@pathwell/contracts/clinic-time';
 
 /** Users who can sign in to the acting clinic: active, not deleted, home clinic or member of it. */
 async function countActiveUsers(ctx: SignedInContext): Promise<number> {
@@ -20,12 +21,10 @@ async function countActiveUsers(ctx: SignedInContext): Promise<number> {
   return row?.total ?? 0;
 }
 
-const DAY_MS = 86_400_000;
-
 /** Patients, today's appointments and forms completed since Sunday, in clinic days. */
 async function clinicCounts(ctx: SignedInContext, now: Date) {
-  const offsetHours = await clinicOffsetHours(ctx);
-  const todayStart = clinicTodayStart(now, offsetHours);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  const todayStart = clinicTodayStart(now, timeZone);
   const [[patientRow], [appointmentRow], [formRow]] = await Promise.all([
     ctx.db
       .select({ total: count() })
@@ -39,15 +38,13 @@ async function clinicCounts(ctx: SignedInContext, now: Date) {
           eq(appointments.instanceId, ctx.instanceId),
           isNull(appointments.deletedAt),
           gte(appointments.startsAt, todayStart),
-          lt(appointments.startsAt, new Date(todayStart.getTime() + DAY_MS)),
+          lt(appointments.startsAt, clinicDayStartAfter(todayStart, 1, timeZone)),
         ),
       ),
     ctx.db
       .select({ total: count() })
       .from(formResponses)
-      .where(
-        and(eq(formResponses.instanceId, ctx.instanceId), gte(formResponses.submittedAt, clinicWeekStart(now, offsetHours))),
-      ),
+      .where(and(eq(formResponses.instanceId, ctx.instanceId), gte(formResponses.submittedAt, clinicWeekStart(now, timeZone)))),
   ]);
   return {
     patients: patientRow?.total ?? 0,

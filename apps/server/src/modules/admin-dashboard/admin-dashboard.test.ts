@@ -3,14 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AdminDashboard } from '@pathwell/contracts/admin-dashboard';
 import { activityLogs, appointments, formResponses, instances, patients, users } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
-import { clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
+import { clinicTodayStart, clinicWeekStart } from '@pathwell/contracts/clinic-time';
 
 let t: TestApp;
 let riverside: string;
 let lakeside: string;
 let admin: Awaited<ReturnType<typeof signIn>>;
 
-const RIVERSIDE_OFFSET = -6;
+/** The demo's Riverside clinic runs on Chicago time (daylight saving included). */
+const RIVERSIDE_ZONE = 'America/Chicago';
 
 async function dashboard(headers: Record<string, string>) {
   const response = await t.app.inject({ method: 'GET', url: '/api/admin/dashboard', headers });
@@ -59,7 +60,7 @@ describe('GET /api/admin/dashboard', () => {
     await signIn(t.app, 'doctor@pathwell.demo');
     await signIn(t.app, 'staff@pathwell.demo');
     await signIn(t.app, 'admin2@pathwell.demo');
-    const todayStart = clinicTodayStart(new Date(), RIVERSIDE_OFFSET);
+    const todayStart = clinicTodayStart(new Date(), RIVERSIDE_ZONE);
     await t.db.insert(activityLogs).values([
       // Just before the clinic's midnight: yesterday's sign-in.
       {
@@ -78,7 +79,7 @@ describe('GET /api/admin/dashboard', () => {
     const before = (await dashboard(admin.headers)).failedSignInsThisWeek;
     await failSignIn('doctor@pathwell.demo');
     await failSignIn('admin2@pathwell.demo');
-    const weekStart = clinicWeekStart(new Date(), RIVERSIDE_OFFSET);
+    const weekStart = clinicWeekStart(new Date(), RIVERSIDE_ZONE);
     await t.db.insert(activityLogs).values([
       {
         instanceId: riverside,
@@ -107,7 +108,7 @@ describe('GET /api/admin/dashboard', () => {
       .from(patients)
       .where(eq(patients.instanceId, lakeside))
       .limit(1);
-    const todayNoon = new Date(clinicTodayStart(new Date(), RIVERSIDE_OFFSET).getTime() + 12 * 3_600_000);
+    const todayNoon = new Date(clinicTodayStart(new Date(), RIVERSIDE_ZONE).getTime() + 12 * 3_600_000);
     await t.db.insert(appointments).values([
       { instanceId: riverside, patientId: patient!.id, startsAt: todayNoon },
       { instanceId: riverside, patientId: patient!.id, startsAt: new Date(todayNoon.getTime() + 86_400_000) },
@@ -123,7 +124,7 @@ describe('GET /api/admin/dashboard', () => {
       idempotencyKey: crypto.randomUUID(),
       submittedAt,
     });
-    const weekStart = clinicWeekStart(new Date(), RIVERSIDE_OFFSET);
+    const weekStart = clinicWeekStart(new Date(), RIVERSIDE_ZONE);
     await t.db
       .insert(formResponses)
       .values([

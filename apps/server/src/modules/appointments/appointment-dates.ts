@@ -1,8 +1,12 @@
 import { DateFilterPreset, type DateFilterPresetValue } from '@pathwell/contracts/appointments';
-import { clinicDayEnd, clinicDayStart, clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import {
+  clinicClock,
+  clinicDayEnd,
+  clinicDayStart,
+  clinicDayStartAfter,
+  clinicTodayStart,
+  clinicWeekStart,
+} from '@pathwell/contracts/clinic-time';
 
 export interface DateWindowFilter {
   dateFilter: DateFilterPresetValue;
@@ -17,49 +21,52 @@ export interface DateWindow {
   to: Date;
 }
 
-const plusDays = (instant: Date, days: number) => new Date(instant.getTime() + days * DAY_MS);
+const mdyOf = (year: number, month: number, day: number) => {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return `${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCDate()).padStart(2, '0')}/${date.getUTCFullYear()}`;
+};
 
 /** Midnight (clinic time) of the first day of a month `monthsAhead` from the clinic's current month. */
-function clinicMonthStart(now: Date, offsetHours: number, monthsAhead: number): Date {
-  const local = new Date(now.getTime() + offsetHours * HOUR_MS);
-  return new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth() + monthsAhead, 1) - offsetHours * HOUR_MS);
+function clinicMonthStart(now: Date, timeZone: string, monthsAhead: number): Date {
+  const clock = clinicClock(now, timeZone);
+  return clinicDayStart(mdyOf(clock.year, clock.month + monthsAhead, 1), timeZone);
 }
 
-function clinicYearStart(now: Date, offsetHours: number, yearsAhead: number): Date {
-  const local = new Date(now.getTime() + offsetHours * HOUR_MS);
-  return new Date(Date.UTC(local.getUTCFullYear() + yearsAhead, 0, 1) - offsetHours * HOUR_MS);
+function clinicYearStart(now: Date, timeZone: string, yearsAhead: number): Date {
+  return clinicDayStart(mdyOf(clinicClock(now, timeZone).year + yearsAhead, 1, 1), timeZone);
 }
 
 /**
  * The clinic-calendar days a date filter preset covers, as UTC instants. "Today" is the clinic's
- * today (its `timeZoneOffsetHours`), not the server's; weeks start on Sunday (US calendar).
+ * today in its time zone (`timeZoneId`, daylight saving included), not the server's; weeks start on
+ * Sunday (US calendar); a day is 23 or 25 hours long when the clocks change.
  * The filter schema has already required the dates a custom range or fixed date needs.
  */
-export function appointmentDateWindow(filter: DateWindowFilter, now: Date, offsetHours: number): DateWindow {
-  const today = clinicTodayStart(now, offsetHours);
-  const week = clinicWeekStart(now, offsetHours);
+export function appointmentDateWindow(filter: DateWindowFilter, now: Date, timeZone: string): DateWindow {
+  const today = clinicTodayStart(now, timeZone);
+  const week = clinicWeekStart(now, timeZone);
   switch (filter.dateFilter) {
     case DateFilterPreset.Today:
-      return { from: today, to: plusDays(today, 1) };
+      return { from: today, to: clinicDayStartAfter(today, 1, timeZone) };
     case DateFilterPreset.Yesterday:
-      return { from: plusDays(today, -1), to: today };
+      return { from: clinicDayStartAfter(today, -1, timeZone), to: today };
     case DateFilterPreset.Tomorrow:
-      return { from: plusDays(today, 1), to: plusDays(today, 2) };
+      return { from: clinicDayStartAfter(today, 1, timeZone), to: clinicDayStartAfter(today, 2, timeZone) };
     case DateFilterPreset.ThisWeek:
-      return { from: week, to: plusDays(week, 7) };
+      return { from: week, to: clinicDayStartAfter(week, 7, timeZone) };
     case DateFilterPreset.LastWeek:
-      return { from: plusDays(week, -7), to: week };
+      return { from: clinicDayStartAfter(week, -7, timeZone), to: week };
     case DateFilterPreset.ThisMonth:
-      return { from: clinicMonthStart(now, offsetHours, 0), to: clinicMonthStart(now, offsetHours, 1) };
+      return { from: clinicMonthStart(now, timeZone, 0), to: clinicMonthStart(now, timeZone, 1) };
     case DateFilterPreset.LastMonth:
-      return { from: clinicMonthStart(now, offsetHours, -1), to: clinicMonthStart(now, offsetHours, 0) };
+      return { from: clinicMonthStart(now, timeZone, -1), to: clinicMonthStart(now, timeZone, 0) };
     case DateFilterPreset.ThisYear:
-      return { from: clinicYearStart(now, offsetHours, 0), to: clinicYearStart(now, offsetHours, 1) };
+      return { from: clinicYearStart(now, timeZone, 0), to: clinicYearStart(now, timeZone, 1) };
     case DateFilterPreset.LastYear:
-      return { from: clinicYearStart(now, offsetHours, -1), to: clinicYearStart(now, offsetHours, 0) };
+      return { from: clinicYearStart(now, timeZone, -1), to: clinicYearStart(now, timeZone, 0) };
     case DateFilterPreset.CustomRange:
-      return { from: clinicDayStart(filter.startDate!, offsetHours), to: clinicDayEnd(filter.endDate!, offsetHours) };
+      return { from: clinicDayStart(filter.startDate!, timeZone), to: clinicDayEnd(filter.endDate!, timeZone) };
     case DateFilterPreset.FixedDate:
-      return { from: clinicDayStart(filter.fixedDate!, offsetHours), to: clinicDayEnd(filter.fixedDate!, offsetHours) };
+      return { from: clinicDayStart(filter.fixedDate!, timeZone), to: clinicDayEnd(filter.fixedDate!, timeZone) };
   }
 }

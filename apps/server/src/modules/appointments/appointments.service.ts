@@ -27,9 +27,9 @@ import type { Database } from '../../db/client';
 import { appointments, managedItems, patients, userInstances, users } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { clinicIsoDate, formatClinicDateTime } from '../activity/clinic-time';
+import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
 import { toCsv } from '../activity/csv';
-import { numberSetting, readSettings } from '../settings/settings.service';
+import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from './appointment-dates';
 import { canDelete, canReschedule, refuseTransition } from './appointment-status';
 
@@ -40,10 +40,6 @@ const room = alias(managedItems, 'room');
 export interface CsvFile {
   fileName: string;
   content: Buffer;
-}
-
-async function clinicOffsetHours(ctx: SignedInContext): Promise<number> {
-  return numberSetting(await readSettings(ctx.db, ctx.instanceId), 'timeZoneOffsetHours') ?? 0;
 }
 
 function audit(
@@ -134,8 +130,8 @@ function toAppointment(row: Row): Appointment {
   };
 }
 
-function filterConditions(ctx: SignedInContext, filter: AppointmentFilterFields, offsetHours: number, now: Date): SQL[] {
-  const window = appointmentDateWindow(filter, now, offsetHours);
+function filterConditions(ctx: SignedInContext, filter: AppointmentFilterFields, timeZone: string, now: Date): SQL[] {
+  const window = appointmentDateWindow(filter, now, timeZone);
   const conditions = [
     ...scope(ctx, filter.doctorId),
     gte(appointments.startsAt, window.from),
@@ -165,8 +161,8 @@ export async function listAppointments(
   filter: AppointmentFilter,
   now = new Date(),
 ): Promise<AppointmentPage> {
-  const offsetHours = await clinicOffsetHours(ctx);
-  const where = and(...filterConditions(ctx, filter, offsetHours, now));
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  const where = and(...filterConditions(ctx, filter, timeZone, now));
   const { pageSize, pageNumber } = filter.paginationFilter;
   const [total] = await ctx.db
     .select({ value: count() })
@@ -227,10 +223,10 @@ export async function daySchedule(
   query: { date?: string; doctorId?: string },
   now = new Date(),
 ): Promise<DaySchedule> {
-  const offsetHours = await clinicOffsetHours(ctx);
-  const iso = clinicIsoDate(now, offsetHours);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  const iso = clinicIsoDate(now, timeZone);
   const date = query.date ?? `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
-  const window = appointmentDateWindow({ dateFilter: DateFilterPreset.FixedDate, fixedDate: date }, now, offsetHours);
+  const window = appointmentDateWindow({ dateFilter: DateFilterPreset.FixedDate, fixedDate: date }, now, timeZone);
   const rows = await selectAppointments(ctx.db)
     .where(and(...scope(ctx, query.doctorId), gte(appointments.startsAt, window.from), lt(appointments.startsAt, window.to)))
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
@@ -533,10 +529,10 @@ export async function exportAppointments(
   kind: 'all' | 'noShow',
   now = new Date(),
 ): Promise<CsvFile> {
-  const offsetHours = await clinicOffsetHours(ctx);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
   const filter = kind === 'noShow' ? { ...input, status: AppointmentStatus.No_Show } : input;
   const rows = await selectAppointments(ctx.db)
-    .where(and(...filterConditions(ctx, filter, offsetHours, now)))
+    .where(and(...filterConditions(ctx, filter, timeZone, now)))
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
     .limit(APPOINTMENT_EXPORT_MAX_ROWS + 1);
   if (rows.length > APPOINTMENT_EXPORT_MAX_ROWS)
@@ -552,7 +548,7 @@ export async function exportAppointments(
         item.doctor?.name ?? '',
         item.appointmentType?.name ?? '',
         item.room?.name ?? '',
-        formatClinicDateTime(new Date(item.startsAt), offsetHours),
+        formatClinicDateTime(new Date(item.startsAt), timeZone),
         String(item.durationMinutes),
         appointmentStatusLabels[item.status][language],
         item.reason ? appointmentReasonLabels[item.reason][language] : '',
@@ -562,5 +558,5 @@ export async function exportAppointments(
   );
   await audit(ctx.db, ctx, 'Appointments', 'Viewed', undefined, `Exported ${rows.length} appointments to CSV`);
   const stem = kind === 'noShow' ? 'no-show-appointments' : 'appointments';
-  return { fileName: `${stem}-${clinicIsoDate(now, offsetHours)}.csv`, content };
+  return { fileName: `${stem}-${clinicIsoDate(now, timeZone)}.csv`, content };
 }

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Appointment, AppointmentPage, AppointmentStatuses, DaySchedule } from '@pathwell/contracts/appointments';
 import { RoleCode } from '@pathwell/contracts/roles';
+import { clinicDayStartAfter, clinicMdy, clinicTodayStart } from '@pathwell/contracts/clinic-time';
 import { activityLogs, appointments, managedItems, patients, userInstances, users } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 
@@ -11,9 +12,8 @@ type Who = (typeof who)[number];
 const tokens = {} as Record<Who, Record<string, string>>;
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-/** The demo clinics are at UTC-6 (`timeZoneOffsetHours` -6). */
-const OFFSET = -6;
+/** The demo clinics run on Chicago time (UTC−6 in winter, UTC−5 in summer). */
+const ZONE = 'America/Chicago';
 const BASE = '/api/patientappointments';
 
 const ids = {
@@ -415,10 +415,11 @@ describe('reading', () => {
     expect(response.json<AppointmentPage>()).toMatchObject({ pageNumber: 0, pageSize: 15, message: '' });
   });
 
-  it('date presets use the clinic’s day (UTC-6), not the server’s', async () => {
+  it('date presets use the clinic’s day (Chicago, daylight saving included), not the server’s', async () => {
     const patientId = await newPatient();
     const now = Date.now();
-    const todayStart = Math.floor((now + OFFSET * HOUR) / DAY) * DAY - OFFSET * HOUR;
+    const todayStart = clinicTodayStart(now, ZONE).getTime();
+    const tomorrowStart = clinicDayStartAfter(new Date(todayStart), 1, ZONE).getTime();
     const at = (ms: number) => new Date(ms).toISOString();
     const earlyToday = await book({
       patientId,
@@ -429,7 +430,7 @@ describe('reading', () => {
     const lateToday = await book({
       patientId,
       doctorId: ids.otherDoctor,
-      startsAt: at(todayStart + DAY - 10 * 60_000),
+      startsAt: at(tomorrowStart - 10 * 60_000),
       durationMinutes: 5,
     });
     const yesterday = await book({
@@ -441,7 +442,7 @@ describe('reading', () => {
     const tomorrow = await book({
       patientId,
       doctorId: ids.otherDoctor,
-      startsAt: at(todayStart + DAY + 10 * 60_000),
+      startsAt: at(tomorrowStart + 10 * 60_000),
       durationMinutes: 5,
     });
     const idsOf = async (body: Record<string, unknown>) =>
@@ -450,8 +451,7 @@ describe('reading', () => {
     expect(await idsOf({ dateFilter: 1 })).toEqual([earlyToday.id, lateToday.id]);
     expect(await idsOf({ dateFilter: 2 })).toEqual([yesterday.id]);
     expect(await idsOf({ dateFilter: 10 })).toEqual([tomorrow.id]);
-    const local = new Date(todayStart + 12 * HOUR + OFFSET * HOUR);
-    const mdy = `${String(local.getUTCMonth() + 1).padStart(2, '0')}/${String(local.getUTCDate()).padStart(2, '0')}/${local.getUTCFullYear()}`;
+    const mdy = clinicMdy(now, ZONE);
     expect(await idsOf({ dateFilter: 11, fixedDate: mdy })).toEqual([earlyToday.id, lateToday.id]);
     const day = await call('GET', `${BASE}/day`, 'staff');
     const dayIds = day.json<DaySchedule>().data.map((item) => item.id);
@@ -568,7 +568,7 @@ describe('exports', () => {
       'Patient,Date of birth,Doctor,Appointment type,Room,Start,Duration (min),Status,Reason,Pain score,External id',
     );
     expect(lines).toHaveLength(2);
-    expect(lines[1]).toMatch(/^María José Núñez\d+,04\/09\/1980,Daniela Ortiz,,Room 4,06\/01\/2031 09:00 AM,15,Upcoming,,,$/);
+    expect(lines[1]).toMatch(/^María José Núñez\d+,04\/09\/1980,Daniela Ortiz,,Room 4,06\/01\/2031 10:00 AM,15,Upcoming,,,$/);
   });
 
   it('the Spanish export has Spanish headers and the no-show export only no-shows', async () => {

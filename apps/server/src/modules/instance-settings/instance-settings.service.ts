@@ -25,7 +25,8 @@ import { instances, instanceSettings } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { idleMinutesFrom } from '../../plugins/auth';
-import { readSettings, readStoredSettings, readTypedSettings, isOn, numberSetting } from '../settings/settings.service';
+import { clinicTimeZoneFrom, readSettings, readStoredSettings, readTypedSettings, isOn } from '../settings/settings.service';
+import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
 import { listFiles, primaryLogoUrl } from './instance-files.service';
 import { decryptSetting, encryptSetting } from './settings-crypto';
 
@@ -204,7 +205,9 @@ export async function readExtendedPatientQuestions(ctx: SignedInContext) {
 
 export async function readTimeZoneOffset(ctx: SignedInContext) {
   const settings = await readSettings(ctx.db, ctx.instanceId);
-  return { timeZoneId: settings.timeZoneId ?? '', timeZoneOffsetHours: numberSetting(settings, 'timeZoneOffsetHours') ?? 0 };
+  const timeZone = clinicTimeZoneFrom(settings);
+  // The offset in force now, so it follows daylight saving; the stored number is only a fallback.
+  return { timeZoneId: settings.timeZoneId ?? '', timeZoneOffsetHours: zoneOffsetMinutes(new Date(), timeZone) / 60 };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { and, asc, desc, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
-import { defaultConfigurationTexts } from '@pathwell/contracts/instance-settings';
 import {
   CHECKING_IN_LIST_LIMIT,
   CLINIC_DAY_LIST_LIMIT,
@@ -29,11 +28,9 @@ import {
   users,
 } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
-import { clinicIsoDate, clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
+import { clinicDayStartAfter, clinicIsoDate, clinicTodayStart, clinicWeekStart } from '@pathwell/contracts/clinic-time';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { numberSetting, readSettings } from '../settings/settings.service';
-
-const DAY_MS = 24 * 3_600_000;
+import { clinicTimeZone, clinicTimeZoneFrom } from '../settings/settings.service';
 
 const appointmentType = alias(managedItems, 'appointment_type');
 const room = alias(managedItems, 'room');
@@ -47,10 +44,6 @@ const fullName = (row: { firstName: string; middleName: string | null; lastName:
 /** Admins (and System Managers, who hold every Admin power) may change anyone's note; others only their own. */
 const mayEditNote = (ctx: SignedInContext, authorUserId: string | null) =>
   authorUserId === ctx.actor.userId || ctx.actor.role === 'Admin' || ctx.actor.role === 'SystemManager';
-
-async function clinicOffsetHours(db: Database, instanceId: string): Promise<number> {
-  return numberSetting(await readSettings(db, instanceId), 'timeZoneOffsetHours') ?? 0;
-}
 
 /** Whole years between a YYYY-MM-DD birth date and a YYYY-MM-DD day. */
 export function ageOn(dateOfBirth: string, today: string): number {
@@ -176,14 +169,14 @@ const dashboardPatientQuery = (doctorScoped: boolean) =>
   });
 const dashboardPatient = { all: dashboardPatientQuery(false), ofDoctor: dashboardPatientQuery(true) };
 
-const dashboardOffsetSetting = reusableQuery('patient_dashboard_time_zone_offset', (db) =>
+const dashboardTimeZoneSettings = reusableQuery('patient_dashboard_time_zone', (db) =>
   db
-    .select({ value: instanceSettings.configurationValue })
+    .select({ key: instanceSettings.configurationId, value: instanceSettings.configurationValue })
     .from(instanceSettings)
     .where(
       and(
         eq(instanceSettings.instanceId, sql.placeholder('instanceId')),
-        eq(instanceSettings.configurationId, 'timeZoneOffsetHours'),
+        inArray(instanceSettings.configurationId, ['timeZoneId', 'timeZoneOffsetHours']),
       ),
     ),
 );
@@ -230,9 +223,8 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
     const [patient] = doctorId ? await dashboardPatient.ofDoctor(tx, { ...ids, doctorId }) : await dashboardPatient.all(tx, ids);
     if (!patient) throw notFound('Patient');
 
-    const [offsetSetting] = await dashboardOffsetSetting(tx, ids);
-    const offsetText = offsetSetting?.value ?? defaultConfigurationTexts.timeZoneOffsetHours;
-    const offsetHours = numberSetting({ timeZoneOffsetHours: offsetText }, 'timeZoneOffsetHours') ?? 0;
+    const zoneSettings = await dashboardTimeZoneSettings(tx, ids);
+    const timeZone = clinicTimeZoneFrom(Object.fromEntries(zoneSettings.map((row) => [row.key, row.value])));
     const phones = await dashboardPhones(tx, ids);
     const timeline = await dashboardTimeline(tx, ids);
     const trend = await dashboardPainTrend(tx, ids);
@@ -255,7 +247,7 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
         middleName: row.middleName,
         lastName: row.lastName,
         dateOfBirth: row.dateOfBirth,
-        age: ageOn(row.dateOfBirth, clinicIsoDate(new Date(), offsetHours)),
+        age: ageOn(row.dateOfBirth, clinicIsoDate(new Date(), timeZone)),
         genderName: patient.genderName,
         email: row.email,
         streetAddress1: row.streetAddress1,
@@ -391,13 +383,13 @@ export async function deleteNote(ctx: SignedInContext, patientId: string, noteId
 export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: string }): Promise<ClinicDashboard> {
   const doctorId = doctorScope(ctx, query.doctorId);
   return ctx.db.transaction(async (tx) => {
-    const offsetHours = await clinicOffsetHours(tx, ctx.instanceId);
+    const timeZone = await clinicTimeZone(tx, ctx.instanceId);
     const now = new Date();
-    const todayStart = clinicTodayStart(now, offsetHours);
-    const todayEnd = new Date(todayStart.getTime() + DAY_MS);
-    const upcomingEnd = new Date(todayEnd.getTime() + UPCOMING_DAYS * DAY_MS);
-    const weekStart = clinicWeekStart(now, offsetHours);
-    const weekEnd = new Date(weekStart.getTime() + 7 * DAY_MS);
+    const todayStart = clinicTodayStart(now, timeZone);
+    const todayEnd = clinicDayStartAfter(todayStart, 1, timeZone);
+    const upcomingEnd = clinicDayStartAfter(todayEnd, UPCOMING_DAYS, timeZone);
+    const weekStart = clinicWeekStart(now, timeZone);
+    const weekEnd = clinicDayStartAfter(weekStart, 7, timeZone);
 
     const inScope = and(
       eq(appointments.instanceId, ctx.instanceId),

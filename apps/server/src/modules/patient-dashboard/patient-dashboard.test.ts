@@ -14,13 +14,14 @@ import {
   users,
 } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
-import { clinicIsoDate, clinicTodayStart, clinicWeekStart } from '../activity/clinic-time';
+import { clinicIsoDate, clinicTodayStart, clinicWeekStart } from '@pathwell/contracts/clinic-time';
 import { ageOn } from './patient-dashboard.service';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Far from UTC, so that a day window computed in UTC would visibly be wrong. */
-const RIVERSIDE_OFFSET = 9;
+// Far from the server's UTC, so a wrong 'today' shows: Tokyo (UTC+9, no daylight saving).
+const RIVERSIDE_ZONE = 'Asia/Tokyo';
 
 let t: TestApp;
 let riverside: string;
@@ -71,10 +72,10 @@ beforeAll(async () => {
   lakeside = clinics.find((clinic) => clinic.name.startsWith('Lakeside'))!.id;
   await t.db
     .insert(instanceSettings)
-    .values({ instanceId: riverside, configurationId: 'timeZoneOffsetHours', configurationValue: String(RIVERSIDE_OFFSET) })
+    .values({ instanceId: riverside, configurationId: 'timeZoneId', configurationValue: RIVERSIDE_ZONE })
     .onConflictDoUpdate({
       target: [instanceSettings.instanceId, instanceSettings.configurationId],
-      set: { configurationValue: String(RIVERSIDE_OFFSET) },
+      set: { configurationValue: RIVERSIDE_ZONE },
     });
   const [demoDoctor] = await t.db.select().from(users).where(eq(users.email, 'doctor@pathwell.demo'));
   demoDoctorId = demoDoctor!.id;
@@ -166,7 +167,7 @@ describe('GET /api/patients/{id}/dashboard', () => {
     const response = await call('GET', `/api/patients/${patientId}/dashboard`, 'admin');
     expect(response.statusCode, response.body).toBe(200);
     const body = response.json<PatientDashboard>();
-    const today = clinicIsoDate(new Date(), RIVERSIDE_OFFSET);
+    const today = clinicIsoDate(new Date(), RIVERSIDE_ZONE);
     expect(body.demographics).toMatchObject({
       firstName: 'María',
       middleName: 'José',
@@ -326,9 +327,9 @@ describe('patient notes', () => {
 
 describe('GET /api/patients/dashboard', () => {
   const now = new Date();
-  const todayStart = clinicTodayStart(now, RIVERSIDE_OFFSET);
+  const todayStart = clinicTodayStart(now, RIVERSIDE_ZONE);
   const todayEnd = new Date(todayStart.getTime() + DAY_MS);
-  const weekStart = clinicWeekStart(now, RIVERSIDE_OFFSET);
+  const weekStart = clinicWeekStart(now, RIVERSIDE_ZONE);
   const minute = 60_000;
   let ids: Record<string, string>;
 

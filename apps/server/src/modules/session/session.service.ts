@@ -8,7 +8,8 @@ import { notFound } from '../../lib/app-error';
 import { idleMinutesFrom } from '../../plugins/auth';
 import { toProfile } from '../auth/auth.service';
 import { primaryLogoUrl } from '../instance-settings/instance-files.service';
-import { isOn, numberSetting, readSettings } from '../settings/settings.service';
+import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
 
 /** Clinics the user may switch between: memberships plus home; every clinic for a System Manager. */
 export async function listClinics(ctx: SignedInContext): Promise<Clinic[]> {
@@ -40,7 +41,8 @@ export async function sessionContext(ctx: SignedInContext): Promise<SessionConte
       id: instance.id,
       name: settings.clinicName?.trim() || instance.name,
       logoUrl: await primaryLogoUrl(ctx.db, instance.id),
-      timeZoneOffsetHours: numberSetting(settings, 'timeZoneOffsetHours') ?? 0,
+      timeZoneId: clinicTimeZoneFrom(settings),
+      timeZoneOffsetHours: zoneOffsetMinutes(new Date(), clinicTimeZoneFrom(settings)) / 60,
     },
     allClinics: ctx.allClinics,
     clinics: ctx.actor.isParent || ctx.actor.role === 'SystemManager' ? await listClinics(ctx) : [],

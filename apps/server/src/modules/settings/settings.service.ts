@@ -1,3 +1,4 @@
+import { clinicTimeZoneOf } from '@pathwell/contracts/clinic-time';
 import { eq } from 'drizzle-orm';
 import { decodeSettings, defaultConfigurationTexts, type InstanceSettingsValues } from '@pathwell/contracts/instance-settings';
 import type { Database } from '../../db/client';
@@ -35,4 +36,13 @@ export function numberSetting(settings: SettingsMap, key: string): number | null
   if (raw === undefined || raw.trim() === '') return null;
   const value = Number(raw);
   return Number.isFinite(value) ? value : null;
+}
+
+/** The IANA zone the clinic's clock runs on (decision 0026): every "today", date filter and shown time. */
+export function clinicTimeZoneFrom(settings: SettingsMap): string {
+  return clinicTimeZoneOf(settings.timeZoneId, numberSetting(settings, 'timeZoneOffsetHours'));
+}
+
+export async function clinicTimeZone(db: Database, instanceId: string): Promise<string> {
+  return clinicTimeZoneFrom(await readSettings(db, instanceId));
 }
