@@ -81,7 +81,7 @@ export function zoneOffsetMinutes(instant: Date | number, timeZone: string): num
 }
 
 /** The instant a wall-clock time in the clinic happens (a time skipped by a spring-forward resolves forward). */
-function instantOfClinicTime(year: number, month: number, day: number, timeZone: string, hour = 0, minute = 0): Date {
+export function instantOfClinicTime(year: number, month: number, day: number, timeZone: string, hour = 0, minute = 0): Date {
   const wall = Date.UTC(year, month - 1, day, hour, minute);
   const first = wall - zoneOffsetMinutes(wall, timeZone) * 60_000;
   const second = wall - zoneOffsetMinutes(first, timeZone) * 60_000;

@@ -66,7 +66,7 @@ export function makeSession(overrides: SessionOverrides = {}): SessionContext {
       twoFactorEnabled: false,
       ...user,
     },
-    instance: { id: ids.clinic, name: 'Riverside Spine & Pain', logoUrl: null, timeZoneOffsetHours: -5 },
+    instance: { id: ids.clinic, name: 'Riverside Spine & Pain', logoUrl: null, timeZoneId: 'Etc/GMT+5', timeZoneOffsetHours: -5 },
     allClinics: false,
     clinics: [],
     idleTimeoutMinutes: 30,

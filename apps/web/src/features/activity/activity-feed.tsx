@@ -5,7 +5,7 @@ import type { ActivityEntry } from '@pathwell/contracts/activity';
 import { ActionBadge, ClinicTime, targetText } from './activity-parts';
 
 /** A short list of log entries (the admin dashboard shows the latest ten), linking to the full log. */
-export function ActivityFeed({ entries, offsetHours }: { entries: ActivityEntry[]; offsetHours: number }) {
+export function ActivityFeed({ entries, timeZone }: { entries: ActivityEntry[]; timeZone: string }) {
   const { t } = useTranslation('activity');
   return (
     <Paper withBorder radius="lg" p="lg" component="section" aria-labelledby="activity-feed-title">
@@ -47,7 +47,7 @@ export function ActivityFeed({ entries, offsetHours }: { entries: ActivityEntry[
                   {entry.description ?? targetText(entry)}
                 </Text>
               </Stack>
-              <ClinicTime at={entry.createdAt} offsetHours={offsetHours} />
+              <ClinicTime at={entry.createdAt} timeZone={timeZone} />
             </Group>
           ))}
         </Stack>

@@ -65,7 +65,7 @@ const monospace = (text: string | null) => (
   </Text>
 );
 
-function ActivityTable({ rows, offsetHours }: { rows: ActivityEntry[]; offsetHours: number }) {
+function ActivityTable({ rows, timeZone }: { rows: ActivityEntry[]; timeZone: string }) {
   const { t } = useTranslation('activity');
   return (
     <DataTable
@@ -78,7 +78,7 @@ function ActivityTable({ rows, offsetHours }: { rows: ActivityEntry[]; offsetHou
       emptyText={t('empty')}
       emptyTestId="activity-empty"
       columns={[
-        { key: 'time', header: t('columns.time'), cell: (row) => <ClinicTime at={row.createdAt} offsetHours={offsetHours} /> },
+        { key: 'time', header: t('columns.time'), cell: (row) => <ClinicTime at={row.createdAt} timeZone={timeZone} /> },
         { key: 'user', header: t('columns.user'), cell: (row) => <ActorCell name={row.userName} email={row.email} /> },
         { key: 'area', header: t('columns.area'), cell: (row) => t(`areas.${row.area}`) },
         { key: 'action', header: t('columns.action'), tdProps: noWrap, cell: (row) => <ActionBadge action={row.action} /> },
@@ -95,7 +95,7 @@ function ActivityTable({ rows, offsetHours }: { rows: ActivityEntry[]; offsetHou
   );
 }
 
-function LoginTable({ rows, offsetHours }: { rows: LoginDetail[]; offsetHours: number }) {
+function LoginTable({ rows, timeZone }: { rows: LoginDetail[]; timeZone: string }) {
   const { t } = useTranslation('activity');
   return (
     <DataTable
@@ -108,7 +108,7 @@ function LoginTable({ rows, offsetHours }: { rows: LoginDetail[]; offsetHours: n
       emptyText={t('loginEmpty')}
       emptyTestId="activity-empty"
       columns={[
-        { key: 'time', header: t('columns.time'), cell: (row) => <ClinicTime at={row.createdAt} offsetHours={offsetHours} /> },
+        { key: 'time', header: t('columns.time'), cell: (row) => <ClinicTime at={row.createdAt} timeZone={timeZone} /> },
         { key: 'user', header: t('columns.user'), cell: (row) => <ActorCell name={row.userName} email={row.email} /> },
         { key: 'event', header: t('columns.event'), cell: (row) => <Text size="sm">{row.event}</Text> },
         { key: 'result', header: t('columns.result'), tdProps: noWrap, cell: (row) => <ResultBadge result={row.result} /> },
@@ -141,7 +141,7 @@ function useLogFilter() {
 
 export function ActivityLogView() {
   const { t } = useTranslation('activity');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const language = useLanguage();
   const { filter, pageNumber, setPageNumber, apply, paginationFilter } = useLogFilter();
   const log = useQuery(activityQueries.page({ ...filter, paginationFilter }));
@@ -162,7 +162,7 @@ export function ActivityLogView() {
           <ExportButton totalRecords={log.data?.totalRecords} run={() => activityApi.exportActivity({ ...filter, language })} />
         }
       >
-        {(rows) => <ActivityTable rows={rows} offsetHours={offsetHours} />}
+        {(rows) => <ActivityTable rows={rows} timeZone={timeZone} />}
       </PagedResults>
     </Stack>
   );
@@ -170,7 +170,7 @@ export function ActivityLogView() {
 
 export function LoginDetailsView() {
   const { t } = useTranslation('activity');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const language = useLanguage();
   const { filter, pageNumber, setPageNumber, apply, paginationFilter } = useLogFilter();
   const { area: _area, ...loginFilter } = filter;
@@ -195,7 +195,7 @@ export function LoginDetailsView() {
           />
         }
       >
-        {(rows) => <LoginTable rows={rows} offsetHours={offsetHours} />}
+        {(rows) => <LoginTable rows={rows} timeZone={timeZone} />}
       </PagedResults>
     </Stack>
   );

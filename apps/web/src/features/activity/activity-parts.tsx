@@ -32,10 +32,10 @@ export function ResultBadge({ result }: { result: LoginResult }) {
 }
 
 /** 'Today at 03:15 PM' on the clinic's clock, with the full date and time on hover. */
-export function ClinicTime({ at, offsetHours }: { at: string; offsetHours: number }) {
+export function ClinicTime({ at, timeZone }: { at: string; timeZone: string }) {
   return (
-    <Text component="time" dateTime={at} title={formatClinicDateTime(at, offsetHours)} size="sm" style={{ whiteSpace: 'nowrap' }}>
-      {formatClinicRelative(at, offsetHours)}
+    <Text component="time" dateTime={at} title={formatClinicDateTime(at, timeZone)} size="sm" style={{ whiteSpace: 'nowrap' }}>
+      {formatClinicRelative(at, timeZone)}
     </Text>
   );
 }

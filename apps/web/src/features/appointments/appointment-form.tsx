@@ -8,6 +8,7 @@ import { appointmentReasons, createAppointmentSchema, type CreateAppointmentInpu
 import { isValidMdyDate } from '@pathwell/contracts/validation';
 import { useSession } from '../../app/session-context';
 import { ErrorAlert } from '../../components/error-alert';
+import { instantOfClinicTime } from '@pathwell/contracts/clinic-time';
 import { clinicToday } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { translateValidation } from '../../lib/i18n';
@@ -15,8 +16,6 @@ import { notify } from '../../lib/notify';
 import { getDoctorId } from '../../lib/session-storage';
 import { appointmentApi, appointmentKeys, appointmentQueries } from './appointments.api';
 import { PatientPicker } from './patient-picker';
-
-const HOUR_MS = 3_600_000;
 
 /** The contract's appointment with the start split into the clinic's date and time, as staff type it. */
 const formSchema = createAppointmentSchema.omit({ startsAt: true }).extend({
@@ -27,16 +26,16 @@ type Values = z.input<typeof formSchema>;
 type Parsed = z.output<typeof formSchema>;
 
 /** MM/DD/YYYY and HH:mm on the clinic's clock → the UTC instant the server stores. */
-export function clinicInstant(date: string, time: string, offsetHours: number): string {
+export function clinicInstant(date: string, time: string, timeZone: string): string {
   const [month, day, year] = date.split('/').map(Number) as [number, number, number];
   const [hours, minutes] = time.split(':').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month - 1, day, hours, minutes) - offsetHours * HOUR_MS).toISOString();
+  return instantOfClinicTime(year, month, day, timeZone, hours, minutes).toISOString();
 }
 
 export function AppointmentForm({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation('appointments');
   const session = useSession();
-  const offsetHours = session.instance.timeZoneOffsetHours;
+  const timeZone = session.instance.timeZoneId;
   const queryClient = useQueryClient();
   const doctors = useQuery(appointmentQueries.doctors());
   const rooms = useQuery(appointmentQueries.rooms());
@@ -55,7 +54,7 @@ export function AppointmentForm({ onDone }: { onDone: () => void }) {
       doctorId: ownId ?? '',
       appointmentTypeId: null,
       roomId: null,
-      date: clinicToday(offsetHours),
+      date: clinicToday(timeZone),
       time: '09:00',
       durationMinutes: 30,
       reason: null,
@@ -65,7 +64,7 @@ export function AppointmentForm({ onDone }: { onDone: () => void }) {
   });
   const saving = useMutation({
     mutationFn: ({ date, time, ...rest }: Parsed) =>
-      appointmentApi.schedule({ ...rest, startsAt: clinicInstant(date, time, offsetHours) } as CreateAppointmentInput),
+      appointmentApi.schedule({ ...rest, startsAt: clinicInstant(date, time, timeZone) } as CreateAppointmentInput),
     onSuccess: () => {
       notify('success', t('schedule.saved'));
       void queryClient.invalidateQueries({ queryKey: appointmentKeys.all });

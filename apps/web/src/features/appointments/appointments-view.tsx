@@ -23,11 +23,11 @@ export type AppointmentRowAction = (appointment: Appointment) => ReactNode;
 
 function AppointmentTable({
   rows,
-  offsetHours,
+  timeZone,
   rowAction,
 }: {
   rows: Appointment[];
-  offsetHours: number;
+  timeZone: string;
   rowAction?: AppointmentRowAction;
 }) {
   const { t } = useTranslation('appointments');
@@ -51,7 +51,7 @@ function AppointmentTable({
           key: 'start',
           header: t('columns.start'),
           tdProps: { style: { whiteSpace: 'nowrap' } },
-          cell: (row) => <time dateTime={row.startsAt}>{formatClinicDateTime(row.startsAt, offsetHours)}</time>,
+          cell: (row) => <time dateTime={row.startsAt}>{formatClinicDateTime(row.startsAt, timeZone)}</time>,
         },
         { key: 'status', header: t('columns.status'), cell: (row) => <AppointmentStatusBadge status={row.status} /> },
         rowAction ? { key: 'actions', header: t('columns.actions'), cell: rowAction } : null,
@@ -64,7 +64,7 @@ function AppointmentTable({
 export function AppointmentsView({ rowAction }: { rowAction?: AppointmentRowAction } = {}) {
   const { t, i18n } = useTranslation('appointments');
   const session = useSession();
-  const offsetHours = session.instance.timeZoneOffsetHours;
+  const timeZone = session.instance.timeZoneId;
   const [fields, setFields] = useState<AppointmentFilterInput>(() => {
     const { paginationFilter: _paging, ...rest } = appointmentFilterDefaults;
     return rest;
@@ -101,7 +101,7 @@ export function AppointmentsView({ rowAction }: { rowAction?: AppointmentRowActi
         </Button>
       }
     >
-      {(rows) => <AppointmentTable rows={rows} offsetHours={offsetHours} rowAction={rowAction} />}
+      {(rows) => <AppointmentTable rows={rows} timeZone={timeZone} rowAction={rowAction} />}
     </PagedResults>
   );
 

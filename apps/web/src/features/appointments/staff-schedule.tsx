@@ -113,11 +113,11 @@ function groupRows(rows: Appointment[], by: 'provider' | 'room', none: string) {
 export function StaffSchedule({ rowAction }: { rowAction?: (appointment: Appointment) => ReactNode } = {}) {
   const { t } = useTranslation('appointments');
   const session = useSession();
-  const offsetHours = session.instance.timeZoneOffsetHours;
+  const timeZone = session.instance.timeZoneId;
   const queryClient = useQueryClient();
-  const [dayInput, setDayInput] = useState(() => clinicToday(offsetHours));
+  const [dayInput, setDayInput] = useState(() => clinicToday(timeZone));
   const [by, setBy] = useState<'provider' | 'room'>('provider');
-  const day = isValidMdyDate(dayInput.trim()) ? dayInput.trim() : clinicToday(offsetHours);
+  const day = isValidMdyDate(dayInput.trim()) ? dayInput.trim() : clinicToday(timeZone);
   const options = appointmentQueries.day(day);
   const query = useQuery(options);
 
@@ -174,7 +174,7 @@ export function StaffSchedule({ rowAction }: { rowAction?: (appointment: Appoint
                   {group.rows.map((row) => (
                     <Table.Tr key={row.id} data-testid="schedule-row">
                       <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                        <time dateTime={row.startsAt}>{formatClinicTime(row.startsAt, offsetHours)}</time>
+                        <time dateTime={row.startsAt}>{formatClinicTime(row.startsAt, timeZone)}</time>
                       </Table.Td>
                       <Table.Td>
                         <Text size="sm" fw={500}>
@@ -186,7 +186,7 @@ export function StaffSchedule({ rowAction }: { rowAction?: (appointment: Appoint
                         </Box>
                         {row.checkInDelayedUntil && row.status === 2 ? (
                           <Text size="xs" c="dimmed">
-                            {t('staff.delayedUntil', { time: formatClinicTime(row.checkInDelayedUntil, offsetHours) })}
+                            {t('staff.delayedUntil', { time: formatClinicTime(row.checkInDelayedUntil, timeZone) })}
                           </Text>
                         ) : null}
                       </Table.Td>
@@ -222,7 +222,7 @@ export function StaffSchedule({ rowAction }: { rowAction?: (appointment: Appoint
           onChange={(event) => setDayInput(event.currentTarget.value)}
           w={150}
         />
-        <Button variant="subtle" onClick={() => setDayInput(clinicToday(offsetHours))}>
+        <Button variant="subtle" onClick={() => setDayInput(clinicToday(timeZone))}>
           {t('staff.today')}
         </Button>
         <SegmentedControl

@@ -117,7 +117,7 @@ export function CustomFormList() {
                 {
                   key: 'updated',
                   header: t('columns.updated'),
-                  cell: (form) => formatClinicDate(form.updatedAt, session.instance.timeZoneOffsetHours),
+                  cell: (form) => formatClinicDate(form.updatedAt, session.instance.timeZoneId),
                 },
                 {
                   key: 'actions',

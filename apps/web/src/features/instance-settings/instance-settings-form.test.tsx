@@ -148,7 +148,13 @@ describe('instance settings page', () => {
     await userEvent.type(name, 'Riverside Spine Institute');
     sessionRoute.body = makeSession({
       user: { role: 'SystemManager' },
-      instance: { id: ids.clinic, name: 'Riverside Spine Institute', logoUrl: null, timeZoneOffsetHours: -5 },
+      instance: {
+        id: ids.clinic,
+        name: 'Riverside Spine Institute',
+        logoUrl: null,
+        timeZoneId: 'Etc/GMT+5',
+        timeZoneOffsetHours: -5,
+      },
     });
     await userEvent.click(saveButton());
 

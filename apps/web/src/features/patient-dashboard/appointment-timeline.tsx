@@ -9,11 +9,11 @@ import { AppointmentStatusBadge } from './appointment-status-badge';
 export function AppointmentTimeline({
   appointments,
   total,
-  offsetHours,
+  timeZone,
 }: {
   appointments: TimelineAppointment[];
   total: number;
-  offsetHours: number;
+  timeZone: string;
 }) {
   const { t } = useTranslation('patientDashboard');
   const titleId = useId();
@@ -34,7 +34,7 @@ export function AppointmentTimeline({
                 title={
                   <Group gap="xs" wrap="wrap">
                     <Text fw={600} size="sm">
-                      {formatClinicDateTime(row.startsAt, offsetHours)}
+                      {formatClinicDateTime(row.startsAt, timeZone)}
                     </Text>
                     <AppointmentStatusBadge status={row.status} />
                   </Group>

@@ -54,14 +54,14 @@ const isoToMdy = (date: string) => {
 /** `when` decides the time shown: the start time today, the date ahead, the check-in or completion moment. */
 type When = 'time' | 'dateTime' | 'checkedIn' | 'completed';
 
-function AppointmentRow({ row, when, offsetHours }: { row: DashboardAppointment; when: When; offsetHours: number }) {
+function AppointmentRow({ row, when, timeZone }: { row: DashboardAppointment; when: When; timeZone: string }) {
   const { t } = useTranslation('patientDashboard');
   const moment =
     when === 'time'
-      ? formatClinicTime(row.startsAt, offsetHours)
+      ? formatClinicTime(row.startsAt, timeZone)
       : when === 'checkedIn'
-        ? t('clinic.checkedInAt', { time: formatClinicRelative(row.checkedInAt ?? row.startsAt, offsetHours) })
-        : formatClinicRelative(when === 'completed' ? (row.completedAt ?? row.startsAt) : row.startsAt, offsetHours);
+        ? t('clinic.checkedInAt', { time: formatClinicRelative(row.checkedInAt ?? row.startsAt, timeZone) })
+        : formatClinicRelative(when === 'completed' ? (row.completedAt ?? row.startsAt) : row.startsAt, timeZone);
   return (
     <Group component="li" justify="space-between" wrap="nowrap" gap="sm" py={6} data-testid="dashboard-appointment">
       <Stack gap={0} style={{ minWidth: 0 }}>
@@ -89,7 +89,7 @@ export function AppointmentListCard({
   empty,
   rows,
   when,
-  offsetHours,
+  timeZone,
   extra,
   testId,
 }: {
@@ -97,7 +97,7 @@ export function AppointmentListCard({
   empty: string;
   rows: DashboardAppointment[];
   when: When;
-  offsetHours: number;
+  timeZone: string;
   extra?: ReactNode;
   testId: string;
 }) {
@@ -117,7 +117,7 @@ export function AppointmentListCard({
       ) : (
         <Stack gap={0} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {rows.map((row) => (
-            <AppointmentRow key={row.id} row={row} when={when} offsetHours={offsetHours} />
+            <AppointmentRow key={row.id} row={row} when={when} timeZone={timeZone} />
           ))}
         </Stack>
       )}
@@ -126,7 +126,7 @@ export function AppointmentListCard({
 }
 
 /** The clinic's day: counts, today's list, who is checking in, the week ahead and the latest completions. */
-export function ClinicDay({ dashboard, offsetHours }: { dashboard: ClinicDashboard; offsetHours: number }) {
+export function ClinicDay({ dashboard, timeZone }: { dashboard: ClinicDashboard; timeZone: string }) {
   const { t } = useTranslation('patientDashboard');
   return (
     <Stack gap="md">
@@ -137,7 +137,7 @@ export function ClinicDay({ dashboard, offsetHours }: { dashboard: ClinicDashboa
           empty={t('clinic.todayEmpty')}
           rows={dashboard.today}
           when="time"
-          offsetHours={offsetHours}
+          timeZone={timeZone}
           testId="dashboard-today"
         />
         <Stack gap="md">
@@ -146,7 +146,7 @@ export function ClinicDay({ dashboard, offsetHours }: { dashboard: ClinicDashboa
             empty={t('clinic.checkingInEmpty')}
             rows={dashboard.checkingIn}
             when="checkedIn"
-            offsetHours={offsetHours}
+            timeZone={timeZone}
             testId="dashboard-checking-in"
           />
           <AppointmentListCard
@@ -154,7 +154,7 @@ export function ClinicDay({ dashboard, offsetHours }: { dashboard: ClinicDashboa
             empty={t('clinic.upcomingEmpty')}
             rows={dashboard.upcoming}
             when="dateTime"
-            offsetHours={offsetHours}
+            timeZone={timeZone}
             extra={
               <Text size="xs" c="dimmed">
                 {t('clinic.upcomingCount', { count: dashboard.counts.upcoming })}
@@ -169,7 +169,7 @@ export function ClinicDay({ dashboard, offsetHours }: { dashboard: ClinicDashboa
         empty={t('clinic.recentEmpty')}
         rows={dashboard.recentCompletions}
         when="completed"
-        offsetHours={offsetHours}
+        timeZone={timeZone}
         testId="dashboard-recent"
       />
     </Stack>

@@ -11,10 +11,10 @@ const MAX_SCORE = 10;
  * VAS 0–10 per completed visit as a small line chart; the numbers are also in a table that screen
  * readers read.
  */
-export function PainTrendChart({ points, offsetHours }: { points: PainTrendPoint[]; offsetHours: number }) {
+export function PainTrendChart({ points, timeZone }: { points: PainTrendPoint[]; timeZone: string }) {
   const { t } = useTranslation('patientDashboard');
   const titleId = useId();
-  const dates = points.map((point) => formatClinicDate(point.startsAt, offsetHours));
+  const dates = points.map((point) => formatClinicDate(point.startsAt, timeZone));
 
   return (
     <Paper withBorder radius="lg" p="lg" component="section" aria-labelledby={titleId} data-testid="pain-trend">

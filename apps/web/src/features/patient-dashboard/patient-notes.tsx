@@ -78,15 +78,7 @@ function NoteForm({
 }
 
 /** A patient's notes, newest first: anyone who sees the patient adds; the author or an Admin edits and deletes. */
-export function PatientNotes({
-  patientId,
-  notes,
-  offsetHours,
-}: {
-  patientId: string;
-  notes: PatientNote[];
-  offsetHours: number;
-}) {
+export function PatientNotes({ patientId, notes, timeZone }: { patientId: string; notes: PatientNote[]; timeZone: string }) {
   const { t } = useTranslation('patientDashboard');
   const titleId = useId();
   const queryClient = useQueryClient();
@@ -142,7 +134,7 @@ export function PatientNotes({
                     </Text>
                     <Group justify="space-between" gap="xs" wrap="wrap">
                       <Text size="xs" c="dimmed">
-                        {`${note.author?.name ?? t('notes.unknownAuthor')} · ${formatClinicRelative(note.createdAt, offsetHours)}${
+                        {`${note.author?.name ?? t('notes.unknownAuthor')} · ${formatClinicRelative(note.createdAt, timeZone)}${
                           note.updatedAt !== note.createdAt ? ` · ${t('notes.edited')}` : ''
                         }`}
                       </Text>

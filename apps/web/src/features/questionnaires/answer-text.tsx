@@ -25,7 +25,7 @@ export function AnswerText({
   language: string;
 }) {
   const { t } = useTranslation('questionnaires');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
 
   if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) {
     return (
@@ -46,7 +46,7 @@ export function AnswerText({
           style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 8, background: 'white' }}
         />
         <Text size="sm" c="dimmed">
-          {t('result.signedAt', { time: formatClinicDateTime(value.signedAt, offsetHours) })}
+          {t('result.signedAt', { time: formatClinicDateTime(value.signedAt, timeZone) })}
         </Text>
       </Stack>
     );

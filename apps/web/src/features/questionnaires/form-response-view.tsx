@@ -31,10 +31,10 @@ function Section({ title, children, testId }: { title: string; children: ReactNo
 
 function ChangeFromPrevious({ response }: { response: FormResponseDetail }) {
   const { t } = useTranslation('questionnaires');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const previous = response.previous;
   if (!previous) return <Text c="dimmed">{t('result.firstResponse')}</Text>;
-  const when = formatClinicDate(previous.submittedAt, offsetHours);
+  const when = formatClinicDate(previous.submittedAt, timeZone);
   if (previous.change === null) return <Text c="dimmed">{t('result.changeUnknown', { date: when })}</Text>;
   const Arrow = previous.change > 0 ? IconArrowUpRight : previous.change < 0 ? IconArrowDownRight : IconArrowRight;
   const direction = previous.change === 0 || previous.better === null ? 'same' : previous.better ? 'better' : 'worse';
@@ -168,7 +168,7 @@ function Answers({ response }: { response: FormResponseDetail }) {
 
 function ResponseBody({ response }: { response: FormResponseDetail }) {
   const { t } = useTranslation('questionnaires');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   // A custom form whose options carry no points has nothing to score: no empty score panels.
   const scored = response.kind === 'instrument' || response.headlineScore !== null || Object.keys(response.scores).length > 0;
   return (
@@ -186,7 +186,7 @@ function ResponseBody({ response }: { response: FormResponseDetail }) {
             <Text size="sm">{t('result.language', { language: languageName(response.language) })}</Text>
             <Text size="sm">
               {t('result.submitted')}{' '}
-              <time dateTime={response.submittedAt}>{formatClinicDateTime(response.submittedAt, offsetHours)}</time>
+              <time dateTime={response.submittedAt}>{formatClinicDateTime(response.submittedAt, timeZone)}</time>
             </Text>
           </Stack>
           {scored ? (

@@ -30,7 +30,7 @@ async function readJson(file: File): Promise<unknown> {
 
 function WordingStatus({ instrument }: { instrument: InstrumentSummary }) {
   const { t } = useTranslation('questionnaires');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   if (instrument.wording === 'shipped')
     return (
       <Badge variant="light" color="teal">
@@ -45,7 +45,7 @@ function WordingStatus({ instrument }: { instrument: InstrumentSummary }) {
         </Badge>
         {instrument.importedAt ? (
           <Text size="xs" c="dimmed">
-            {t('wording.importedOn', { date: formatClinicDate(instrument.importedAt, offsetHours) })}
+            {t('wording.importedOn', { date: formatClinicDate(instrument.importedAt, timeZone) })}
           </Text>
         ) : null}
       </Stack>

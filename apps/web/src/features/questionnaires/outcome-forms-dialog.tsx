@@ -109,12 +109,12 @@ function UnfilledForms({ appointmentId }: { appointmentId: string }) {
 
 function DialogBody({ appointment, onClose }: { appointment: AppointmentRef; onClose: () => void }) {
   const { t } = useTranslation('questionnaires');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const assigned = useQuery(questionnaireQueries.assignedPros(appointment.id));
   return (
     <Stack gap="md">
       <Text size="sm" c="dimmed">
-        {t('assigned.for', { name: appointment.patientName, when: formatClinicDateTime(appointment.startsAt, offsetHours) })}
+        {t('assigned.for', { name: appointment.patientName, when: formatClinicDateTime(appointment.startsAt, timeZone) })}
       </Text>
       {assigned.isError ? (
         <ErrorAlert testId="assigned-error">{errorText(assigned.error)}</ErrorAlert>

@@ -21,7 +21,7 @@ const statusColor: Record<LinkStatus, string> = {
 const canRevoke = (link: PatientLink) => link.status === 'active' || link.status === 'locked';
 
 /** The patient's questionnaire links, newest first as the server sends them, with Revoke. */
-export function PatientLinks({ patientId, offsetHours }: { patientId: string; offsetHours: number }) {
+export function PatientLinks({ patientId, timeZone }: { patientId: string; timeZone: string }) {
   const { t, i18n } = useTranslation('questionnaires');
   const queryClient = useQueryClient();
   const links = useQuery(questionnaireQueries.patientLinks(patientId));
@@ -73,8 +73,8 @@ export function PatientLinks({ patientId, offsetHours }: { patientId: string; of
                   </Table.Td>
                   <Table.Td>
                     {link.completedAt
-                      ? t('links.completedOn', { date: formatClinicDate(link.completedAt, offsetHours) })
-                      : t('links.expiresOn', { date: formatClinicDate(link.expiresAt, offsetHours) })}
+                      ? t('links.completedOn', { date: formatClinicDate(link.completedAt, timeZone) })
+                      : t('links.expiresOn', { date: formatClinicDate(link.expiresAt, timeZone) })}
                   </Table.Td>
                   <Table.Td>
                     {canRevoke(link) ? (

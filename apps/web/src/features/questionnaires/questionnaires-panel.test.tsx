@@ -88,7 +88,7 @@ const renderPanel = () =>
     <SessionReactContext.Provider value={makeSession()}>
       <QuestionnairesPanel
         patientId={patientId}
-        offsetHours={-5}
+        timeZone="Etc/GMT+5"
         appointments={[{ id: appointmentId, startsAt: '2025-03-20T15:00:00.000Z', typeName: 'Follow-up' }]}
       />
     </SessionReactContext.Provider>,

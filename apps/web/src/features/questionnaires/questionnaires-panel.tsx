@@ -28,11 +28,11 @@ function maximumFor(response: FormResponseSummary, series: FormScoreSeries[]): n
 function ResponsesTable({
   responses,
   series,
-  offsetHours,
+  timeZone,
 }: {
   responses: FormResponseSummary[];
   series: FormScoreSeries[];
-  offsetHours: number;
+  timeZone: string;
 }) {
   const { t, i18n } = useTranslation('questionnaires');
   return (
@@ -59,7 +59,7 @@ function ResponsesTable({
                     {name}
                   </Anchor>
                 </Table.Td>
-                <Table.Td>{formatClinicDate(response.submittedAt, offsetHours)}</Table.Td>
+                <Table.Td>{formatClinicDate(response.submittedAt, timeZone)}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {response.headlineScore === null
                     ? '—'
@@ -81,11 +81,11 @@ function ResponsesTable({
 export function QuestionnairesPanel({
   patientId,
   appointments,
-  offsetHours,
+  timeZone,
 }: {
   patientId: string;
   appointments: PatientAppointmentChoice[];
-  offsetHours: number;
+  timeZone: string;
 }) {
   const { t } = useTranslation('questionnaires');
   const titleId = useId();
@@ -114,8 +114,8 @@ export function QuestionnairesPanel({
   } else {
     results = (
       <>
-        <ResponsesTable responses={query.data.data} series={query.data.series} offsetHours={offsetHours} />
-        <ScoreCharts series={query.data.series} offsetHours={offsetHours} />
+        <ResponsesTable responses={query.data.data} series={query.data.series} timeZone={timeZone} />
+        <ScoreCharts series={query.data.series} timeZone={timeZone} />
       </>
     );
   }
@@ -133,7 +133,7 @@ export function QuestionnairesPanel({
         </Group>
         {results}
         <Divider />
-        <PatientLinks patientId={patientId} offsetHours={offsetHours} />
+        <PatientLinks patientId={patientId} timeZone={timeZone} />
       </Stack>
       <SendQuestionnaireDialog
         opened={sending}

@@ -15,13 +15,13 @@ function ticksFor(min: number, max: number): number[] {
 }
 
 /** One small line chart per form: the headline score of each response, oldest first. */
-function SeriesChart({ series, offsetHours }: { series: FormScoreSeries; offsetHours: number }) {
+function SeriesChart({ series, timeZone }: { series: FormScoreSeries; timeZone: string }) {
   const { t, i18n } = useTranslation('questionnaires');
   const title = seriesTitle(series, i18n.language);
   const values = series.points.map((point) => point.score);
   const min = Math.floor(Math.min(0, ...values));
   const max = Math.ceil(series.maximum ?? Math.max(1, ...values));
-  const dates = series.points.map((point) => formatClinicDate(point.submittedAt, offsetHours));
+  const dates = series.points.map((point) => formatClinicDate(point.submittedAt, timeZone));
   const latest = series.points.at(-1)!;
   return (
     <Stack gap={4} data-testid="score-series">
@@ -65,13 +65,13 @@ function SeriesChart({ series, offsetHours }: { series: FormScoreSeries; offsetH
   );
 }
 
-export function ScoreCharts({ series, offsetHours }: { series: FormScoreSeries[]; offsetHours: number }) {
+export function ScoreCharts({ series, timeZone }: { series: FormScoreSeries[]; timeZone: string }) {
   const drawn = series.filter((item) => item.points.length > 0);
   if (drawn.length === 0) return null;
   return (
     <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
       {drawn.map((item) => (
-        <SeriesChart key={item.formCode ?? item.customFormId ?? item.title} series={item} offsetHours={offsetHours} />
+        <SeriesChart key={item.formCode ?? item.customFormId ?? item.title} series={item} timeZone={timeZone} />
       ))}
     </SimpleGrid>
   );

@@ -84,7 +84,7 @@ function DialogBody({
   onClose: () => void;
 }) {
   const { t, i18n } = useTranslation('questionnaires');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<'instrument' | 'custom'>('instrument');
   const [formCode, setFormCode] = useState<string | null>(null);
@@ -153,8 +153,8 @@ function DialogBody({
         />
         <Text size="sm" c="dimmed">
           {t('send.expires', {
-            date: formatClinicDate(created.link.expiresAt, offsetHours),
-            time: formatClinicTime(created.link.expiresAt, offsetHours),
+            date: formatClinicDate(created.link.expiresAt, timeZone),
+            time: formatClinicTime(created.link.expiresAt, timeZone),
           })}
         </Text>
         <Group justify="flex-end">
@@ -178,8 +178,8 @@ function DialogBody({
   const appointmentData = appointments.map((appointment) => ({
     value: appointment.id,
     label: [
-      formatClinicDate(appointment.startsAt, offsetHours),
-      formatClinicTime(appointment.startsAt, offsetHours),
+      formatClinicDate(appointment.startsAt, timeZone),
+      formatClinicTime(appointment.startsAt, timeZone),
       appointment.typeName,
     ]
       .filter(Boolean)

@@ -12,7 +12,7 @@ import { DashboardCards } from '../../features/admin-dashboard/dashboard-cards';
 /** /admin/dashboard: the clinic's counts and its latest activity (Admin and System Manager). */
 export function Component() {
   const { t } = useTranslation('dashboard');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const summary = useQuery(adminDashboardQueries.summary());
   return (
     <>
@@ -32,7 +32,7 @@ export function Component() {
       ) : (
         <Stack gap="lg">
           <DashboardCards summary={summary.data} />
-          <ActivityFeed entries={summary.data.latestActivity} offsetHours={offsetHours} />
+          <ActivityFeed entries={summary.data.latestActivity} timeZone={timeZone} />
         </Stack>
       )}
     </>

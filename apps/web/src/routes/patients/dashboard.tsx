@@ -12,7 +12,7 @@ import { getDoctorId } from '../../lib/session-storage';
 /** /patients/dashboard: the clinic's day for the doctor of the top-bar selector, or for everyone. */
 export function Component() {
   const { t } = useTranslation('patientDashboard');
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   // The selector reloads the page when it changes (section 4), so reading it once per visit is enough.
   const dashboard = useQuery(patientDashboardQueries.clinic(getDoctorId()));
   return (
@@ -31,7 +31,7 @@ export function Component() {
           <Loader aria-label={t('clinic.loading')} />
         </Center>
       ) : (
-        <ClinicDay dashboard={dashboard.data} offsetHours={offsetHours} />
+        <ClinicDay dashboard={dashboard.data} timeZone={timeZone} />
       )}
     </>
   );

@@ -18,7 +18,7 @@ import { ApiError } from '../../lib/api-client';
 export function Component() {
   const { t } = useTranslation('patientDashboard');
   const { id = '' } = useParams();
-  const offsetHours = useSession().instance.timeZoneOffsetHours;
+  const timeZone = useSession().instance.timeZoneId;
   const dashboard = useQuery(patientDashboardQueries.patient(id));
 
   if (dashboard.isError) {
@@ -67,14 +67,14 @@ export function Component() {
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="md">
-            <PainTrendChart points={data.painTrend} offsetHours={offsetHours} />
-            <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} offsetHours={offsetHours} />
-            <PatientNotes patientId={data.demographics.id} notes={data.notes} offsetHours={offsetHours} />
+            <PainTrendChart points={data.painTrend} timeZone={timeZone} />
+            <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} timeZone={timeZone} />
+            <PatientNotes patientId={data.demographics.id} notes={data.notes} timeZone={timeZone} />
           </Stack>
         </Grid.Col>
         {/* Full width: the response table and one chart per form need the room. */}
         <Grid.Col span={12}>
-          <QuestionnairesPanel patientId={data.demographics.id} appointments={data.appointments} offsetHours={offsetHours} />
+          <QuestionnairesPanel patientId={data.demographics.id} appointments={data.appointments} timeZone={timeZone} />
         </Grid.Col>
       </Grid>
     </>
