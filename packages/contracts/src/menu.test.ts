@@ -64,12 +64,8 @@ describe('visibility rules on the clinic menu', () => {
     },
     { rule: 'an Admin sees the system configuration group', ctx: context('Admin'), id: 'cohorts', visible: true },
     { rule: 'a Doctor does not see the system configuration group', ctx: context('Doctor'), id: 'admin', visible: false },
-    {
-      rule: 'Pathways stays inside the Admin group, so Staff do not see it',
-      ctx: context('Staff'),
-      id: 'pathways',
-      visible: false,
-    },
+    { rule: 'Pathways is for all four roles: Staff see it', ctx: context('Staff'), id: 'pathways', visible: true },
+    { rule: 'Pathways is for all four roles: Doctors see it', ctx: context('Doctor'), id: 'pathways', visible: true },
     {
       rule: 'a Doctor does not see the Communication Dashboard',
       ctx: context('Doctor'),
@@ -507,6 +503,7 @@ describe('top-level menu of each role with default flags', () => {
         'Communication Dashboard',
         'Provider Appointment Dashboard',
         'Admin',
+        'Pathways',
         'Patients',
         'Reports',
         'Login Details',
@@ -527,6 +524,7 @@ describe('top-level menu of each role with default flags', () => {
         'Communication Dashboard',
         'Provider Appointment Dashboard',
         'Admin',
+        'Pathways',
         'Patients',
         'Reports',
         'Login Details',
@@ -543,6 +541,7 @@ describe('top-level menu of each role with default flags', () => {
       role: 'Doctor',
       labels: [
         'Provider Appointment Dashboard',
+        'Pathways',
         'Patients',
         'Reports',
         'Media Center',
@@ -553,7 +552,7 @@ describe('top-level menu of each role with default flags', () => {
     },
     {
       role: 'Staff',
-      labels: ['Staff Appointments', 'Patients', 'Media Center', 'Contact Support'],
+      labels: ['Staff Appointments', 'Pathways', 'Patients', 'Media Center', 'Contact Support'],
     },
   ])('$role sees exactly these top-level entries', ({ role, labels }) => {
     expect(topLabels(context(role))).toEqual(labels);
@@ -579,7 +578,6 @@ describe('top-level menu of each role with default flags', () => {
       '/admin/customfields',
       '/admin/perioperativetemplates',
       '/customforms',
-      '/pathways',
     ]);
   });
 
@@ -720,6 +718,20 @@ describe('menuAccessFor', () => {
     { url: '/users/userform/1', access: undefined },
   ])('$url is for $access', ({ url, access }) => {
     expect(menuAccessFor(url)).toEqual(access);
+  });
+
+  it('never grants more than the groups above an item: the guard agrees with the drawn menu for every role', () => {
+    const roles: Role[] = ['SystemManager', 'Admin', 'Doctor', 'Staff'];
+    const urls = (items: readonly { url?: string; children?: readonly unknown[] }[]): string[] =>
+      items.flatMap((item) => [...(item.url ? [item.url] : []), ...urls((item.children ?? []) as typeof items)]);
+    for (const url of urls(menuItems)) {
+      for (const role of roles) {
+        const drawn = canAccessPath(context(role), url);
+        // Feature flags can hide an item from a role the guard admits; never the other way round.
+        if (drawn) expect(menuAccessFor(url), `${role} ${url}`).toContain(role);
+      }
+    }
+    expect(menuAccessFor('/admin/medicines')).toEqual(['SystemManager', 'Admin']);
   });
 
   it('returns a copy that cannot change the menu', () => {

@@ -129,7 +129,10 @@ export const menuItems: MenuItem[] = [
     id: 'campaigns',
     titleKey: 'menu.campaigns',
     type: 'collapse',
-    access: roles('SystemManager', 'Admin', 'Staff'),
+    // Section 6: the group is for System Managers, Admins and Staff, and Campaign Results "also Doctor".
+    // A group's access bounds its items' (menuAccessFor), so it names Doctor too; the campaign-page
+    // rule still keeps the group out of Doctors' and Staff's menus.
+    access: roles('SystemManager', 'Admin', 'Staff', 'Doctor'),
     icon: 'IconSpeakerphone',
     campaigns: 'page',
     isParent: true,
@@ -233,15 +236,17 @@ export const menuItems: MenuItem[] = [
       adminItem('perioperativeTemplates', '/admin/perioperativetemplates', 'IconMessages'),
       // Not in the specification's menu; the form builder of issue 5 needs a way in (decision 0018).
       adminItem('customForms', '/customforms', 'IconClipboardList'),
-      {
-        id: 'pathways',
-        titleKey: 'menu.pathways',
-        url: '/pathways',
-        type: 'item',
-        access: everyone(),
-        icon: 'IconRoute',
-      },
     ],
+  },
+  // Section 6 gives Pathways to all four roles while the Admin group is for Admins and System
+  // Managers, so it stands on its own (decision 0026): a Doctor or Staff member reaches it too.
+  {
+    id: 'pathways',
+    titleKey: 'menu.pathways',
+    url: '/pathways',
+    type: 'item',
+    access: everyone(),
+    icon: 'IconRoute',
   },
   {
     id: 'patients',
@@ -499,6 +504,19 @@ function flatten(items: readonly MenuItem[]): MenuItem[] {
 
 const linkedItems = flatten(menuItems).filter((item) => item.url !== undefined);
 
+/**
+ * Who may open each linked item: its own access narrowed by every group above it, so the server's
+ * guard and the drawn menu never disagree (an item inside the Admin group is never wider than Admin).
+ */
+const effectiveAccess = new Map<string, Role[]>();
+(function collect(items: readonly MenuItem[], inherited: readonly Role[]) {
+  for (const item of items) {
+    const access = item.access.filter((role) => inherited.includes(role));
+    if (item.url !== undefined) effectiveAccess.set(item.id, access);
+    collect(item.children ?? [], access);
+  }
+})(menuItems, ['SystemManager', 'Admin', 'Doctor', 'Staff']);
+
 const isUnder = (path: string, url: string): boolean => path === url || path.startsWith(`${url}/`);
 
 /** The menu item whose url is the path or an ancestor of it (`/users` governs `/users/userform/7`). */
@@ -520,5 +538,5 @@ export function canAccessPath(ctx: MenuContext, path: string): boolean {
 export function menuAccessFor(url: string): Role[] | undefined {
   const target = normalizePath(url);
   const item = linkedItems.find((candidate) => normalizePath(candidate.url ?? '') === target);
-  return item ? [...item.access] : undefined;
+  return item ? [...(effectiveAccess.get(item.id) ?? [])] : undefined;
 }
