@@ -1,5 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, ids } from '../test/fake-api';
+import { appointmentApi } from '../features/appointments/appointments.api';
+import { instanceSettingsApi } from '../features/instance-settings/instance-settings.api';
 import { ApiError, api, setInvalidTokenHandler } from './api-client';
 import { sessionKeys, storageKeys } from './session-storage';
 
@@ -30,6 +32,38 @@ describe('api client', () => {
     expect([...sessionKeys].sort()).toEqual(
       ['token', 'userId', 'userRole', 'isParent', 'isChild', 'clinicId', 'doctorId', 'expireTime'].sort(),
     );
+  });
+
+  it.each([
+    ['a CSV download', '/api/patientappointments/exporttocsv', () => appointmentApi.exportCsv({ language: 'en' } as never)],
+    [
+      'a file upload',
+      '/api/instancesettings/files/logo',
+      () => instanceSettingsApi.uploadFile('logo' as never, new File(['x'], 'logo.png')),
+    ],
+    [
+      'an agreement opened in a new tab',
+      '/api/instancesettings/files/agreement',
+      () => instanceSettingsApi.openFile('/api/instancesettings/files/agreement'),
+    ],
+  ])('%s answered "Token is not valid" ends the session like any other call', async (_name, path, call) => {
+    fakeApi([
+      {
+        method: path.endsWith('agreement') ? 'GET' : 'POST',
+        path,
+        status: 401,
+        body: { error: 'Token is not valid', msg: 'Token is not valid', code: 'UNAUTHENTICATED' },
+      },
+    ]);
+    for (const key of sessionKeys) localStorage.setItem(key, 'x');
+    const onInvalid = vi.fn();
+    setInvalidTokenHandler(onInvalid);
+
+    const failure = await call().catch((error: unknown) => error);
+
+    expect((failure as ApiError).isInvalidToken).toBe(true);
+    expect(onInvalid).toHaveBeenCalledOnce();
+    expect(sessionKeys.some((key) => localStorage.getItem(key) !== null)).toBe(false);
   });
 
   it('keeps the session on a sign-in 401, which is not a token problem', async () => {

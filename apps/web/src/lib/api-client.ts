@@ -86,9 +86,9 @@ function buildUrl(path: string, query: RequestOptions['query']) {
   return text ? `${path}?${text}` : path;
 }
 
-function buildHeaders(options: RequestOptions): Headers {
-  const headers = new Headers({ Accept: 'application/json' });
-  if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+function buildHeaders(options: FetchOptions): Headers {
+  const headers = new Headers({ Accept: options.accept ?? 'application/json' });
+  if (options.json !== undefined) headers.set('Content-Type', 'application/json');
   const token = getToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const clinicId = getClinicId();
@@ -113,26 +113,38 @@ function asErrorBody(value: unknown): ErrorBody | null {
   return typeof candidate.error === 'string' || typeof candidate.msg === 'string' ? (value as ErrorBody) : null;
 }
 
-export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+export interface FetchOptions extends Omit<RequestOptions, 'body'> {
+  /** A JSON body (sent with Content-Type application/json). */
+  json?: unknown;
+  /** Any other body: a FormData upload sets its own multipart Content-Type. */
+  rawBody?: BodyInit;
+  accept?: string;
+}
+
+/**
+ * The one authenticated fetch of the staff app: bearer token, clinic header, the loading flag, and on
+ * failure an ApiError, with section 4's invalid-token handling (session cleared, back to sign-in).
+ * JSON calls, file downloads and uploads all go through it.
+ */
+export async function apiFetch(path: string, options: FetchOptions = {}): Promise<Response> {
   const foreground = !options.background;
   if (foreground) changeInflight(1);
   try {
     let response: Response;
     try {
       response = await fetch(buildUrl(path, options.query), {
-        method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+        method: options.method ?? (options.json === undefined && options.rawBody === undefined ? 'GET' : 'POST'),
         headers: buildHeaders(options),
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        body: options.json === undefined ? options.rawBody : JSON.stringify(options.json),
         signal: options.signal,
       });
     } catch (error) {
       if (error instanceof DOMException && error.name === 'AbortError') throw error;
       throw new ApiError(null, null, error instanceof Error ? error.message : String(error));
     }
-    const payload = await readBody(response);
-    if (response.ok) return payload as T;
+    if (response.ok) return response;
 
-    const body = asErrorBody(payload);
+    const body = asErrorBody(await readBody(response));
     // A gateway error page without our JSON means the API itself is not answering.
     if (!body && response.status >= 502 && response.status <= 504) throw new ApiError(null, null, response.statusText);
     const retryAfter = Number(response.headers.get('Retry-After'));
@@ -150,6 +162,12 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   } finally {
     if (foreground) changeInflight(-1);
   }
+}
+
+export async function apiRequest<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const { body, ...rest } = options;
+  const response = await apiFetch(path, { ...rest, json: body });
+  return (await readBody(response)) as T;
 }
 
 export const api = {

@@ -1,6 +1,4 @@
-import type { ErrorBody } from '@pathwell/contracts/errors';
-import { ApiError } from './api-client';
-import { ALL_CLINICS, getClinicId, getToken } from './session-storage';
+import { apiFetch } from './api-client';
 
 function fileNameOf(response: Response, fallback: string) {
   const match = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '');
@@ -22,31 +20,24 @@ function saveFile(blob: Blob, fileName: string) {
 }
 
 /**
- * POSTs `body` and saves the file the server answers (CSV, XLSX). The JSON api client cannot carry a
- * file, so this sends the same bearer token and clinic header itself; `allClinics` as in `apiRequest`.
+ * POSTs `body` and saves the file the server answers (CSV, XLSX), through the one authenticated fetch.
  */
 export async function downloadFile(
   path: string,
   body: unknown,
   fallbackName: string,
-  options: { allClinics?: boolean } = {},
+  options: { allClinics?: boolean; accept?: string } = {},
 ): Promise<string> {
-  const headers = new Headers({ 'Content-Type': 'application/json' });
-  const token = getToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  const clinicId = getClinicId();
-  if (clinicId && (clinicId !== ALL_CLINICS || options.allClinics)) headers.set('ClinicId', clinicId);
-  let response: Response;
-  try {
-    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
-  } catch (error) {
-    throw new ApiError(null, null, error instanceof Error ? error.message : String(error));
-  }
-  if (!response.ok) {
-    const errorBody = (await response.json().catch(() => null)) as ErrorBody | null;
-    throw new ApiError(response.status, errorBody, errorBody?.error ?? (response.statusText || `HTTP ${response.status}`));
-  }
+  const response = await apiFetch(path, { method: 'POST', json: body, allClinics: options.allClinics, accept: options.accept });
   const fileName = fileNameOf(response, fallbackName);
   saveFile(await response.blob(), fileName);
   return fileName;
+}
+
+/** GETs a file that needs the bearer header (a clinic agreement) and opens it in a new tab. */
+export async function openProtectedFile(path: string): Promise<void> {
+  const response = await apiFetch(path, { method: 'GET', accept: '*/*' });
+  const objectUrl = URL.createObjectURL(await response.blob());
+  window.open(objectUrl, '_blank', 'noopener');
+  setTimeout(() => URL.revokeObjectURL(objectUrl), 60_000);
 }

@@ -7,11 +7,11 @@ import type {
   CreateAppointmentInput,
   DaySchedule,
 } from '@pathwell/contracts/appointments';
-import type { ErrorBody } from '@pathwell/contracts/errors';
 import type { ManagedItemPage } from '@pathwell/contracts/managed-lists';
 import type { Doctor } from '@pathwell/contracts/users';
-import { api, ApiError, apiRequest } from '../../lib/api-client';
-import { ALL_CLINICS, getClinicId, getDoctorId, getToken } from '../../lib/session-storage';
+import { api, apiRequest } from '../../lib/api-client';
+import { downloadFile } from '../../lib/download';
+import { getDoctorId } from '../../lib/session-storage';
 
 const BASE = '/api/patientappointments';
 
@@ -81,45 +81,6 @@ export const appointmentQueries = {
     }),
 };
 
-function fileNameOf(response: Response, fallback: string) {
-  const match = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '');
-  return match?.[1] ?? fallback;
-}
-
-function saveFile(blob: Blob, fileName: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
-/** The JSON api client cannot carry a file, so the CSV call sends the token and clinic header itself. */
-async function downloadCsv(path: string, body: unknown, fallbackName: string): Promise<string> {
-  const headers = new Headers({ 'Content-Type': 'application/json', Accept: 'text/csv, application/json' });
-  const token = getToken();
-  if (token) headers.set('Authorization', `Bearer ${token}`);
-  const clinicId = getClinicId();
-  if (clinicId && clinicId !== ALL_CLINICS) headers.set('ClinicId', clinicId);
-  let response: Response;
-  try {
-    response = await fetch(path, { method: 'POST', headers, body: JSON.stringify(body) });
-  } catch (error) {
-    throw new ApiError(null, null, error instanceof Error ? error.message : String(error));
-  }
-  if (!response.ok) {
-    const errorBody = (await response.json().catch(() => null)) as ErrorBody | null;
-    throw new ApiError(response.status, errorBody, errorBody?.error ?? (response.statusText || `HTTP ${response.status}`));
-  }
-  const fileName = fileNameOf(response, fallbackName);
-  saveFile(await response.blob(), fileName);
-  return fileName;
-}
-
 export const appointmentApi = {
   schedule: (input: CreateAppointmentInput) => api.post<Appointment>(`${BASE}/schedule`, input),
   checkIn: (id: string) => api.post<Appointment>(`${BASE}/checkin`, { id }),
@@ -127,5 +88,6 @@ export const appointmentApi = {
   cancelCheckIn: (id: string) => api.post<Appointment>(`${BASE}/cancelcheckin/${id}`, {}),
   setStatus: (id: string, status: 3 | 4) =>
     apiRequest<Appointment>(`${BASE}/${id}/status`, { method: 'PATCH', body: { status } }),
-  exportCsv: (input: AppointmentExportInput) => downloadCsv(`${BASE}/exporttocsv`, withSelectedDoctor(input), 'appointments.csv'),
+  exportCsv: (input: AppointmentExportInput) =>
+    downloadFile(`${BASE}/exporttocsv`, withSelectedDoctor(input), 'appointments.csv', { accept: 'text/csv, application/json' }),
 };
