@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './validation';
+import { appointmentStatusCodes } from './appointments';
 
 /**
  * The two patient dashboards of issue #4: one patient's record at a glance
@@ -21,7 +22,7 @@ export const patientIdParamsSchema = z.object({ id: idSchema });
 export const patientNoteParamsSchema = z.object({ id: idSchema, noteId: idSchema });
 
 /** Appointment status codes of section 3: Checking_In 1, Upcoming 2, Completed 3, No_Show 4. */
-export const appointmentStatusCodeSchema = z.number().int().min(1).max(4);
+export const appointmentStatusCodeSchema = z.literal(appointmentStatusCodes);
 
 const personRefSchema = z.object({ id: idSchema, name: z.string() });
 

@@ -11,6 +11,7 @@ import {
 } from '@pathwell/contracts/forms';
 import type { LinkForm, LinkStatus } from '@pathwell/contracts/patient-links';
 import { isNetworkError, PatientApiError, patientApi } from './api';
+import { answerDisplay } from './answer-format';
 import { lookupKindFor, useLookup } from './lookups';
 import { QuestionInput } from './question-input';
 import { linkStorage } from './storage';
@@ -513,33 +514,22 @@ function AnswerText({
 }) {
   const { t } = useTranslation('patient');
   const lookup = useLookup(lookupKindFor(question));
-  if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) {
-    return <span className="pw-muted">{t('review.noAnswer')}</span>;
-  }
-  if (typeof value === 'boolean') return <span>{value ? t('review.yes') : t('review.no')}</span>;
-  if (typeof value === 'object' && !Array.isArray(value)) {
-    return (
-      <span className="pw-review-signature">
-        <img src={value.image} alt={t('signature.yourSignature')} />
-        <span>{t('review.signed')}</span>
-      </span>
-    );
-  }
-  const labelOf = (item: string | number) => {
-    const option = question.options?.find((candidate) => String(candidate.value) === String(item));
-    if (option) return localized(option.label, language);
-    const listed = lookup.options.find((candidate) => candidate.value === String(item));
-    return listed ? localized(listed.label, language) : String(item);
-  };
-  if (Array.isArray(value)) return <span>{value.map(labelOf).join(', ')}</span>;
-  if (question.type === QuestionType.DATE && typeof value === 'string') {
-    const [year, month, day] = value.split('-').map(Number);
-    if (year && month && day) {
-      const date = new Date(Date.UTC(year, month - 1, day));
+  const shown = answerDisplay(question, value, language, lookup.options);
+  switch (shown.kind) {
+    case 'empty':
+      return <span className="pw-muted">{t('review.noAnswer')}</span>;
+    case 'yes':
+      return <span>{t('review.yes')}</span>;
+    case 'no':
+      return <span>{t('review.no')}</span>;
+    case 'signature':
       return (
-        <span>{date.toLocaleDateString(language === 'es' ? 'es-US' : 'en-US', { timeZone: 'UTC', dateStyle: 'long' })}</span>
+        <span className="pw-review-signature">
+          <img src={shown.image} alt={t('signature.yourSignature')} />
+          <span>{t('review.signed')}</span>
+        </span>
       );
-    }
+    case 'text':
+      return <span className="pw-review-text">{shown.text}</span>;
   }
-  return <span className="pw-review-text">{labelOf(value)}</span>;
 }

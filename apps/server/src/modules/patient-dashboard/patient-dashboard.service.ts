@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm';
+import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import {
@@ -102,7 +103,7 @@ const toTimeline = (row: AppointmentRow): TimelineAppointment => ({
   id: row.id,
   startsAt: row.startsAt.toISOString(),
   durationMinutes: row.durationMinutes,
-  status: row.status,
+  status: row.status as AppointmentStatusCode,
   typeName: row.typeName,
   roomName: row.roomName,
   doctor: row.doctorId ? { id: row.doctorId, name: personName(row.doctorFirstName, row.doctorLastName) } : null,

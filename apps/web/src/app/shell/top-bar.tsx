@@ -53,7 +53,7 @@ export function TopBar({
   wide,
   compact,
   onSignOut,
-  notificationCount = 0,
+  notificationCount,
 }: {
   session: SessionContext;
   menuOpened: boolean;
@@ -62,6 +62,7 @@ export function TopBar({
   wide: boolean;
   compact: boolean;
   onSignOut: () => void;
+  /** Unread notifications; undefined until the notification feed exists, and then no badge is drawn. */
   notificationCount?: number;
 }) {
   const { t } = useTranslation('shell');
@@ -111,21 +112,16 @@ export function TopBar({
             variant="subtle"
             color="gray"
             size="lg"
-            aria-label={t('notifications.count', { count: notificationCount })}
+            aria-label={notificationCount ? t('notifications.count', { count: notificationCount }) : t('notifications.label')}
             data-testid="notification-bell"
             className="notification-bell"
           >
             <IconBell size={20} aria-hidden />
-            <Badge
-              size="xs"
-              circle
-              color={notificationCount > 0 ? 'red' : 'gray'}
-              className="notification-badge"
-              aria-hidden
-              data-testid="notification-count"
-            >
-              {notificationCount}
-            </Badge>
+            {notificationCount ? (
+              <Badge size="xs" circle color="red" className="notification-badge" aria-hidden data-testid="notification-count">
+                {notificationCount}
+              </Badge>
+            ) : null}
           </ActionIcon>
         </Tooltip>
         <UserMenu session={session} compact={compact} onSignOut={onSignOut} />

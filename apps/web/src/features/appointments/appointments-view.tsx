@@ -13,7 +13,7 @@ import { isLanguage } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { AppointmentFilters } from './appointment-filters';
 import { AppointmentForm } from './appointment-form';
-import { AppointmentStatusBadge } from './appointment-status-badge';
+import { AppointmentStatusBadge } from '../../components/appointment-status-badge';
 import { appointmentApi, appointmentQueries } from './appointments.api';
 
 export const birthDateText = (isoDate: string) => `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}`;

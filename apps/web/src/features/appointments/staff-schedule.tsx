@@ -10,7 +10,7 @@ import { EmptyText, QueryState } from '../../components/data-table';
 import { clinicToday, formatClinicTime } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
-import { AppointmentStatusBadge } from './appointment-status-badge';
+import { AppointmentStatusBadge } from '../../components/appointment-status-badge';
 import { appointmentApi, appointmentKeys, appointmentQueries } from './appointments.api';
 
 type Action = 'checkIn' | 'delay' | 'cancelCheckIn' | 'complete' | 'noShow';

@@ -3,7 +3,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TimelineAppointment } from '@pathwell/contracts/patient-dashboard';
 import { formatClinicDateTime } from '../../lib/dates';
-import { AppointmentStatusBadge } from './appointment-status-badge';
+import { AppointmentStatusBadge } from '../../components/appointment-status-badge';
 
 /** Past and upcoming visits, newest first, on the clinic's clock. */
 export function AppointmentTimeline({

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ClinicDashboard, DashboardAppointment } from '@pathwell/contracts/patient-dashboard';
 import { formatClinicRelative, formatClinicTime } from '../../lib/dates';
-import { AppointmentStatusBadge } from './appointment-status-badge';
+import { AppointmentStatusBadge } from '../../components/appointment-status-badge';
 
 type CountKey = 'activePatients' | 'appointmentsToday' | 'checkedInNow' | 'noShowsThisWeek';
 

@@ -4,7 +4,7 @@ import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 
 const colors: Record<AppointmentStatusCode, string> = { 1: 'orange', 2: 'blue', 3: 'green', 4: 'gray' };
 
-/** `compact`: sentence case and small, for narrow cells (the staff schedule on a phone). */
+/** One status badge for every screen (same colour for Completed everywhere). `compact`: sentence case and small, for narrow cells (the staff schedule on a phone). */
 export function AppointmentStatusBadge({ status, compact = false }: { status: AppointmentStatusCode; compact?: boolean }) {
   const { t } = useTranslation('appointments');
   return (
