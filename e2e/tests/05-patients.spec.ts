@@ -37,7 +37,11 @@ test('staff creates a patient, is warned about a duplicate, and finds the patien
 
 test('a Doctor sees only their own patients: the staff-created patient without a doctor is not found', async ({ page }) => {
   await signIn(page, 'doctor@pathwell.demo');
+  // Wait for the debounced search to answer: an empty list before it runs would prove nothing.
+  const answered = page.waitForResponse((response) => response.url().includes('/api/patients/search?') && response.ok());
   await page.getByTestId('patient-search').fill('quiñ');
+  await answered;
+  await expect(page.getByTestId('patient-search-empty')).toBeVisible();
   await expect(page.getByTestId('patient-search-result')).toHaveCount(0);
   await page.goto('/patients/list');
   await expect(page.getByTestId('patients-row').first()).toBeVisible();

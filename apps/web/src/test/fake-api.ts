@@ -11,7 +11,8 @@ export type FakeRoute = {
   networkError?: boolean;
 };
 
-export type FakeCall = { method: string; path: string; body: unknown; headers: Headers };
+/** `query` keeps the query string, so a test can see a value sent there (an archive reason). */
+export type FakeCall = { method: string; path: string; query: URLSearchParams; body: unknown; headers: Headers };
 
 /**
  * Replaces `fetch` with a table of canned answers, matched by method and path (first match wins),
@@ -23,7 +24,7 @@ export function fakeApi(routes: FakeRoute[]) {
     const url = new URL(String(input), 'http://localhost');
     const method = (init?.method ?? 'GET').toUpperCase();
     const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-    calls.push({ method, path: url.pathname, body, headers: new Headers(init?.headers) });
+    calls.push({ method, path: url.pathname, query: url.searchParams, body, headers: new Headers(init?.headers) });
     const route = routes.find((candidate) => (candidate.method ?? 'GET') === method && candidate.path === url.pathname);
     if (!route)
       return new Response(JSON.stringify({ error: 'Not found', code: 'NOT_FOUND' }), {

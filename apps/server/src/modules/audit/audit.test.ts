@@ -27,6 +27,8 @@ describe('activity log', () => {
     const byClinic = new Map<string, typeof rows>();
     for (const row of rows) byClinic.set(row.instanceId ?? 'none', [...(byClinic.get(row.instanceId ?? 'none') ?? []), row]);
     expect(byClinic.size).toBeGreaterThanOrEqual(3);
+    // Riverside's three sign-ins make a chain of three or more: links between rows are really checked.
+    expect(Math.max(...[...byClinic.values()].map((chain) => chain.length))).toBeGreaterThanOrEqual(3);
     for (const chain of byClinic.values()) {
       chain.forEach((row, index) => {
         expect(row.chainSeq).toBe(index + 1);
@@ -46,27 +48,40 @@ describe('activity log', () => {
   });
 
   it('a row edited behind the application’s back is found by the verification', async () => {
-    const [victim] = await t.db.select().from(activityLogs).where(eq(activityLogs.chainSeq, 2)).limit(1);
-    await t.db.execute(sql`alter table activity_logs disable trigger activity_logs_no_update_delete`);
-    await t.db.execute(sql`update activity_logs set description = 'nothing happened' where id = ${victim!.id}`);
-    await t.db.execute(sql`alter table activity_logs enable trigger activity_logs_no_update_delete`);
-    const { firstBreak } = await verifyActivityChain(t.db);
-    expect(firstBreak).toEqual({ id: victim!.id, instanceId: victim!.instanceId, chainSeq: 2, reason: 'content changed' });
+    // Tampering gets a database of its own, so no other test of this file depends on running first.
+    await withOwnDatabase(async (own) => {
+      for (let i = 0; i < 3; i++) await signIn(own.app, 'admin@pathwell.demo');
+      const [victim] = await own.db.select().from(activityLogs).where(eq(activityLogs.chainSeq, 2)).limit(1);
+      expect(victim).toBeDefined();
+      expect(await verifyActivityChain(own.db)).toMatchObject({ firstBreak: null });
+      await own.db.execute(sql`alter table activity_logs disable trigger activity_logs_no_update_delete`);
+      await own.db.execute(sql`update activity_logs set description = 'nothing happened' where id = ${victim!.id}`);
+      await own.db.execute(sql`alter table activity_logs enable trigger activity_logs_no_update_delete`);
+      const { firstBreak } = await verifyActivityChain(own.db);
+      expect(firstBreak).toEqual({ id: victim!.id, instanceId: victim!.instanceId, chainSeq: 2, reason: 'content changed' });
+    });
   });
 
   it('a row deleted behind the application’s back is found too', async () => {
-    const fresh = await createTestApp();
-    try {
-      for (let i = 0; i < 3; i++) await signIn(fresh.app, 'admin@pathwell.demo');
-      const [middle] = await fresh.db.select().from(activityLogs).where(eq(activityLogs.chainSeq, 2)).limit(1);
-      await fresh.db.execute(sql`alter table activity_logs disable trigger activity_logs_no_update_delete`);
-      await fresh.db.execute(sql`delete from activity_logs where id = ${middle!.id}`);
-      await fresh.db.execute(sql`alter table activity_logs enable trigger activity_logs_no_update_delete`);
-      const { firstBreak } = await verifyActivityChain(fresh.db);
+    await withOwnDatabase(async (own) => {
+      for (let i = 0; i < 3; i++) await signIn(own.app, 'admin@pathwell.demo');
+      const [middle] = await own.db.select().from(activityLogs).where(eq(activityLogs.chainSeq, 2)).limit(1);
+      expect(middle).toBeDefined();
+      await own.db.execute(sql`alter table activity_logs disable trigger activity_logs_no_update_delete`);
+      await own.db.execute(sql`delete from activity_logs where id = ${middle!.id}`);
+      await own.db.execute(sql`alter table activity_logs enable trigger activity_logs_no_update_delete`);
+      const { firstBreak } = await verifyActivityChain(own.db);
       expect(firstBreak?.chainSeq).toBe(3);
       expect(firstBreak?.reason).toBe('row missing before this one');
-    } finally {
-      await fresh.close();
-    }
+    });
   });
 });
+
+async function withOwnDatabase(work: (own: TestApp) => Promise<void>) {
+  const own = await createTestApp();
+  try {
+    await work(own);
+  } finally {
+    await own.close();
+  }
+}

@@ -62,7 +62,7 @@ export function PatientSearch({ width = 260 }: { width?: number | string }) {
     );
   } else if (rows.length === 0) {
     content = (
-      <Text size="sm" c="dimmed" role="status">
+      <Text size="sm" c="dimmed" role="status" data-testid="patient-search-empty">
         {t('search.noMatch')}
       </Text>
     );

@@ -122,6 +122,8 @@ describe('patient list', () => {
     await user.type(screen.getByTestId('patients-archive-reason'), 'Moved away');
     await user.click(screen.getByTestId('patients-confirm-action'));
     await waitFor(() => expect(calls.some((call) => call.path === `/api/patients/${patientId}/archive`)).toBe(true));
+    const archive = calls.find((call) => call.path === `/api/patients/${patientId}/archive`)!;
+    expect(archive.query.get('reason')).toBe('Moved away');
   });
 
   it('shows the error with a retry when the list fails', async () => {
