@@ -112,7 +112,7 @@ export const patientPayloadSchema = z.object({
   email: z
     .string()
     .trim()
-    .max(254, 'tooLong')
+    .max(254, { error: 'tooLong', abort: true })
     .nullish()
     .refine((value) => !value || EMAIL_PATTERN.test(value), 'emailInvalid')
     .transform((value) => (value ? value.toLowerCase() : null)),

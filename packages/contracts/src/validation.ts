@@ -2,7 +2,15 @@ import { z } from 'zod';
 
 /** Patterns of specification section 5. */
 export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * A local part, `@`, and a domain with a dot that is neither its first nor its last character. Each
+ * character has one way to match (the domain's first dot after its first character ends `[^\s@.]*`),
+ * so the work grows with the length only. The former `[^\s@]+\.[^\s@]+` tried every dot as the
+ * separator: a crafted address of 32,000 characters took 0.8 s (security review, issue #9).
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/;
+/** RFC 5321: a forward path holds at most 254 characters of address. */
+export const EMAIL_MAX_LENGTH = 254;
 export const US_ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 export const FOUR_DIGIT_PATTERN = /^\d{4}$/;
 export const PIN_PATTERN = /^\d{6}$/;
@@ -18,7 +26,8 @@ export const emailSchema = z
   .string({ error: 'emailRequired' })
   .trim()
   .min(1, 'emailRequired')
-  .max(254, 'tooLong')
+  // Aborts: zod runs every check otherwise, and no pattern needs to read a megabyte to refuse it.
+  .max(EMAIL_MAX_LENGTH, { error: 'tooLong', abort: true })
   .regex(EMAIL_PATTERN, 'emailInvalid')
   .transform((value) => value.toLowerCase());
 

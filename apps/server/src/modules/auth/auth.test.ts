@@ -228,6 +228,20 @@ describe('sign-up', () => {
     expect((await latestEmailTo(t.db, 'doctor@pathwell.demo')).template).toBe('already-registered');
   });
 
+  // The security review's input: its check once took time growing with the square of the length.
+  const crafted = (length: number) => `a@${'.'.repeat(length - 3)}@`;
+  const NEAR_BODY_LIMIT = 1024 * 1024 - 200;
+  it.each([
+    ['/api/users', 32_000, { name: 'X', password: 'Strong#Pass1' }],
+    ['/api/users', NEAR_BODY_LIMIT, { name: 'X', password: 'Strong#Pass1' }],
+    ['/api/users/authenticate', NEAR_BODY_LIMIT, { password: 'Strong#Pass1' }],
+    ['/api/users/forgetPassword', NEAR_BODY_LIMIT, {}],
+  ])('%s with a crafted %i-character email answers 400 with a field error', async (url, length, rest) => {
+    const response = await post(url, { email: crafted(length), ...rest });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION', fields: { email: 'tooLong' } });
+  });
+
   it.each([
     [{ email: 'x@example.com', name: '', password: 'Strong#Pass1' }, { name: 'nameRequired' }],
     [{ email: 'x@example.com', name: 'X', password: 'weakpass' }, { password: 'passwordPolicy' }],
