@@ -67,6 +67,7 @@ export const validationMessages = {
     en: 'Form ids are the outcome forms 1 to 15 or custom form identifiers',
     es: 'Los formularios son los de resultados del 1 al 15 o identificadores de formularios personalizados',
   },
+  formUnknown: { en: 'Choose forms of this clinic', es: 'Elija formularios de esta clínica' },
   fileRequired: { en: 'Choose a file', es: 'Elija un archivo' },
   fileUnreadable: {
     en: 'The upload could not be read; choose the file again',
