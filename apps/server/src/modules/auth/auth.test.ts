@@ -2,12 +2,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_NOT_VALID } from '@pathwell/contracts/errors';
 import { activityLogs, instanceSettings, oneTimeTokens, outboxMessages, sessions, users } from '../../db/schema';
+import type * as secrets from '../../lib/secrets';
 import { hashPassword } from '../../lib/secrets';
 import { createTestApp, latestEmailTo, linkParams, nextIp, signIn, type TestApp } from '../../../test/test-app';
 
 // The real hash, watched: sign-up must hash the password whether or not the address has an account.
 vi.mock('../../lib/secrets', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../lib/secrets')>();
+  const actual = await importOriginal<typeof secrets>();
   return { ...actual, hashPassword: vi.fn(actual.hashPassword) };
 });
 
