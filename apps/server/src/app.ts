@@ -25,6 +25,7 @@ import { sessionRoutes } from './modules/session/session.routes';
 import { userRoutes } from './modules/users/users.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
+import { inputChecksPlugin } from './plugins/input-checks';
 import { openApiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
@@ -81,6 +82,7 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(inputChecksPlugin);
   await app.register(securityPlugin);
   await app.register(openApiPlugin);
   await app.register(authPlugin, { db: database.db, config, mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom) });

@@ -10,6 +10,7 @@ export const ACTIVITY_EXPORT_MAX_ROWS = 50_000;
 const optionalDaySchema = z
   .string()
   .trim()
+  .max(10, 'dateInvalid')
   .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
   .nullish()
   .transform((value) => value || undefined);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { paginationFilterSchema } from './activity';
 import { LANGUAGES, PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT, type Language } from './constants';
 import { AppointmentStatus } from './enums';
-import { idSchema, isValidMdyDate } from './validation';
+import { idSchema, isValidInstant, isValidMdyDate } from './validation';
 
 /** Appointment status codes of section 3; names as in `enums.ts` and `GET /api/enums?type=appointmentStatus`. */
 export type AppointmentStatusCode = (typeof AppointmentStatus)[keyof typeof AppointmentStatus];
@@ -77,9 +77,7 @@ const optionalId = z
   .transform((value) => value || null);
 
 /** ISO 8601 with an offset or Z; the server stores UTC. */
-const instantSchema = z
-  .string({ error: 'required' })
-  .refine((value) => /^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)), 'dateInvalid');
+const instantSchema = z.string({ error: 'required' }).max(40, 'dateInvalid').refine(isValidInstant, 'dateInvalid');
 
 const painScoreSchema = z.coerce
   .number('numberInvalid')
@@ -139,6 +137,7 @@ export type UpdateSchedule = z.infer<typeof updateScheduleSchema>;
 const optionalDay = z
   .string()
   .trim()
+  .max(10, 'dateInvalid')
   .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
   .nullish()
   .transform((value) => value || undefined);

@@ -165,11 +165,16 @@ export const fhirObservationBundleSchema = z.object({
 });
 export type FhirObservationBundle = z.infer<typeof fhirObservationBundleSchema>;
 
+const instrumentCodeText = z
+  .string()
+  .max(2, 'invalid')
+  .regex(/^(?:[1-9]|1[0-5])$/, 'invalid');
 /** `{formCode}` of an instrument (1..15) or the id of a custom form version. */
-export const fhirQuestionnaireParamsSchema = z.object({
-  id: z.union([z.string().regex(/^(?:[1-9]|1[0-5])$/, 'invalid'), idSchema], { error: 'invalid' }),
-});
+export const fhirQuestionnaireParamsSchema = z.object({ id: z.union([instrumentCodeText, idSchema], { error: 'invalid' }) });
 export const fhirResponseParamsSchema = z.object({ id: idSchema });
 export const fhirObservationQuerySchema = z.object({
-  'derived-from': z.string({ error: 'required' }).regex(/^QuestionnaireResponse\/[0-9a-fA-F-]{36}$/, 'invalid'),
+  'derived-from': z
+    .string({ error: 'required' })
+    .max(60, 'invalid')
+    .regex(/^QuestionnaireResponse\/[0-9a-fA-F-]{36}$/, 'invalid'),
 });

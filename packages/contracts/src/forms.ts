@@ -68,13 +68,13 @@ export const questionOptionSchema = z.object({
 export type QuestionOption = z.infer<typeof questionOptionSchema>;
 
 /** Show the question only when an earlier question's answer equals (or, for several answers, includes) a value. */
-export const showWhenSchema = z.object({ questionId: z.string(), equals: optionValueSchema });
+export const showWhenSchema = z.object({ questionId: z.string().max(40), equals: optionValueSchema });
 export type ShowWhen = z.infer<typeof showWhenSchema>;
 
 export const QUESTION_ID_PATTERN = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 
 export const formQuestionSchema = z.object({
-  id: z.string().regex(QUESTION_ID_PATTERN, 'questionIdInvalid'),
+  id: z.string().max(40, 'questionIdInvalid').regex(QUESTION_ID_PATTERN, 'questionIdInvalid'),
   type: questionTypeSchema,
   text: localizedTextSchema,
   help: localizedTextSchema.optional(),
@@ -132,7 +132,7 @@ export const signatureAnswerSchema = z.object({
     .string()
     .max(400_000, 'tooLong')
     .regex(/^data:image\/png;base64,[A-Za-z0-9+/=]+$/, 'signatureInvalid'),
-  signedAt: z.iso.datetime({ offset: true }),
+  signedAt: z.iso.datetime({ offset: true }).max(40),
 });
 export type SignatureAnswer = z.infer<typeof signatureAnswerSchema>;
 

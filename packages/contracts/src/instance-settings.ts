@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isValidationMessageKey, type ValidationMessageKey } from './messages';
-import { EMAIL_PATTERN, ID_PATTERN, isAllowedPublicUrl, isValidMdyDate } from './validation';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, ID_PATTERN, isAllowedPublicUrl, isValidMdyDate } from './validation';
 
 /**
  * Instance settings (specification section 3): one typed catalogue of every key, in the order the
@@ -414,7 +414,7 @@ const CODE_PATTERN = /^[A-Za-z0-9.-]{1,20}$/;
 const TIME_ZONE_PATTERN = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 
 export const isPhoneNumber = (value: string) => PHONE_PATTERN.test(value) && value.replace(/\D/g, '').length >= 7;
-export const isEmailAddress = (value: string) => value.length <= 254 && EMAIL_PATTERN.test(value);
+export const isEmailAddress = (value: string) => value.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(value);
 
 /** An IANA time-zone id the runtime knows (offset strings such as "+05:00" are refused). */
 export function isTimeZoneId(value: string): boolean {
@@ -452,15 +452,18 @@ const optionalPattern = (test: (value: string) => boolean, message: ValidationMe
     .max(max, 'tooLong')
     .refine((value) => value === '' || test(value), message);
 
-const listOf = (test: (value: string) => boolean, message: ValidationMessageKey) =>
+const listOf = (test: (value: string) => boolean, message: ValidationMessageKey, max: number) =>
   z
-    .array(z.string({ error: message }).trim(), { error: message })
+    .array(z.string({ error: message }).trim().max(max, message), { error: message })
     .max(200, 'tooLong')
     .transform((values) => [...new Set(values.filter(Boolean))])
     .refine((values) => values.every(test), message);
 
+/** An outcome form (1 to 15) or a custom form's UUID, as sent. */
+const formIdInput = z.union([z.number(), z.string().max(36, 'formIdsInvalid')], { error: 'formIdsInvalid' });
+
 const formIdsInput = z
-  .array(z.union([z.number(), z.string()]), { error: 'formIdsInvalid' })
+  .array(formIdInput, { error: 'formIdsInvalid' })
   .max(200, 'tooLong')
   .refine((values) => values.every(isFormId), 'formIdsInvalid')
   .transform((values) => [...new Set(values as FormId[])]);
@@ -496,6 +499,7 @@ function inputSchemaFor(def: SettingDefinition): z.ZodType {
         .string({ error: 'invalid' })
         .trim()
         .toUpperCase()
+        .max(2, 'invalid')
         .refine((value) => value === '' || US_STATE_PATTERN.test(value), 'invalid');
     case 'timeZone':
       return optionalPattern(isTimeZoneId, 'timeZoneInvalid', 100);
@@ -506,16 +510,13 @@ function inputSchemaFor(def: SettingDefinition): z.ZodType {
     case 'url':
       return optionalPattern(isAllowedPublicUrl, 'urlInvalid', 2000);
     case 'emailList':
-      return listOf(isEmailAddress, 'emailListInvalid');
+      return listOf(isEmailAddress, 'emailListInvalid', EMAIL_MAX_LENGTH);
     case 'referenceList':
-      return listOf((value) => REFERENCE_PATTERN.test(value), 'idInvalid');
+      return listOf((value) => REFERENCE_PATTERN.test(value), 'idInvalid', 100);
     case 'codeList':
-      return listOf((value) => CODE_PATTERN.test(value), 'invalid');
+      return listOf((value) => CODE_PATTERN.test(value), 'invalid', 20);
     case 'formId':
-      return z
-        .union([z.number(), z.string()], { error: 'formIdsInvalid' })
-        .nullable()
-        .refine((value) => value === null || isFormId(value), 'formIdsInvalid');
+      return formIdInput.nullable().refine((value) => value === null || isFormId(value), 'formIdsInvalid');
     case 'formIds':
       return formIdsInput;
     case 'secret':
@@ -755,7 +756,7 @@ export const logoKeys = fileKeys.filter((key) => fileKindOf(key) === 'logo');
 export const uploadableFileKeys = fileKeys.filter((key) => fileKindOf(key) !== 'privateKey');
 export const PRIVATE_KEY_FILE: FileKey = 'eClinicalWorksBulkPrivateKey';
 
-export const fileKeyParamsSchema = z.object({ fileKey: z.string() });
+export const fileKeyParamsSchema = z.object({ fileKey: z.string().max(60, 'invalid') });
 
 // ---------------------------------------------------------------------------------------------------
 // Reads every signed-in role may make (section 7)

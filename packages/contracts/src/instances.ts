@@ -43,7 +43,7 @@ export type Instance = z.infer<typeof instanceSchema>;
 export const createInstanceSchema = z.object({
   name: nameSchema,
   organisationId: idSchema.nullish().transform((value) => value ?? null),
-  timeZoneId: z.string({ error: 'required' }).trim().min(1, 'required').refine(isTimeZone, 'invalid'),
+  timeZoneId: z.string({ error: 'required' }).trim().min(1, 'required').max(100, 'invalid').refine(isTimeZone, 'invalid'),
 });
 export type CreateInstance = z.input<typeof createInstanceSchema>;
 export type CreateInstanceParsed = z.output<typeof createInstanceSchema>;

@@ -40,7 +40,12 @@ const optionalText = (max: number) =>
 const optionalPattern = (pattern: RegExp, message: string, max = 40) =>
   optionalText(max).refine((value) => value === undefined || pattern.test(value), message);
 
-export const cptCodeSchema = z.string({ error: 'cptCodeInvalid' }).trim().toUpperCase().regex(CPT_CODE_PATTERN, 'cptCodeInvalid');
+export const cptCodeSchema = z
+  .string({ error: 'cptCodeInvalid' })
+  .trim()
+  .toUpperCase()
+  .max(20, 'cptCodeInvalid')
+  .regex(CPT_CODE_PATTERN, 'cptCodeInvalid');
 
 const optionalCptCode = optionalText(20)
   .transform((value) => value?.toUpperCase())
@@ -53,7 +58,7 @@ const optionalNumber = (min: number, max: number) =>
 function oneOf(options: readonly EnumOption[]) {
   const values = options.map((option) => option.value);
   return z
-    .union([z.string(), z.number()], { error: (issue) => (issue.input === undefined ? 'required' : 'invalid') })
+    .union([z.string().max(100), z.number()], { error: (issue) => (issue.input === undefined ? 'required' : 'invalid') })
     .refine((value) => values.includes(value), 'invalid');
 }
 

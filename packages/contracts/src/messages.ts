@@ -31,6 +31,10 @@ export const validationMessages = {
   codeInvalid: { en: 'The code must be 6 digits', es: 'El código debe tener 6 dígitos' },
   zipInvalid: { en: 'ZIP code not valid', es: 'El código postal no es válido' },
   dateInvalid: { en: 'Date must be MM/DD/YYYY', es: 'La fecha debe tener el formato MM/DD/AAAA' },
+  textInvalid: {
+    en: 'This text contains a character that is not allowed',
+    es: 'Este texto contiene un carácter no permitido',
+  },
   dateRangeInvalid: {
     en: 'The end date must be on or after the start date',
     es: 'La fecha final debe ser igual o posterior a la fecha inicial',
@@ -63,7 +67,12 @@ export const validationMessages = {
     en: 'Form ids are the outcome forms 1 to 15 or custom form identifiers',
     es: 'Los formularios son los de resultados del 1 al 15 o identificadores de formularios personalizados',
   },
+  formUnknown: { en: 'Choose forms of this clinic', es: 'Elija formularios de esta clínica' },
   fileRequired: { en: 'Choose a file', es: 'Elija un archivo' },
+  fileUnreadable: {
+    en: 'The upload could not be read; choose the file again',
+    es: 'No se pudo leer el archivo enviado; vuelva a elegirlo',
+  },
   fileTooLarge: { en: 'The file is too large', es: 'El archivo es demasiado grande' },
   fileTypeInvalid: { en: 'This type of file is not accepted here', es: 'Este tipo de archivo no se acepta aquí' },
   fileUnsafe: {

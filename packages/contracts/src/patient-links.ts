@@ -113,7 +113,7 @@ export type LinkStatusResponse = z.infer<typeof linkStatusResponseSchema>;
 export const verifyLinkSchema = z.object({
   lastName: z.string({ error: 'required' }).trim().min(1, 'required').max(100, 'tooLong'),
   /** MM/DD/YYYY as everywhere in the product. */
-  dateOfBirth: z.string({ error: 'required' }).refine(isValidMdyDate, 'dateInvalid'),
+  dateOfBirth: z.string({ error: 'required' }).max(10, 'dateInvalid').refine(isValidMdyDate, 'dateInvalid'),
 });
 export type VerifyLink = z.infer<typeof verifyLinkSchema>;
 export const verifyLinkResponseSchema = z.object({ accessToken: z.string(), expiresAt: z.string() });

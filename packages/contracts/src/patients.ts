@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from './constants';
 import { enumerations } from './enumerations';
-import { EMAIL_PATTERN, idSchema, isValidMdyDate, US_ZIP_PATTERN } from './validation';
+import { EMAIL_PATTERN, idSchema, isValidMdyDate, isYearInRange, US_ZIP_PATTERN } from './validation';
 
 /**
  * Patients of specification sections 3 and 7 (docs/decisions/0012-patients.md). Dates travel as ISO
@@ -14,7 +14,7 @@ export function isValidIsoDate(value: string): boolean {
   if (!ISO_DATE_PATTERN.test(value)) return false;
   const [year, month, day] = value.split('-').map(Number) as [number, number, number];
   const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return isYearInRange(year) && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 /** MM/DD/YYYY → yyyy-mm-dd; null when the text is not a calendar date. */
@@ -62,7 +62,7 @@ const trimmedOrNull = (max: number) =>
 
 const nameSchema = z.string({ error: 'nameRequired' }).trim().min(1, 'nameRequired').max(100, 'tooLong');
 
-export const isoDateSchema = z.string({ error: 'dateInvalid' }).refine(isValidIsoDate, 'dateInvalid');
+export const isoDateSchema = z.string({ error: 'dateInvalid' }).max(10, 'dateInvalid').refine(isValidIsoDate, 'dateInvalid');
 
 const yesNoSchema = z
   .enum(['yes', 'no'])
@@ -112,7 +112,7 @@ export const patientPayloadSchema = z.object({
   email: z
     .string()
     .trim()
-    .max(254, 'tooLong')
+    .max(254, { error: 'tooLong', abort: true })
     .nullish()
     .refine((value) => !value || EMAIL_PATTERN.test(value), 'emailInvalid')
     .transform((value) => (value ? value.toLowerCase() : null)),
@@ -124,6 +124,7 @@ export const patientPayloadSchema = z.object({
   zip: z
     .string()
     .trim()
+    .max(10, 'zipInvalid')
     .nullish()
     .refine((value) => !value || US_ZIP_PATTERN.test(value), 'zipInvalid')
     .transform((value) => (value ? value : null)),
@@ -346,11 +347,13 @@ export const patientFormSchema = patientPayloadSchema.extend({
   dateOfBirth: z
     .string({ error: 'dateInvalid' })
     .trim()
+    .max(10, 'dateInvalid')
     .refine(isValidMdyDate, 'dateInvalid')
     .transform((value) => mdyToIso(value)!),
   agreementSignedDate: z
     .string()
     .trim()
+    .max(10, 'dateInvalid')
     .nullish()
     .refine((value) => !value || isValidMdyDate(value), 'dateInvalid')
     .transform((value) => (value ? mdyToIso(value) : null)),

@@ -131,6 +131,7 @@ const userFields = {
   npi: z
     .string()
     .trim()
+    .max(10, 'npiInvalid')
     .nullish()
     .transform((value) => value || null)
     .refine((value) => value === null || isValidNpi(value), 'npiInvalid'),
@@ -167,7 +168,7 @@ export const sendWelcomeEmailSchema = z.object({
   originUrl: z.string().max(2000).optional(),
 });
 
-export const pinValueSchema = z.string({ error: 'pinInvalid' }).regex(PIN_PATTERN, 'pinInvalid');
+export const pinValueSchema = z.string({ error: 'pinInvalid' }).max(6, 'pinInvalid').regex(PIN_PATTERN, 'pinInvalid');
 export const setPinSchema = z.object({ pin: pinValueSchema });
 export const validatePinSchema = z.object({ pin: pinValueSchema });
 export const validatePinResultSchema = z.object({ isValid: z.boolean() });

@@ -65,7 +65,7 @@ export const forgetPasswordSchema = z.object({ email: emailSchema });
 function passwordsMatch(value: { newPassword: string; confirmNewPassword: string }) {
   return value.newPassword === value.confirmNewPassword;
 }
-const confirmSchema = z.string({ error: 'confirmPasswordRequired' }).min(1, 'confirmPasswordRequired');
+const confirmSchema = z.string({ error: 'confirmPasswordRequired' }).min(1, 'confirmPasswordRequired').max(200, 'tooLong');
 
 export const changePasswordSchema = z
   .object({

@@ -29,6 +29,7 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
 import { toCsv } from '../activity/csv';
+import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from './appointment-dates';
 import { canDelete, canReschedule, refuseTransition } from './appointment-status';
@@ -237,14 +238,12 @@ export async function daySchedule(
 
 /**
  * Patient, doctor (a Doctor of this clinic), room, appointment type and body locations must all
- * belong to the acting clinic. The patient is the record in the URL's sense: a foreign one is 404.
+ * belong to the acting clinic. The patient is the record in the URL's sense and goes through the
+ * reads' own lookup: a patient the actor cannot open (another clinic's, or for a Doctor another
+ * doctor's or nobody's) is 404, never a booking that answers with their name (issue #9).
  */
 async function checkReferences(db: Database, ctx: SignedInContext, input: CreateAppointment) {
-  const [patient] = await db
-    .select({ id: patients.id })
-    .from(patients)
-    .where(and(eq(patients.id, input.patientId), eq(patients.instanceId, ctx.instanceId), isNull(patients.deletedAt)));
-  if (!patient) throw notFound('Patient');
+  await findVisiblePatient(ctx, db, input.patientId);
   await checkDoctor(db, ctx, input.doctorId);
   const itemIds = [input.roomId, input.appointmentTypeId, ...input.bodyLocationIds].filter((id): id is string => Boolean(id));
   if (itemIds.length === 0) return;
@@ -500,11 +499,7 @@ export async function getStatuses(ctx: SignedInContext, ids: string[]): Promise<
 }
 
 export async function nextAppointment(ctx: SignedInContext, patientId: string, now = new Date()): Promise<Appointment | null> {
-  const [patient] = await ctx.db
-    .select({ id: patients.id })
-    .from(patients)
-    .where(and(eq(patients.id, patientId), eq(patients.instanceId, ctx.instanceId), isNull(patients.deletedAt)));
-  if (!patient) throw notFound('Patient');
+  await findVisiblePatient(ctx, ctx.db, patientId);
   const [row] = await selectAppointments(ctx.db)
     .where(
       and(

@@ -71,11 +71,18 @@ const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH', url: string, 
   t.app.inject({ method, url, headers: tokens[as], payload: payload as object | undefined, remoteAddress: nextIp() });
 
 let patientCounter = 0;
-async function newPatient(instanceId = ids.riverside) {
+async function newPatient(instanceId = ids.riverside, doctorId: string | null = null) {
   patientCounter += 1;
   const [row] = await t.db
     .insert(patients)
-    .values({ instanceId, firstName: 'María', middleName: 'José', lastName: `Núñez${patientCounter}`, dateOfBirth: '1980-04-09' })
+    .values({
+      instanceId,
+      doctorId,
+      firstName: 'María',
+      middleName: 'José',
+      lastName: `Núñez${patientCounter}`,
+      dateOfBirth: '1980-04-09',
+    })
     .returning();
   return row!.id;
 }
@@ -226,13 +233,26 @@ describe('booking', () => {
 
   it('a Doctor books only for themself', async () => {
     const response = await call('POST', `${BASE}/schedule`, 'doctor', {
-      patientId: await newPatient(),
+      patientId: await newPatient(ids.riverside, ids.doctor),
       doctorId: ids.otherDoctor,
       startsAt: nextSlot(),
     });
     expect(response.statusCode).toBe(403);
-    await book({}, 'doctor');
+    await book({ patientId: await newPatient(ids.riverside, ids.doctor) }, 'doctor');
   });
+
+  it.each([`${BASE}`, `${BASE}/schedule`])(
+    "a Doctor booking (%s) another doctor's patient, or a patient without a doctor, gets 404 and learns nothing",
+    async (url) => {
+      for (const patientId of [await newPatient(ids.riverside, ids.otherDoctor), await newPatient()]) {
+        expect((await call('GET', `/api/patients/${patientId}`, 'doctor')).statusCode).toBe(404);
+        const response = await call('POST', url, 'doctor', { patientId, doctorId: ids.doctor, startsAt: nextSlot() });
+        expect(response.statusCode).toBe(404);
+        expect(response.body).not.toContain('Núñez');
+        expect(response.body).not.toContain('1980-04-09');
+      }
+    },
+  );
 });
 
 describe('editing and moving', () => {
@@ -249,6 +269,18 @@ describe('editing and moving', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json<Appointment>()).toMatchObject({ durationMinutes: 20, notes: 'Bring MRI', externalId: 'EHR-77' });
     expect(await lastLog(appointment.id)).toMatchObject({ area: 'Appointments', action: 'Updated' });
+  });
+
+  it("a Doctor cannot move their own appointment to another doctor's patient: 404", async () => {
+    const appointment = await book({ patientId: await newPatient(ids.riverside, ids.doctor) }, 'doctor');
+    const response = await call('PUT', `${BASE}/${appointment.id}`, 'doctor', {
+      patientId: await newPatient(ids.riverside, ids.otherDoctor),
+      doctorId: ids.doctor,
+      startsAt: appointment.startsAt,
+    });
+    expect(response.statusCode).toBe(404);
+    const [stored] = await t.db.select().from(appointments).where(eq(appointments.id, appointment.id));
+    expect(stored?.patientId).toBe(appointment.patient.id);
   });
 
   it('another clinic gets 404 when updating', async () => {
@@ -546,6 +578,8 @@ describe('reading', () => {
     const response = await call('GET', `${BASE}/next-appointment?patientId=${patientId}`, 'staff');
     expect(response.json<{ appointment: Appointment }>().appointment.id).toBe(later.id);
     expect((await call('GET', `${BASE}/next-appointment?patientId=${patientId}`, 'admin2')).statusCode).toBe(404);
+    const othersPatient = await newPatient(ids.riverside, ids.otherDoctor);
+    expect((await call('GET', `${BASE}/next-appointment?patientId=${othersPatient}`, 'doctor')).statusCode).toBe(404);
     expect((await call('GET', `${BASE}/next-appointment?patientId=x`, 'staff')).statusCode).toBe(400);
   });
 });

@@ -1,8 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOKEN_NOT_VALID } from '@pathwell/contracts/errors';
-import { activityLogs, instanceSettings, oneTimeTokens, sessions, users } from '../../db/schema';
+import { activityLogs, instanceSettings, oneTimeTokens, outboxMessages, sessions, users } from '../../db/schema';
+import type * as secrets from '../../lib/secrets';
+import { hashPassword } from '../../lib/secrets';
 import { createTestApp, latestEmailTo, linkParams, nextIp, signIn, type TestApp } from '../../../test/test-app';
+
+// The real hash, watched: sign-up must hash the password whether or not the address has an account.
+vi.mock('../../lib/secrets', async (importOriginal) => {
+  const actual = await importOriginal<typeof secrets>();
+  return { ...actual, hashPassword: vi.fn(actual.hashPassword) };
+});
 
 let t: TestApp;
 beforeAll(async () => {
@@ -226,6 +234,34 @@ describe('sign-up', () => {
     expect(response.statusCode).toBe(201);
     expect(response.json().message).toBe('Please check your email to confirm your account.');
     expect((await latestEmailTo(t.db, 'doctor@pathwell.demo')).template).toBe('already-registered');
+  });
+
+  it('an existing and a new address do the same work: the password is hashed and one email is queued', async () => {
+    const emailsTo = async (recipient: string) =>
+      (await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, recipient))).length;
+    for (const email of ['staff@pathwell.demo', 'brand.new.person@example.com']) {
+      vi.mocked(hashPassword).mockClear();
+      const before = await emailsTo(email);
+      const response = await post('/api/users', { email, name: 'Some One', password: 'Strong#Pass2' });
+      expect(response.statusCode).toBe(201);
+      expect(vi.mocked(hashPassword)).toHaveBeenCalledTimes(1);
+      expect(vi.mocked(hashPassword)).toHaveBeenCalledWith('Strong#Pass2');
+      expect(await emailsTo(email)).toBe(before + 1);
+    }
+  });
+
+  // The security review's input: its check once took time growing with the square of the length.
+  const crafted = (length: number) => `a@${'.'.repeat(length - 3)}@`;
+  const NEAR_BODY_LIMIT = 1024 * 1024 - 200;
+  it.each([
+    ['/api/users', 32_000, { name: 'X', password: 'Strong#Pass1' }],
+    ['/api/users', NEAR_BODY_LIMIT, { name: 'X', password: 'Strong#Pass1' }],
+    ['/api/users/authenticate', NEAR_BODY_LIMIT, { password: 'Strong#Pass1' }],
+    ['/api/users/forgetPassword', NEAR_BODY_LIMIT, {}],
+  ])('%s with a crafted %i-character email answers 400 with a field error', async (url, length, rest) => {
+    const response = await post(url, { email: crafted(length), ...rest });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION', fields: { email: 'tooLong' } });
   });
 
   it.each([

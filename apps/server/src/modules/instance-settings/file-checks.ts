@@ -41,11 +41,12 @@ const UNSAFE_SVG = [
   /(javascript|vbscript|livescript)\s*:/i,
   /data\s*:\s*text\/html/i,
   /<!ENTITY/i,
-  /<!DOCTYPE[^>]*\[/i,
   /<\?xml-stylesheet/i,
   /@import/i,
-  // Only in-document references (#id) and embedded raster images may be linked.
-  /\bhref\s*=\s*["']?\s*(?!#|data:image\/(png|jpe?g|gif|webp)[;,])[^\s"'>]/i,
+  // Only in-document references (#id) and embedded raster images may be linked. `(?=(\s*))\1` takes a
+  // whole run of white space and never gives part of it back (an atomic group): the former
+  // `\s*["']?\s*` tried every split of a long run, hours on a crafted 2 MB logo.
+  /\bhref(?=(\s*))\1=(?=(\s*))\2["']?(?=(\s*))\3(?!#|data:image\/(png|jpe?g|gif|webp)[;,])[^\s"'>]/i,
   /url\(\s*["']?\s*(?!#|data:image\/(png|jpe?g|gif|webp)[;,])/i,
 ];
 
@@ -56,7 +57,26 @@ const UNSAFE_SVG = [
  */
 export function isSafeSvg(content: Buffer): boolean {
   const text = decodeReferences(content.toString('utf8'));
-  return !UNSAFE_SVG.some((pattern) => pattern.test(text));
+  return !UNSAFE_SVG.some((pattern) => pattern.test(text)) && !hasInternalSubset(text);
+}
+
+/**
+ * Whether a DOCTYPE opens an internal subset (`[`) before its `>`. A scan rather than the pattern
+ * `<!DOCTYPE[^>]*\[`, which read on to the end of the text from every `<!DOCTYPE` of a crafted logo.
+ */
+function hasInternalSubset(text: string): boolean {
+  const lower = text.toLowerCase();
+  let bracket = -1;
+  for (let from = 0; ;) {
+    const start = lower.indexOf('<!doctype', from);
+    if (start === -1) return false;
+    if (bracket !== -1 && bracket < start) bracket = -1;
+    if (bracket === -1) bracket = lower.indexOf('[', start);
+    if (bracket === -1) return false;
+    const close = lower.indexOf('>', start);
+    if (close === -1 || bracket < close) return true;
+    from = close;
+  }
 }
 
 /** A PEM private key (PKCS#1, PKCS#8 or SEC1) or a private JWK, as eClinicalWorks bulk access uses. */

@@ -42,28 +42,40 @@ const manage = { menuPath: '/admin/instancesettings' } as const;
 const shellRead = { anyRole: true, allClinics: true } as const;
 const YEAR_SECONDS = 365 * 24 * 3600;
 
+const unreadable = () =>
+  new AppError('VALIDATION', 'The upload could not be read; send the file as multipart/form-data', {
+    fields: { file: 'fileUnreadable' },
+  });
+
+/** Errors of the multipart reader: its own carry an HTTP status; the parser's plain ones are a broken body. */
+function uploadError(error: unknown, maxBytes: number): AppError {
+  const code = (error as { code?: string }).code;
+  if (error instanceof AppError) return error;
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', { fields: { file: 'fileRequired' } });
+  }
+  if (code === 'FST_REQ_FILE_TOO_LARGE') {
+    return new AppError('VALIDATION', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, {
+      fields: { file: 'fileTooLarge' },
+    });
+  }
+  return unreadable();
+}
+
+/** A multipart body needs its boundary; without one the parser throws (it answered 500: issue #9). */
+const hasBoundary = (contentType: string | undefined) => /;\s*boundary=(?:"[^"]+"|[^\s;"]+)/i.test(contentType ?? '');
+
 /** Reads the one file part of a multipart upload, refusing more than the slot's limit. */
 async function readUpload(request: FastifyRequest, maxBytes: number): Promise<files.UploadedFile> {
+  if (request.isMultipart() && !hasBoundary(request.headers['content-type'])) throw unreadable();
   let part: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 4, parts: 5 } });
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', { fields: { file: 'fileRequired' } });
-    }
-    throw error;
-  }
-  if (!part) throw new AppError('VALIDATION', 'Choose a file', { fields: { file: 'fileRequired' } });
   let content: Buffer;
   try {
+    part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 4, parts: 5 } });
+    if (!part) throw new AppError('VALIDATION', 'Choose a file', { fields: { file: 'fileRequired' } });
     content = await part.toBuffer();
   } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new AppError('VALIDATION', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, {
-        fields: { file: 'fileTooLarge' },
-      });
-    }
-    throw error;
+    throw uploadError(error, maxBytes);
   }
   const nameField = part.fields.fileName;
   const givenName = nameField && !Array.isArray(nameField) && nameField.type === 'field' ? String(nameField.value) : '';
@@ -214,7 +226,7 @@ export async function instanceSettingsRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'A clinic logo, public so that <img> can load it; cached for a year when the URL carries its version',
-      params: z.object({ instanceId: idSchema, fileKey: z.string() }),
+      params: z.object({ instanceId: idSchema, fileKey: fileKeyParamsSchema.shape.fileKey }),
       querystring: z.object({ v: z.string().max(64).optional() }),
     },
     onSend: restoreCacheControl,

@@ -21,7 +21,8 @@ import {
   type ValueKey,
 } from '@pathwell/contracts/instance-settings';
 import type { SignedInContext } from '../../context';
-import { instances, instanceSettings } from '../../db/schema';
+import type { Database } from '../../db/client';
+import { customForms, instances, instanceSettings } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { idleMinutesFrom } from '../../plugins/auth';
@@ -61,6 +62,31 @@ function decryptOrNull(ctx: SignedInContext, key: string, stored: string): strin
   }
 }
 
+/** Settings that name a clinic's own custom forms. */
+const formSettingKeys = ['defaultRandForm', 'applicableForms'] as const;
+
+/**
+ * A custom form id in a setting must be one of this clinic's forms: another clinic's id is invalid
+ * input, a 400 naming the setting (issue #9: Lakeside stored Riverside's form).
+ */
+async function checkFormIds(ctx: SignedInContext, db: Database, update: InstanceSettingsUpdate) {
+  const named = formSettingKeys.map((key) => {
+    const value: unknown = update[key];
+    const ids = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string');
+    return { key, ids };
+  });
+  const wanted = [...new Set(named.flatMap((entry) => entry.ids.map((id) => id.toLowerCase())))];
+  if (wanted.length === 0) return;
+  const own = await db
+    .select({ id: customForms.id })
+    .from(customForms)
+    .where(and(eq(customForms.instanceId, ctx.instanceId), inArray(customForms.id, wanted)));
+  const ownIds = new Set(own.map((form) => form.id));
+  const fields: Record<string, 'formUnknown'> = {};
+  for (const { key, ids } of named) if (ids.some((id) => !ownIds.has(id.toLowerCase()))) fields[key] = 'formUnknown';
+  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'Choose forms of this clinic', { fields });
+}
+
 /**
  * Writes the keys of `update` that differ from what is stored, in one transaction with one activity
  * entry naming the changed keys (never a secret's value). A secret that is absent or blank is kept,
@@ -70,6 +96,7 @@ async function applyUpdate(ctx: SignedInContext, update: InstanceSettingsUpdate)
   return ctx.db.transaction(async (tx) => {
     // One save at a time per clinic, so that two administrators' saves do not interleave.
     await tx.select({ id: instances.id }).from(instances).where(eq(instances.id, ctx.instanceId)).for('update');
+    await checkFormIds(ctx, tx, update);
     const stored = await readStoredSettings(tx, ctx.instanceId);
     const upserts: { configurationId: string; configurationValue: string }[] = [];
     const cleared: string[] = [];

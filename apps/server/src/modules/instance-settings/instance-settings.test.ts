@@ -1,7 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configurationKeys } from '@pathwell/contracts/instance-settings';
-import { activityLogs, instances, instanceSettings } from '../../db/schema';
+import { activityLogs, customForms, instances, instanceSettings } from '../../db/schema';
 import { createTestApp, signIn, type TestApp } from '../../../test/test-app';
 import { decryptSetting } from './settings-crypto';
 
@@ -275,9 +275,13 @@ describe('instance settings: tenancy', () => {
 });
 
 describe('instance settings: applicable forms', () => {
-  const custom = '0b8f3c3e-6d1a-4c61-9a55-3f1f0c1e2d3a';
+  const customFormOf = async (instanceId: string, title: string) => {
+    const [form] = await t.db.insert(customForms).values({ instanceId, title }).returning({ id: customForms.id });
+    return form!.id;
+  };
 
   it('a System Manager replaces the list; every signed-in role reads it', async () => {
+    const custom = await customFormOf(riversideId, 'Intake extras');
     const saved = await t.app.inject({
       method: 'PUT',
       url: '/api/instancesettings/applicableforms',
@@ -301,6 +305,36 @@ describe('instance settings: applicable forms', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().fields).toEqual({ applicableForms: 'formIdsInvalid' });
+  });
+
+  it("Lakeside cannot store Riverside's custom form, as an applicable form or as the default RAND form", async () => {
+    const riversideForm = await customFormOf(riversideId, 'Riverside only');
+    const lakesideForm = await customFormOf(lakesideId, 'Lakeside only');
+    const forLakeside = { ...as.manager, ClinicId: lakesideId };
+    const applicable = await t.app.inject({
+      method: 'PUT',
+      url: '/api/instancesettings/applicableforms',
+      headers: forLakeside,
+      payload: [2, riversideForm],
+    });
+    expect(applicable.statusCode).toBe(400);
+    expect(applicable.json()).toMatchObject({ code: 'VALIDATION', fields: { applicableForms: 'formUnknown' } });
+    const randForm = await putSettings(forLakeside, { defaultRandForm: riversideForm });
+    expect(randForm.statusCode).toBe(400);
+    expect(randForm.json()).toMatchObject({ code: 'VALIDATION', fields: { defaultRandForm: 'formUnknown' } });
+    const wire = await getWire(forLakeside);
+    const texts = wire.configurationValues.map((value, index) =>
+      wire.configurationIds[index] === 'applicableForms' ? riversideForm : value,
+    );
+    const wireSave = await postWire(forLakeside, texts);
+    expect(wireSave.statusCode).toBe(400);
+    expect(wireSave.json().fields).toEqual({ applicableForms: 'formUnknown' });
+    expect(await storedRow(lakesideId, 'applicableForms')).toBeUndefined();
+    expect(await storedRow(lakesideId, 'defaultRandForm')).toBeUndefined();
+
+    const own = await putSettings(forLakeside, { defaultRandForm: lakesideForm, applicableForms: [lakesideForm, 11] });
+    expect(own.statusCode).toBe(200);
+    expect(own.json().values).toMatchObject({ defaultRandForm: lakesideForm, applicableForms: [lakesideForm, 11] });
   });
 });
 

@@ -431,16 +431,20 @@ export async function setUserPin(ctx: SignedInContext, id: string, pin: string) 
 
 /**
  * Checks the signed-in administrator's own PIN. Wrong attempts are written to the activity log and
- * counted from there, so several server processes agree on the limit.
+ * counted from there, so several server processes agree on the limit. They count per user across
+ * every clinic the user may act for: counted per acting clinic, a parent user locked out in one
+ * clinic got five more guesses by naming another in the ClinicId header (issue #9). The clinic list
+ * only lets the count use the log's (instance, time) index.
  */
 export async function validatePin(ctx: SignedInContext, pin: string) {
   const since = new Date(Date.now() - PIN_WINDOW_MINUTES * 60_000);
+  const clinics = [...new Set([...(await actorClinicIds(ctx)), ctx.instanceId])];
   const [failures] = await ctx.db
     .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${activityLogs.createdAt})` })
     .from(activityLogs)
     .where(
       and(
-        eq(activityLogs.instanceId, ctx.instanceId),
+        inArray(activityLogs.instanceId, clinics),
         gt(activityLogs.createdAt, since),
         eq(activityLogs.actorUserId, ctx.actor.userId),
         eq(activityLogs.targetType, PIN_TARGET),

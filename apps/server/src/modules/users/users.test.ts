@@ -635,6 +635,20 @@ describe('admin PIN', () => {
     expect((await call('POST', '/api/users/pin/validate', otherSession, { pin: '999999' })).statusCode).toBe(200);
   });
 
+  it('a parent user locked out after five wrong PINs is still locked out when acting for another of its clinics', async () => {
+    const parent = tokens.parent!;
+    await call('PUT', `/api/users/${parent.id}/pin`, 'parent', { pin: '864209' });
+    for (let attempt = 0; attempt < 5; attempt++) {
+      expect((await call('POST', '/api/users/pin/validate', 'parent', { pin: '111111' })).json().isValid).toBe(false);
+    }
+    expect((await call('POST', '/api/users/pin/validate', 'parent', { pin: '864209' })).statusCode).toBe(429);
+    // The ClinicId header switches the acting clinic, never the count: it is the user's.
+    for (const clinicId of [lakeside, riverside]) {
+      const elsewhere = await call('POST', '/api/users/pin/validate', 'parent', { pin: '864209' }, { ClinicId: clinicId });
+      expect(elsewhere.statusCode).toBe(429);
+    }
+  });
+
   it('PIN validation is for administrators: Staff and Doctors get 403', async () => {
     expect((await call('POST', '/api/users/pin/validate', 'staff', { pin: '123456' })).statusCode).toBe(403);
     expect((await call('POST', '/api/users/pin/validate', 'doctor', { pin: '123456' })).statusCode).toBe(403);
