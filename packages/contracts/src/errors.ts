@@ -11,6 +11,8 @@ export const errorCodes = [
   'GONE',
   'UNSUPPORTED_MEDIA_TYPE',
   'INTERNAL',
+  /** 503: the database is restarting or unreachable; retry after Retry-After seconds. */
+  'UNAVAILABLE',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 

@@ -40,6 +40,9 @@ export function createPglite(dataDir: string | undefined, options: Omit<PGliteOp
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgresql') {
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // An idle connection that the server drops (restart, failover) must not take the process down:
+    // the pool discards it and opens a new one on the next request.
+    pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgresql', close: () => pool.end() };
   }

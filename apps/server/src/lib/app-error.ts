@@ -11,6 +11,7 @@ const statusOf: Record<ErrorCode, number> = {
   GONE: 410,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };
 
 /** The one error type services throw; the error plugin turns it into HTTP. */

@@ -12,7 +12,7 @@ import {
   type UserFilterParsed,
   type UserPage,
 } from '@pathwell/contracts/user-admin';
-import type { SignedInContext } from '../../context';
+import { withSystemContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { activityLogs, oneTimeTokens, sessions, userInstances, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
@@ -438,19 +438,22 @@ export async function setUserPin(ctx: SignedInContext, id: string, pin: string) 
  */
 export async function validatePin(ctx: SignedInContext, pin: string) {
   const since = new Date(Date.now() - PIN_WINDOW_MINUTES * 60_000);
-  const clinics = [...new Set([...(await actorClinicIds(ctx)), ctx.instanceId])];
-  const [failures] = await ctx.db
-    .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${activityLogs.createdAt})` })
-    .from(activityLogs)
-    .where(
-      and(
-        inArray(activityLogs.instanceId, clinics),
-        gt(activityLogs.createdAt, since),
-        eq(activityLogs.actorUserId, ctx.actor.userId),
-        eq(activityLogs.targetType, PIN_TARGET),
-        eq(activityLogs.action, 'Failed'),
-      ),
-    );
+  // The user's own failures in every clinic they may act for: across clinics by nature ('staff-account').
+  const [failures] = await withSystemContext(ctx, 'staff-account', async (own) => {
+    const clinics = [...new Set([...(await actorClinicIds(own)), ctx.instanceId])];
+    return own.db
+      .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${activityLogs.createdAt})` })
+      .from(activityLogs)
+      .where(
+        and(
+          inArray(activityLogs.instanceId, clinics),
+          gt(activityLogs.createdAt, since),
+          eq(activityLogs.actorUserId, ctx.actor.userId),
+          eq(activityLogs.targetType, PIN_TARGET),
+          eq(activityLogs.action, 'Failed'),
+        ),
+      );
+  });
   if (Number(failures?.count ?? 0) >= PIN_MAX_FAILURES) {
     const oldest = failures?.oldest ? new Date(failures.oldest).getTime() : Date.now();
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + PIN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000));
