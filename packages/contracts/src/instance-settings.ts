@@ -449,7 +449,8 @@ const optionalPattern = (test: (value: string) => boolean, message: ValidationMe
   z
     .string({ error: 'invalid' })
     .trim()
-    .max(max, 'tooLong')
+    // Aborts, so that no test (URL parser, time-zone lookup, pattern) reads an over-long text.
+    .max(max, { error: 'tooLong', abort: true })
     .refine((value) => value === '' || test(value), message);
 
 const listOf = (test: (value: string) => boolean, message: ValidationMessageKey, max: number) =>

@@ -58,7 +58,9 @@ const optionalNumber = (min: number, max: number) =>
 function oneOf(options: readonly EnumOption[]) {
   const values = options.map((option) => option.value);
   return z
-    .union([z.string().max(100), z.number()], { error: (issue) => (issue.input === undefined ? 'required' : 'invalid') })
+    .union([z.string().max(100, 'invalid'), z.number()], {
+      error: (issue) => (issue.input === undefined ? 'required' : 'invalid'),
+    })
     .refine((value) => values.includes(value), 'invalid');
 }
 

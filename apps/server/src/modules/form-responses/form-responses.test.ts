@@ -327,7 +327,9 @@ describe('assigned PROs and unfilled forms', () => {
     appointmentId = (await addAppointment(patientId)).id;
     const [colleague] = await t.db.select().from(users).where(eq(users.email, 'doctor@pathwell.demo'));
     colleagueAppointmentId = (await addAppointment(patientId, { doctorId: colleague!.id })).id;
-    const saved = await call('PUT', '/api/instancesettings/applicableforms', 'manager', [2, 11, randomUUID()]);
+    // A custom form of the clinic: settings accept only the clinic's own (issue #9).
+    const [customForm] = await t.db.insert(customForms).values({ instanceId: riverside, title: 'Intake extras' }).returning();
+    const saved = await call('PUT', '/api/instancesettings/applicableforms', 'manager', [2, 11, customForm!.id]);
     expect(saved.statusCode, saved.body).toBe(200);
   });
 
