@@ -301,6 +301,7 @@ describe('the door across clinics', () => {
       'modules/patient-links/patient-links.service.ts: patient-link-token',
       'modules/session/session.routes.ts: staff-memberships',
       'modules/users/users.routes.ts: staff-memberships',
+      'modules/users/users.service.ts: staff-account',
       'plugins/auth.ts: session-lookup',
       'scripts/audit-verify.ts: audit-verify',
     ]);
