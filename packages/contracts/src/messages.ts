@@ -113,6 +113,14 @@ export const validationMessages = {
     es: 'El apellido o la fecha de nacimiento no coinciden con nuestros registros',
   },
   patientEmailMissing: { en: 'This patient has no email address', es: 'Este paciente no tiene correo electrónico' },
+  patientEmailOff: {
+    en: 'This patient does not want email; copy the link instead',
+    es: 'Este paciente no desea recibir correo electrónico; copie el enlace',
+  },
+  clinicEmailOff: {
+    en: 'Email is switched off for this clinic; copy the link instead',
+    es: 'El correo electrónico está desactivado en esta clínica; copie el enlace',
+  },
   privateKeyInvalid: { en: 'The file is not a readable private key', es: 'El archivo no es una clave privada legible' },
   wordingShipped: {
     en: 'This form ships with its own wording; only ODI, NDI, PROMIS Global-10 and SOAPP-R take an imported wording',

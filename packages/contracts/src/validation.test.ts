@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_PATTERN, emailSchema } from './validation';
+import { EMAIL_PATTERN, emailSchema, isAllowedPublicUrl } from './validation';
 
 /** The input of the security review: one character after the `@`, then dots, then a second `@`. */
 const crafted = (dots: number) => `a@${'.'.repeat(dots)}@`;
@@ -35,5 +35,41 @@ describe('e-mail pattern', () => {
   it('refuses an address longer than 254 characters as tooLong and stops there', () => {
     const result = emailSchema.safeParse(crafted(ONE_MIB));
     expect(result.error?.issues.map((issue) => issue.message)).toEqual(['tooLong']);
+  });
+});
+
+describe('public URLs (section 5) refuse every private spelling', () => {
+  it.each([
+    'http://[::1]/',
+    'http://[::]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[::ffff:10.0.0.5]/',
+    'http://[::ffff:169.254.169.254]/latest/meta-data',
+    'http://[fd12:3456::1]/',
+    'http://[fc00::1]/',
+    'http://[fe80::1]/',
+    'http://[64:ff9b::192.168.1.1]/',
+    'http://2130706433/',
+    'http://0x7f.1/',
+    'http://127.1/',
+    'http://100.64.0.1/',
+    'http://169.254.169.254/',
+    'http://172.31.255.255/',
+    'http://localhost./',
+    'http://api.localhost/',
+    'http://0.0.0.0/',
+  ])('refuses %s', (url) => {
+    expect(isAllowedPublicUrl(url)).toBe(false);
+  });
+
+  it.each([
+    'https://example.com/hook',
+    'https://[2001:4860:4860::8888]/',
+    'http://8.8.8.8/',
+    'https://172.32.0.1/',
+    'ftp://files.example.org/',
+  ])('accepts %s', (url) => {
+    expect(isAllowedPublicUrl(url)).toBe(true);
   });
 });

@@ -66,8 +66,74 @@ export function isValidInstant(value: string): boolean {
   return !Number.isNaN(time) && isYearInRange(new Date(time).getUTCFullYear());
 }
 
-const PRIVATE_HOST = /^(localhost|127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.|0\.0\.0\.0|\[?::1\]?$|169\.254\.)/i;
-/** URL rule of section 5: http, https or ftp, and never a private or loopback address. */
+function isPrivateIpv4(octets: readonly number[]): boolean {
+  const [a = 0, b = 0] = octets;
+  return (
+    a === 0 || // "this network"
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) || // carrier-grade NAT
+    (a === 169 && b === 254) || // link-local, cloud metadata
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    a >= 224 // multicast and reserved
+  );
+}
+
+/** The eight 16-bit groups of an IPv6 address, or null when it is not one. */
+function ipv6Groups(address: string): number[] | null {
+  const halves = address.split('::');
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === '' ? [] : part.split(':'));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  const toGroups = (parts: string[]) =>
+    parts.flatMap((part) => {
+      const dotted = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(part);
+      if (dotted) {
+        const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+        return [(a << 8) | b, (c << 8) | d];
+      }
+      return /^[0-9a-f]{1,4}$/i.test(part) ? [parseInt(part, 16)] : [Number.NaN];
+    });
+  const first = toGroups(head);
+  const last = toGroups(tail);
+  const missing = 8 - first.length - last.length;
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
+  const groups = [...first, ...Array<number>(missing).fill(0), ...last];
+  return groups.some(Number.isNaN) ? null : groups;
+}
+
+function isPrivateIpv6(address: string): boolean {
+  const groups = ipv6Groups(address);
+  if (!groups) return true; // not understood: not allowed
+  const [g0 = 0, , , , , g5 = 0, g6 = 0, g7 = 0] = groups;
+  const embeddedV4 = [g6 >> 8, g6 & 0xff, g7 >> 8, g7 & 0xff];
+  if (groups.slice(0, 7).every((group) => group === 0) && (g7 === 0 || g7 === 1)) return true; // :: and ::1
+  if (groups.slice(0, 5).every((group) => group === 0) && g5 === 0xffff) return isPrivateIpv4(embeddedV4); // ::ffff:a.b.c.d
+  if (groups.slice(0, 6).every((group) => group === 0)) return isPrivateIpv4(embeddedV4); // ::a.b.c.d (deprecated)
+  if (g0 === 0x64 && groups[1] === 0xff9b) return isPrivateIpv4(embeddedV4); // NAT64
+  return (
+    (g0 & 0xfe00) === 0xfc00 || // unique local fc00::/7
+    (g0 & 0xffc0) === 0xfe80 || // link-local fe80::/10
+    (g0 & 0xff00) === 0xff00 // multicast
+  );
+}
+
+/** Whether a URL's host names this machine, a private network or a link-local address. */
+export function isPrivateHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '') return true;
+  if (host.startsWith('[') && host.endsWith(']')) return isPrivateIpv6(host.slice(1, -1));
+  // The URL parser has already turned 2130706433, 0x7f.1 and 017700000001 into dotted decimal.
+  const v4 = /^(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(host);
+  return v4 ? isPrivateIpv4(v4.slice(1).map(Number)) : false;
+}
+
+/**
+ * URL rule of section 5: http, https or ftp, and never a private, loopback or link-local address —
+ * IPv4, IPv6, IPv4-mapped IPv6 and the numeric spellings of each (integrations will call stored URLs).
+ */
 export function isAllowedPublicUrl(value: string): boolean {
   let url: URL;
   try {
@@ -76,5 +142,5 @@ export function isAllowedPublicUrl(value: string): boolean {
     return false;
   }
   if (!['http:', 'https:', 'ftp:'].includes(url.protocol)) return false;
-  return !PRIVATE_HOST.test(url.hostname);
+  return !isPrivateHost(url.hostname);
 }

@@ -38,6 +38,7 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sameHash, sha256 } from '../../lib/secrets';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patients.service';
+import { isOn, readSettings } from '../settings/settings.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { deliverLater, queueEmail } from '../outbox/outbox.service';
 import { linkEmail } from './patient-links.emails';
@@ -202,6 +203,13 @@ export async function createLink(
     }
     if (input.send === 'email' && !patient.email) {
       throw fieldError('send', 'patientEmailMissing', 'The patient has no email address');
+    }
+    // The patient's choice not to get email, and the clinic's switch for email, both hold here too.
+    if (input.send === 'email' && !patient.enableEmail) {
+      throw fieldError('send', 'patientEmailOff', 'This patient does not want email');
+    }
+    if (input.send === 'email' && !isOn(await readSettings(tx, ctx.instanceId), 'enableEmail')) {
+      throw fieldError('send', 'clinicEmailOff', 'Email is switched off for this clinic');
     }
     const language = input.language ?? patient.preferredLanguage;
     const [row] = await tx

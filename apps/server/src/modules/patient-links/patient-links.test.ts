@@ -21,6 +21,7 @@ import {
   formResponses,
   instances,
   instrumentWordings,
+  instanceSettings,
   outboxMessages,
   patientLinks,
   patients,
@@ -236,6 +237,50 @@ describe('staff side', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION', fields: { send: 'patientEmailMissing' } });
+  });
+
+  it("keeps to the patient's and the clinic's email switches: no email is queued when either is off", async () => {
+    const [{ id: optedOut }] = (await t.db
+      .insert(patients)
+      .values({
+        instanceId: riverside,
+        firstName: 'Ana',
+        lastName: 'Nomail',
+        dateOfBirth: '1991-06-06',
+        email: 'opted.out@example.test',
+        enableEmail: false,
+      })
+      .returning({ id: patients.id })) as [{ id: string }];
+    const refused = await call('POST', '/api/patient-links', 'staff', { patientId: optedOut, formCode: 10, send: 'email' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ fields: { send: 'patientEmailOff' } });
+    expect(await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, 'opted.out@example.test'))).toHaveLength(
+      0,
+    );
+
+    await t.db
+      .insert(instanceSettings)
+      .values({ instanceId: riverside, configurationId: 'enableEmail', configurationValue: 'false' })
+      .onConflictDoUpdate({
+        target: [instanceSettings.instanceId, instanceSettings.configurationId],
+        set: { configurationValue: 'false' },
+      });
+    try {
+      const clinicOff = await call('POST', '/api/patient-links', 'staff', {
+        patientId: ids.patientB,
+        formCode: 10,
+        send: 'email',
+      });
+      expect(clinicOff.statusCode).toBe(400);
+      expect(clinicOff.json()).toMatchObject({ fields: { send: 'clinicEmailOff' } });
+      // Copying the link still works with email off.
+      expect((await call('POST', '/api/patient-links', 'staff', { patientId: ids.patientB, formCode: 10 })).statusCode).toBe(201);
+    } finally {
+      await t.db
+        .update(instanceSettings)
+        .set({ configurationValue: 'true' })
+        .where(and(eq(instanceSettings.instanceId, riverside), eq(instanceSettings.configurationId, 'enableEmail')));
+    }
   });
 
   it('answers 400 with fields on bad input', async () => {
