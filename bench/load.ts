@@ -382,7 +382,19 @@ async function main() {
       log(`PostgreSQL back; both processes answer again after ${((performance.now() - runStart - dbFrom) / 1000).toFixed(1)} s`);
     })();
 
-    await Promise.all([...users, crashes]);
+    const crashOutcome = await Promise.all([
+      ...users,
+      crashes.then(
+        () => null,
+        (error: unknown) => String(error),
+      ),
+    ]);
+    const crashFailure = crashOutcome.at(-1);
+    checks.push({
+      name: 'every server process answers again after each crash without being restarted by hand',
+      ok: !crashFailure,
+      detail: crashFailure ?? 'yes',
+    });
     const elapsedS = (performance.now() - runStart) / 1000;
 
     checks.push(...(await throttleChecks()));

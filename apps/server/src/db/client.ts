@@ -43,6 +43,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // An idle connection that the server drops (restart, failover) must not take the process down:
     // the pool discards it and opens a new one on the next request.
     pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));
+    // A connection in use by a request when the server goes away emits 'error' on the client itself;
+    // unheard, Node ends the process. The request's own query fails and answers 503.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => console.error(`database connection lost during a request: ${error.message}`));
+    });
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return { db, kind: 'postgresql', close: () => pool.end() };
   }
