@@ -41,7 +41,7 @@ export interface SignedInContext extends ServiceContext {
 }
 
 export function requireSignedIn(ctx: ServiceContext): SignedInContext {
-  if (!ctx.actor || !ctx.instanceId) throw new AppError('UNAUTHENTICATED', 'Sign-in required');
+  if (!ctx.actor || !ctx.instanceId) throw new AppError('UNAUTHENTICATED', 'signInRequired');
   return ctx as SignedInContext;
 }
 

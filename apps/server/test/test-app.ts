@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { isMessageKey, renderServerMessage, type MessageParams } from '@pathwell/contracts/server-messages';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -71,6 +72,7 @@ export async function createTestApp(
   });
   const app = await buildApp({ config, database: appHandle, logger: false, routes: options.routes });
   await app.ready();
+  requireMessageKeys(app);
   return {
     app,
     db: handle.db,
@@ -83,6 +85,29 @@ export async function createTestApp(
       await drop();
     },
   };
+}
+
+/**
+ * Every error answer of every API test must name a message of the catalogue (issue #16 §3): staff see
+ * it translated, so an answer with a bare English text fails the test that provoked it.
+ */
+function requireMessageKeys(app: FastifyInstance) {
+  const inject = app.inject.bind(app) as (options: InjectOptions) => Promise<LightMyRequestResponse>;
+  const checked = async (options: InjectOptions) => {
+    const response = await inject(options);
+    const isJson = String(response.headers['content-type'] ?? '').includes('application/json');
+    if (response.statusCode >= 400 && isJson && response.body) {
+      const body = response.json<{ messageKey?: unknown; params?: Record<string, unknown> }>();
+      if (typeof body.messageKey !== 'string' || !isMessageKey(body.messageKey)) {
+        throw new Error(`error answer without a known messageKey: ${response.statusCode} ${response.body}`);
+      }
+      const template = renderServerMessage(body.messageKey, body.params as MessageParams | undefined, 'es');
+      if (template.includes('{{')) throw new Error(`error answer missing a message parameter: ${response.body}`);
+    }
+    return response;
+  };
+  (app as unknown as { inject: unknown }).inject = (options?: InjectOptions) =>
+    options === undefined ? inject(options as unknown as InjectOptions) : checked(options);
 }
 
 let ipCounter = 0;

@@ -18,13 +18,17 @@ export type ErrorCode = (typeof errorCodes)[number];
 
 /**
  * Every error body. `fields` maps a field path to a validation message key of `messages.ts`, so that
- * each client shows it in the user's language. `msg` is only set for the invalid-token answer, whose
- * shape the specification fixes (section 8: msg 'Token is not valid').
+ * each client shows it in the user's language; `messageKey` and `params` do the same for `error`.
+ * `msg` is only set for the invalid-token answer, whose shape the specification fixes (section 8:
+ * msg 'Token is not valid').
  */
 export const errorBodySchema = z.object({
   error: z.string(),
   code: z.enum(errorCodes),
   fields: z.record(z.string(), z.string()).optional(),
+  /** The message's key in `server-messages.ts` (or `messages.ts`) and its parameters: clients show it translated. */
+  messageKey: z.string().optional(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
   msg: z.string().optional(),
   requestId: z.string().optional(),
 });

@@ -175,6 +175,72 @@ describe('row-level security on every tenant table', () => {
   });
 });
 
+/** Tables whose rows are not one clinic's: an account may work in several clinics (user_instances). */
+const CROSS_CLINIC_PARENTS = ['users'];
+
+describe('references between clinic tables carry the clinic', () => {
+  it('every foreign key from a clinic table to another clinic table includes instance_id on both sides', async () => {
+    const tenant = await tenantTables(t.db);
+    const keys = await rows<{ name: string; child: string; parent: string; child_first: string; parent_first: string }>(
+      t.db,
+      sql`select c.conname as name, c.conrelid::regclass::text as child, c.confrelid::regclass::text as parent,
+                 (select a.attname::text from pg_attribute a where a.attrelid = c.conrelid and a.attnum = c.conkey[1])
+                   as child_first,
+                 (select a.attname::text from pg_attribute a where a.attrelid = c.confrelid and a.attnum = c.confkey[1])
+                   as parent_first
+          from pg_constraint c where c.contype = 'f' and c.connamespace = 'public'::regnamespace`,
+    );
+    const betweenClinicTables = keys.filter(
+      (key) => tenant.includes(key.child) && tenant.includes(key.parent) && !CROSS_CLINIC_PARENTS.includes(key.parent),
+    );
+    expect(betweenClinicTables.length).toBeGreaterThanOrEqual(20);
+    const single = betweenClinicTables.filter((key) => key.child_first !== 'instance_id' || key.parent_first !== 'instance_id');
+    expect(single.map((key) => key.name)).toEqual([]);
+  });
+
+  it('refuses a Lakeside appointment, link or response that points at a Riverside patient, even for the owner', async () => {
+    const [riversidePatient] = await rows<{ id: string }>(
+      t.db,
+      sql`select id from patients where instance_id = ${riverside} limit 1`,
+    );
+    const attempts = [
+      sql`insert into appointments (instance_id, patient_id, starts_at) values (${lakeside}, ${riversidePatient!.id}, now())`,
+      sql`insert into patient_links (instance_id, patient_id, form_code, token_hash, expires_at)
+          values (${lakeside}, ${riversidePatient!.id}, 1, 'cross-clinic-test', now())`,
+      sql`insert into patient_notes (instance_id, patient_id, body) values (${lakeside}, ${riversidePatient!.id}, 'x')`,
+    ];
+    for (const attempt of attempts) {
+      const failure = await t.db.execute(attempt).then(
+        () => null,
+        (error: unknown) => error as { code?: string; cause?: { code?: string } },
+      );
+      expect(failure?.code ?? failure?.cause?.code).toBe('23503');
+    }
+    const [sameClinic] = await rows<{ id: string }>(
+      t.db,
+      sql`insert into patient_notes (instance_id, patient_id, body) values (${riverside}, ${riversidePatient!.id}, 'same clinic')
+          returning id`,
+    );
+    expect(sameClinic?.id).toBeTruthy();
+    await t.db.execute(sql`delete from patient_notes where id = ${sameClinic!.id}`);
+  });
+
+  it('keeps external ids unique within a clinic, and lets two clinics use the same one', async () => {
+    const [first, second] = await rows<{ id: string }>(
+      t.db,
+      sql`select id from patients where instance_id = ${riverside} order by id limit 2`,
+    );
+    const [other] = await rows<{ id: string }>(t.db, sql`select id from patients where instance_id = ${lakeside} limit 1`);
+    await t.db.execute(sql`update patients set external_id = 'EHR-4711' where id in (${first!.id}, ${other!.id})`);
+    const clash = await t.db.execute(sql`update patients set external_id = 'EHR-4711' where id = ${second!.id}`).then(
+      () => null,
+      (error: unknown) => error as { code?: string; cause?: { code?: string } },
+    );
+    expect(clash?.code ?? clash?.cause?.code).toBe('23505');
+    await t.db.execute(sql`update patients set external_id = null where external_id = 'EHR-4711'`);
+  });
+});
+
 describe('indexes under row-level security', () => {
   it('marks lower() and LIKE leakproof, so the patient search and email lookups keep their indexes for the app role', async () => {
     const marked = await rows<{ fn: string; proleakproof: boolean }>(

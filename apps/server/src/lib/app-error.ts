@@ -1,5 +1,6 @@
 import type { ErrorCode } from '@pathwell/contracts/errors';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
+import { renderServerMessage, type MessageKey, type MessageParams, type NotFoundKey } from '@pathwell/contracts/server-messages';
 
 const statusOf: Record<ErrorCode, number> = {
   VALIDATION: 400,
@@ -14,20 +15,30 @@ const statusOf: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
 };
 
-/** The one error type services throw; the error plugin turns it into HTTP. */
+export interface AppErrorOptions {
+  params?: MessageParams;
+  fields?: Record<string, ValidationMessageKey>;
+  retryAfterSeconds?: number;
+}
+
+/**
+ * The one error type services throw; the error plugin turns it into HTTP. It names its message by key
+ * (`server-messages.ts`), so the web shows it in the user's language; `message` is the English text.
+ */
 export class AppError extends Error {
   readonly status: number;
   constructor(
     readonly code: ErrorCode,
-    message: string,
-    readonly options: { fields?: Record<string, ValidationMessageKey>; retryAfterSeconds?: number } = {},
+    readonly messageKey: MessageKey,
+    readonly options: AppErrorOptions = {},
   ) {
-    super(message);
+    super(renderServerMessage(messageKey, options.params, 'en'));
     this.status = statusOf[code];
   }
 }
 
-export const notFound = (what = 'Record') => new AppError('NOT_FOUND', `${what} not found`);
-export const forbidden = () => new AppError('FORBIDDEN', 'You are not allowed to do this');
-export const fieldError = (field: string, key: ValidationMessageKey, message: string) =>
-  new AppError('VALIDATION', message, { fields: { [field]: key } });
+export const notFound = (key: NotFoundKey = 'recordNotFound') => new AppError('NOT_FOUND', key);
+export const forbidden = () => new AppError('FORBIDDEN', 'notAllowed');
+/** A refusal about one field; the answer's message is the field's own unless a more precise one is named. */
+export const fieldError = (field: string, key: ValidationMessageKey, messageKey: MessageKey = key) =>
+  new AppError('VALIDATION', messageKey, { fields: { [field]: key } });

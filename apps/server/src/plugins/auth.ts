@@ -62,7 +62,14 @@ export function idleMinutesFrom(rawSetting: string | null | undefined): number {
 }
 
 function invalidToken(reply: FastifyReply) {
-  return reply.status(401).send({ error: TOKEN_NOT_VALID, msg: TOKEN_NOT_VALID, code: 'UNAUTHENTICATED' } satisfies ErrorBody);
+  return reply
+    .status(401)
+    .send({
+      error: TOKEN_NOT_VALID,
+      msg: TOKEN_NOT_VALID,
+      code: 'UNAUTHENTICATED',
+      messageKey: 'tokenNotValid',
+    } satisfies ErrorBody);
 }
 
 /**
@@ -112,27 +119,26 @@ async function resolveInstance(db: Database, actor: Actor, header: string | unde
       (row) => row.id,
     );
   if (!header) {
-    if (!actor.homeInstanceId) throw new AppError('FORBIDDEN', 'Your account has no clinic yet');
+    if (!actor.homeInstanceId) throw new AppError('FORBIDDEN', 'accountWithoutClinic');
     return { instanceId: actor.homeInstanceId, allClinics: false, instanceIds: [actor.homeInstanceId] };
   }
   if (header === 'all') {
-    if (!actor.isParent) throw new AppError('FORBIDDEN', 'Only parent users have the all-clinics view');
-    if (!routeAllowsAll) throw new AppError('VALIDATION', 'This page needs one clinic; choose a clinic first');
+    if (!actor.isParent) throw new AppError('FORBIDDEN', 'parentOnly');
+    if (!routeAllowsAll) throw new AppError('VALIDATION', 'oneClinicNeeded');
     const ids = [...new Set([...(await memberships()), ...(actor.homeInstanceId ? [actor.homeInstanceId] : [])])];
     return { instanceId: actor.homeInstanceId ?? ids[0]!, allClinics: true, instanceIds: ids };
   }
-  if (!ID_PATTERN.test(header))
-    throw new AppError('VALIDATION', 'ClinicId header is not valid', { fields: { ClinicId: 'idInvalid' } });
+  if (!ID_PATTERN.test(header)) throw new AppError('VALIDATION', 'clinicIdHeaderInvalid', { fields: { ClinicId: 'idInvalid' } });
   const instanceId = header.toLowerCase();
   if (actor.role === 'SystemManager') {
     const [found] = await db.select({ id: instances.id }).from(instances).where(eq(instances.id, instanceId));
-    if (!found) throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
+    if (!found) throw new AppError('FORBIDDEN', 'notInClinic');
   } else {
     if (instanceId !== actor.homeInstanceId && !(await memberships()).includes(instanceId)) {
-      throw new AppError('FORBIDDEN', 'You do not belong to this clinic');
+      throw new AppError('FORBIDDEN', 'notInClinic');
     }
     const [target] = await db.select({ isActive: instances.isActive }).from(instances).where(eq(instances.id, instanceId));
-    if (!target?.isActive) throw new AppError('FORBIDDEN', 'This clinic is switched off');
+    if (!target?.isActive) throw new AppError('FORBIDDEN', 'clinicSwitchedOff');
   }
   return { instanceId, allClinics: false, instanceIds: [instanceId] };
 }
@@ -284,7 +290,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     request.ctx = { ...request.ctx, actor, ...tenancy };
     const allowed = routeConfig.roles ?? (routeConfig.menuPath ? menuAccessOrThrow(routeConfig.menuPath) : undefined);
     if (!routeConfig.anyRole && !allowed?.includes(actor.role)) {
-      throw new AppError('FORBIDDEN', 'You are not allowed to do this');
+      throw new AppError('FORBIDDEN', 'notAllowed');
     }
   });
 

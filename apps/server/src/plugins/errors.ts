@@ -2,8 +2,25 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { type ErrorBody, type ErrorCode } from '@pathwell/contracts/errors';
-import { isValidationMessageKey, validationMessages } from '@pathwell/contracts/messages';
+import { isValidationMessageKey } from '@pathwell/contracts/messages';
+import { renderServerMessage, type MessageKey } from '@pathwell/contracts/server-messages';
 import { AppError } from '../lib/app-error';
+
+/** An error body naming its message by key, with the English text for API users. */
+const bodyOf = (code: ErrorCode, messageKey: MessageKey, extra: Partial<ErrorBody> = {}): ErrorBody => ({
+  error: renderServerMessage(messageKey, extra.params, 'en'),
+  code,
+  messageKey,
+  ...extra,
+});
+
+/** The message of a 4xx that Fastify or a plugin raised itself (no route code ran). */
+const messageForStatus: Record<number, MessageKey> = {
+  404: 'notFound',
+  413: 'requestTooLarge',
+  415: 'mediaTypeUnsupported',
+  429: 'tooManyRequests',
+};
 
 const codeForStatus: Record<number, ErrorCode> = {
   400: 'VALIDATION',
@@ -53,7 +70,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
       if (error.options.retryAfterSeconds) reply.header('Retry-After', String(error.options.retryAfterSeconds));
-      const body: ErrorBody = { error: error.message, code: error.code };
+      const body: ErrorBody = { error: error.message, code: error.code, messageKey: error.messageKey };
+      if (error.options.params) body.params = error.options.params;
       if (error.options.fields) body.fields = error.options.fields;
       return reply.status(error.status).send(body);
     }
@@ -63,27 +81,29 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         const path = fieldPath(issue.instancePath);
         if (!fields[path]) fields[path] = issue.message && isValidationMessageKey(issue.message) ? issue.message : 'invalid';
       }
-      const first = Object.entries(fields)[0];
-      const firstText = first && isValidationMessageKey(first[1]) ? validationMessages[first[1]].en : 'Invalid input';
-      return reply.status(400).send({ error: firstText, code: 'VALIDATION', fields } satisfies ErrorBody);
+      const first = Object.values(fields)[0];
+      const messageKey = first && isValidationMessageKey(first) ? first : 'requestInvalid';
+      return reply.status(400).send(bodyOf('VALIDATION', messageKey, { fields }));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response did not match its schema');
-      return reply.status(500).send({ error: 'Internal error', code: 'INTERNAL', requestId: request.id } satisfies ErrorBody);
+      return reply.status(500).send(bodyOf('INTERNAL', 'internalError', { requestId: request.id }));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       if (status === 429 && !reply.hasHeader('Retry-After')) reply.header('Retry-After', '60');
-      return reply.status(status).send({ error: error.message, code: codeForStatus[status] ?? 'VALIDATION' } satisfies ErrorBody);
+      // Fastify's own texts (e.g. an empty JSON body) stay in `error` for API users; staff see the key's.
+      const messageKey = messageForStatus[status] ?? 'requestInvalid';
+      return reply.status(status).send({ ...bodyOf(codeForStatus[status] ?? 'VALIDATION', messageKey), error: error.message });
     }
     if (isDatabaseUnavailable(error)) {
       // The database is restarting or unreachable: tell the client to retry (with the same
       // idempotency key) instead of reporting a fault in the request.
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('Retry-After', '5');
-      return reply.status(503).send({ error: 'Service unavailable, try again shortly', code: 'UNAVAILABLE' } satisfies ErrorBody);
+      return reply.status(503).send(bodyOf('UNAVAILABLE', 'serviceUnavailable'));
     }
     request.log.error({ err: error }, 'unexpected error');
-    return reply.status(500).send({ error: 'Internal error', code: 'INTERNAL', requestId: request.id } satisfies ErrorBody);
+    return reply.status(500).send(bodyOf('INTERNAL', 'internalError', { requestId: request.id }));
   });
 });

@@ -54,7 +54,7 @@ describe('security baseline', () => {
   it('an unknown API path answers a JSON 404', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND' });
+    expect(response.json()).toEqual({ error: 'Not found', code: 'NOT_FOUND', messageKey: 'notFound' });
   });
 });
 

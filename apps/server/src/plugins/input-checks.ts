@@ -37,7 +37,7 @@ export const inputChecksPlugin = fp(async (app: FastifyInstance) => {
   app.addHook('preValidation', async (request) => {
     const path = nulFieldPath(request.params) ?? nulFieldPath(request.query) ?? nulFieldPath(request.body);
     if (path !== null) {
-      throw new AppError('VALIDATION', 'Text may not contain the NUL character', { fields: { [path]: 'textInvalid' } });
+      throw new AppError('VALIDATION', 'textWithNul', { fields: { [path]: 'textInvalid' } });
     }
   });
 });

@@ -42,7 +42,7 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.method !== 'GET' || !hasWeb) {
-      return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND' } satisfies ErrorBody);
+      return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND', messageKey: 'notFound' } satisfies ErrorBody);
     }
     const page = hasPatientPage && isPatientPagePath(request.url) ? 'patient.html' : 'index.html';
     return reply.header('Cache-Control', 'no-cache').type('text/html').sendFile(page);

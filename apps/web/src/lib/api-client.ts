@@ -1,5 +1,6 @@
 import { TOKEN_NOT_VALID, type ErrorBody } from '@pathwell/contracts/errors';
 import { ALL_CLINICS, clearSession, getClinicId, getToken } from './session-storage';
+import { serverMessageText } from './i18n';
 
 /**
  * A failed call. `status` is null when no HTTP answer arrived (network down, server unreachable):
@@ -22,9 +23,9 @@ export class ApiError extends Error {
     return this.status !== null;
   }
 
-  /** The server's `error` text, if it sent one. */
+  /** The server's message in the user's language (by its `messageKey`), if it sent one. */
   get serverMessage(): string | null {
-    return this.body?.error ?? this.body?.msg ?? null;
+    return this.body ? serverMessageText(this.body) : null;
   }
 
   get fields(): Record<string, string> {

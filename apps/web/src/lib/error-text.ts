@@ -5,7 +5,7 @@ import { i18n, translateServerText } from './i18n';
 export function errorText(error: unknown): string {
   if (error instanceof ApiError) {
     if (!error.hasResponse) return i18n.t('errors:texts.apiUnavailable');
-    return translateServerText(error.serverMessage ?? error.message);
+    return error.serverMessage ?? translateServerText(error.message);
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -3,7 +3,9 @@ import { initReactI18next } from 'react-i18next';
 import { activityActionLabels, activityAreaLabels, loginResultLabels } from '@pathwell/contracts/activity';
 import { LANGUAGES, type Language } from '@pathwell/contracts/constants';
 import { menuTitlesEn } from '@pathwell/contracts/menu';
+import type { ErrorBody } from '@pathwell/contracts/errors';
 import { errorTexts, validationMessages } from '@pathwell/contracts/messages';
+import { isMessageKey, renderServerMessage } from '@pathwell/contracts/server-messages';
 import enAccount from '../locales/en/account.json';
 import enActivity from '../locales/en/activity.json';
 import enAppointments from '../locales/en/appointments.json';
@@ -147,7 +149,20 @@ export async function changeLanguage(language: Language) {
   await i18n.changeLanguage(language);
 }
 
-/** Section 8 texts arrive from the server in English; the known ones are shown in the user's language. */
+/** The current language, as the contracts name it. */
+export function currentLanguage(): Language {
+  return isLanguage(i18n.language) ? i18n.language : 'en';
+}
+
+/** An error answer's message in the user's language: by its key, else a known section 8 text, else as sent. */
+export function serverMessageText(body: Pick<ErrorBody, 'error' | 'messageKey' | 'params' | 'msg'>): string | null {
+  if (body.messageKey && isMessageKey(body.messageKey))
+    return renderServerMessage(body.messageKey, body.params, currentLanguage());
+  const text = body.error ?? body.msg;
+  return text ? translateServerText(text) : null;
+}
+
+/** Section 8 texts that arrive without a key are shown in the user's language when known. */
 export function translateServerText(text: string): string {
   const key = (Object.keys(errorTexts) as (keyof typeof errorTexts)[]).find((candidate) => errorTexts[candidate] === text);
   return key ? i18n.t(`errors:texts.${key}`) : text;

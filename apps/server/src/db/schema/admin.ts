@@ -8,11 +8,13 @@ import {
   pgTable,
   primaryKey,
   text,
+  unique,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { instances } from './core';
+import { sameClinic } from './same-clinic';
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
@@ -45,6 +47,7 @@ export const managedItems = pgTable(
     uniqueIndex('managed_items_name_key')
       .on(table.instanceId, table.listType, sql`lower(${table.name})`)
       .where(sql`${table.deletedAt} is null`),
+    unique('managed_items_instance_id_key').on(table.instanceId, table.id),
   ],
 );
 
@@ -67,7 +70,10 @@ export const perioperativeTemplates = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
-  (table) => [index('perioperative_templates_instance_idx').on(table.instanceId)],
+  (table) => [
+    index('perioperative_templates_instance_idx').on(table.instanceId),
+    unique('perioperative_templates_instance_id_key').on(table.instanceId, table.id),
+  ],
 );
 
 export const perioperativeTemplateDetails = pgTable(
@@ -77,9 +83,7 @@ export const perioperativeTemplateDetails = pgTable(
     instanceId: uuid('instance_id')
       .notNull()
       .references(() => instances.id),
-    templateId: uuid('template_id')
-      .notNull()
-      .references(() => perioperativeTemplates.id, { onDelete: 'cascade' }),
+    templateId: uuid('template_id').notNull(),
     /** Days relative to the procedure date: negative before, positive after. */
     dayOffset: integer('day_offset').notNull(),
     channel: text('channel', { enum: ['email', 'sms'] }).notNull(),
@@ -89,7 +93,14 @@ export const perioperativeTemplateDetails = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('perioperative_template_details_template_idx').on(table.templateId)],
+  (table) => [
+    index('perioperative_template_details_template_idx').on(table.templateId),
+    sameClinic(
+      'perioperative_template_details_template_fk',
+      { instanceId: table.instanceId, column: table.templateId },
+      perioperativeTemplates,
+    ).onDelete('cascade'),
+  ],
 );
 
 /** Uploaded instance files: logos, new-patient agreements, the eClinicalWorks private key (encrypted). */

@@ -10,12 +10,14 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { Answers, FormContent, Scores } from '@pathwell/contracts/forms';
 import { instances, users } from './core';
 import { appointments, patients } from './patients';
+import { sameClinic } from './same-clinic';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const instanceId = () =>
@@ -38,7 +40,10 @@ export const customForms = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     archivedAt: timestamp('archived_at', { withTimezone: true }),
   },
-  (table) => [index('custom_forms_instance_idx').on(table.instanceId, table.title)],
+  (table) => [
+    index('custom_forms_instance_idx').on(table.instanceId, table.title),
+    unique('custom_forms_instance_id_key').on(table.instanceId, table.id),
+  ],
 );
 
 /** Immutable once a response points at it; editing such a version creates the next one. */
@@ -47,15 +52,17 @@ export const customFormVersions = pgTable(
   {
     id: id(),
     instanceId: instanceId(),
-    customFormId: uuid('custom_form_id')
-      .notNull()
-      .references(() => customForms.id),
+    customFormId: uuid('custom_form_id').notNull(),
     version: integer('version').notNull(),
     content: jsonb('content').$type<FormContent>().notNull(),
     createdBy: uuid('created_by').references(() => users.id),
     createdAt: createdAt(),
   },
-  (table) => [uniqueIndex('custom_form_versions_form_version_key').on(table.customFormId, table.version)],
+  (table) => [
+    uniqueIndex('custom_form_versions_form_version_key').on(table.customFormId, table.version),
+    unique('custom_form_versions_instance_id_key').on(table.instanceId, table.id),
+    sameClinic('custom_form_versions_form_fk', { instanceId: table.instanceId, column: table.customFormId }, customForms),
+  ],
 );
 
 /**
@@ -81,12 +88,10 @@ export const patientLinks = pgTable(
   {
     id: id(),
     instanceId: instanceId(),
-    patientId: uuid('patient_id')
-      .notNull()
-      .references(() => patients.id),
-    appointmentId: uuid('appointment_id').references(() => appointments.id),
+    patientId: uuid('patient_id').notNull(),
+    appointmentId: uuid('appointment_id'),
     formCode: smallint('form_code'),
-    customFormId: uuid('custom_form_id').references(() => customForms.id),
+    customFormId: uuid('custom_form_id'),
     tokenHash: text('token_hash').notNull(),
     language: text('language', { enum: ['en', 'es'] }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -105,20 +110,28 @@ export const patientLinks = pgTable(
     uniqueIndex('patient_links_access_token_hash_key').on(table.accessTokenHash),
     index('patient_links_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
     check('patient_links_one_form', sql`(${table.formCode} is null) <> (${table.customFormId} is null)`),
+    unique('patient_links_instance_id_key').on(table.instanceId, table.id),
+    sameClinic('patient_links_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('patient_links_appointment_fk', { instanceId: table.instanceId, column: table.appointmentId }, appointments),
+    sameClinic('patient_links_custom_form_fk', { instanceId: table.instanceId, column: table.customFormId }, customForms),
   ],
 );
 
 /** The answers a patient has given so far on a link, so a closed tab resumes where it left. */
-export const formDrafts = pgTable('form_drafts', {
-  linkId: uuid('link_id')
-    .primaryKey()
-    .references(() => patientLinks.id, { onDelete: 'cascade' }),
-  instanceId: instanceId(),
-  answers: jsonb('answers').$type<Answers>().notNull(),
-  position: integer('position').notNull().default(0),
-  language: text('language', { enum: ['en', 'es'] }).notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const formDrafts = pgTable(
+  'form_drafts',
+  {
+    linkId: uuid('link_id').primaryKey(),
+    instanceId: instanceId(),
+    answers: jsonb('answers').$type<Answers>().notNull(),
+    position: integer('position').notNull().default(0),
+    language: text('language', { enum: ['en', 'es'] }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    sameClinic('form_drafts_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks).onDelete('cascade'),
+  ],
+);
 
 /** A submitted form: answers, the server-computed scores, and exactly which version was answered. */
 export const formResponses = pgTable(
@@ -126,13 +139,11 @@ export const formResponses = pgTable(
   {
     id: id(),
     instanceId: instanceId(),
-    patientId: uuid('patient_id')
-      .notNull()
-      .references(() => patients.id),
-    appointmentId: uuid('appointment_id').references(() => appointments.id),
-    linkId: uuid('link_id').references(() => patientLinks.id),
+    patientId: uuid('patient_id').notNull(),
+    appointmentId: uuid('appointment_id'),
+    linkId: uuid('link_id'),
     formCode: smallint('form_code'),
-    customFormVersionId: uuid('custom_form_version_id').references(() => customFormVersions.id),
+    customFormVersionId: uuid('custom_form_version_id'),
     /** Instrument version string, or the custom form's version number as text. */
     version: text('version').notNull(),
     language: text('language', { enum: ['en', 'es'] }).notNull(),
@@ -152,6 +163,14 @@ export const formResponses = pgTable(
     index('form_responses_patient_idx').on(table.instanceId, table.patientId, table.formCode, table.submittedAt),
     index('form_responses_appointment_idx').on(table.appointmentId),
     check('form_responses_one_form', sql`(${table.formCode} is null) <> (${table.customFormVersionId} is null)`),
+    sameClinic('form_responses_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('form_responses_appointment_fk', { instanceId: table.instanceId, column: table.appointmentId }, appointments),
+    sameClinic('form_responses_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks),
+    sameClinic(
+      'form_responses_custom_form_version_fk',
+      { instanceId: table.instanceId, column: table.customFormVersionId },
+      customFormVersions,
+    ),
   ],
 );
 
@@ -162,13 +181,18 @@ export const formResponses = pgTable(
 export const appointmentProSets = pgTable(
   'appointment_pro_sets',
   {
-    appointmentId: uuid('appointment_id')
-      .notNull()
-      .references(() => appointments.id),
+    appointmentId: uuid('appointment_id').notNull(),
     instanceId: instanceId(),
     formCodes: smallint('form_codes').array().notNull(),
     updatedBy: uuid('updated_by').references(() => users.id),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [primaryKey({ columns: [table.appointmentId] })],
+  (table) => [
+    primaryKey({ columns: [table.appointmentId] }),
+    sameClinic(
+      'appointment_pro_sets_appointment_fk',
+      { instanceId: table.instanceId, column: table.appointmentId },
+      appointments,
+    ),
+  ],
 );

@@ -10,11 +10,13 @@ import {
   smallint,
   text,
   timestamp,
+  unique,
+  uniqueIndex,
   uuid,
-  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { instances, users } from './core';
 import { managedItems } from './admin';
+import { sameClinic } from './same-clinic';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const instanceId = () =>
@@ -25,7 +27,8 @@ const stamps = {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 };
-const listItem = (name: string) => uuid(name).references((): AnyPgColumn => managedItems.id);
+/** A reference to a managed list item; its composite foreign key is declared with `sameClinic`. */
+const listItem = (name: string) => uuid(name);
 
 /** The patient of specification section 3 "Patient (create/update payload)". */
 export const patients = pgTable(
@@ -89,6 +92,19 @@ export const patients = pgTable(
     index('patients_instance_doctor_idx').on(table.instanceId, table.doctorId),
     // Clinic first, so a search reads only its own clinic's entries however many clinics share the table.
     index('patients_instance_search_trgm_idx').using('gin', table.instanceId, sql`${table.searchName} gin_trgm_ops`),
+    unique('patients_instance_id_key').on(table.instanceId, table.id),
+    uniqueIndex('patients_instance_external_id_key')
+      .on(table.instanceId, table.externalId)
+      .where(sql`${table.externalId} is not null`),
+    ...(
+      [
+        ['patients_gender_fk', table.genderId],
+        ['patients_marital_status_fk', table.maritalStatusId],
+        ['patients_ethnicity_fk', table.ethnicityId],
+        ['patients_occupation_fk', table.occupationId],
+        ['patients_payor_status_fk', table.payorStatusId],
+      ] as const
+    ).map(([name, column]) => sameClinic(name, { instanceId: table.instanceId, column }, managedItems)),
   ],
 );
 
@@ -98,9 +114,7 @@ export const patientPhoneNumbers = pgTable(
   {
     id: id(),
     instanceId: instanceId(),
-    patientId: uuid('patient_id')
-      .notNull()
-      .references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id').notNull(),
     phoneType: smallint('phone_type').notNull(),
     number: text('number').notNull(),
     /** Digits only, for phone search. */
@@ -113,6 +127,9 @@ export const patientPhoneNumbers = pgTable(
   (table) => [
     index('patient_phone_numbers_patient_idx').on(table.patientId),
     index('patient_phone_numbers_digits_idx').on(table.instanceId, table.digits),
+    sameClinic('patient_phone_numbers_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients).onDelete(
+      'cascade',
+    ),
   ],
 );
 
@@ -121,14 +138,17 @@ export const patientNotes = pgTable(
   {
     id: id(),
     instanceId: instanceId(),
-    patientId: uuid('patient_id')
-      .notNull()
-      .references(() => patients.id, { onDelete: 'cascade' }),
+    patientId: uuid('patient_id').notNull(),
     authorUserId: uuid('author_user_id').references(() => users.id),
     body: text('body').notNull(),
     ...stamps,
   },
-  (table) => [index('patient_notes_patient_idx').on(table.patientId, table.createdAt)],
+  (table) => [
+    index('patient_notes_patient_idx').on(table.patientId, table.createdAt),
+    sameClinic('patient_notes_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients).onDelete(
+      'cascade',
+    ),
+  ],
 );
 
 /** Appointment status codes of section 3: Checking_In 1, Upcoming 2, Completed 3, No_Show 4. */
@@ -137,9 +157,7 @@ export const appointments = pgTable(
   {
     id: id(),
     instanceId: instanceId(),
-    patientId: uuid('patient_id')
-      .notNull()
-      .references(() => patients.id),
+    patientId: uuid('patient_id').notNull(),
     doctorId: uuid('doctor_id').references(() => users.id),
     appointmentTypeId: listItem('appointment_type_id'),
     roomId: listItem('room_id'),
@@ -165,5 +183,12 @@ export const appointments = pgTable(
     index('appointments_instance_starts_idx').on(table.instanceId, table.startsAt),
     index('appointments_patient_idx').on(table.patientId, table.startsAt),
     index('appointments_instance_doctor_starts_idx').on(table.instanceId, table.doctorId, table.startsAt),
+    unique('appointments_instance_id_key').on(table.instanceId, table.id),
+    uniqueIndex('appointments_instance_external_id_key')
+      .on(table.instanceId, table.externalId)
+      .where(sql`${table.externalId} is not null`),
+    sameClinic('appointments_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('appointments_type_fk', { instanceId: table.instanceId, column: table.appointmentTypeId }, managedItems),
+    sameClinic('appointments_room_fk', { instanceId: table.instanceId, column: table.roomId }, managedItems),
   ],
 );

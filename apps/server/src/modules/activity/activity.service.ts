@@ -215,10 +215,7 @@ export interface CsvFile {
 async function assertExportable(ctx: SignedInContext, where: SQL, maxRows: number) {
   const total = await countWhere(ctx, where);
   if (total > maxRows) {
-    throw new AppError(
-      'VALIDATION',
-      `This export would hold ${total.toLocaleString('en-US')} entries; the limit is ${maxRows.toLocaleString('en-US')}. Narrow the dates or filters and export again.`,
-    );
+    throw new AppError('VALIDATION', 'activityExportTooLarge', { params: { total, max: maxRows } });
   }
   return total;
 }

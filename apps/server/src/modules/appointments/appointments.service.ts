@@ -153,7 +153,7 @@ export async function findVisibleAppointment(db: Database, ctx: SignedInContext,
   const [row] = await selectAppointments(db)
     .where(and(eq(appointments.id, id), ...scope(ctx)))
     .limit(1);
-  if (!row) throw notFound('Appointment');
+  if (!row) throw notFound('appointmentNotFound');
   return row;
 }
 
@@ -252,22 +252,21 @@ async function checkReferences(db: Database, ctx: SignedInContext, input: Create
     .from(managedItems)
     .where(and(inArray(managedItems.id, itemIds), eq(managedItems.instanceId, ctx.instanceId), isNull(managedItems.deletedAt)));
   const typeOf = new Map(items.map((item) => [item.id, item.listType]));
-  if (input.roomId && typeOf.get(input.roomId) !== 'rooms')
-    throw fieldError('roomId', 'invalid', 'Room not found in this clinic');
+  if (input.roomId && typeOf.get(input.roomId) !== 'rooms') throw fieldError('roomId', 'invalid', 'roomNotInClinic');
   if (input.appointmentTypeId && typeOf.get(input.appointmentTypeId) !== 'customfield:appointmenttype')
-    throw fieldError('appointmentTypeId', 'invalid', 'Appointment type not found in this clinic');
+    throw fieldError('appointmentTypeId', 'invalid', 'appointmentTypeNotInClinic');
   if (input.bodyLocationIds.some((id) => typeOf.get(id) !== 'bodylocations'))
-    throw fieldError('bodyLocationIds', 'invalid', 'Body location not found in this clinic');
+    throw fieldError('bodyLocationIds', 'invalid', 'bodyLocationNotInClinic');
 }
 
 async function checkDoctor(db: Database, ctx: SignedInContext, doctorId: string) {
-  if (isDoctor(ctx) && doctorId !== ctx.actor.userId) throw new AppError('FORBIDDEN', 'Doctors book only their own appointments');
+  if (isDoctor(ctx) && doctorId !== ctx.actor.userId) throw new AppError('FORBIDDEN', 'doctorsBookOwn');
   const [doctor] = await db
     .select({ id: users.id })
     .from(users)
     .innerJoin(userInstances, and(eq(userInstances.userId, users.id), eq(userInstances.instanceId, ctx.instanceId)))
     .where(and(eq(users.id, doctorId), eq(users.role, RoleCode.Doctor), isNull(users.deletedAt)));
-  if (!doctor) throw fieldError('doctorId', 'invalid', 'Doctor not found in this clinic');
+  if (!doctor) throw fieldError('doctorId', 'invalid', 'doctorNotInClinic');
 }
 
 /**
@@ -300,9 +299,8 @@ async function checkConflicts(
     .where(and(...conditions))
     .limit(1);
   if (!clash) return;
-  if (slot.doctorId && clash.doctorId === slot.doctorId)
-    throw new AppError('CONFLICT', 'The doctor already has an appointment that overlaps this time');
-  throw new AppError('CONFLICT', 'The room is already booked for an overlapping time');
+  if (slot.doctorId && clash.doctorId === slot.doctorId) throw new AppError('CONFLICT', 'doctorBooked');
+  throw new AppError('CONFLICT', 'roomBooked');
 }
 
 const rowValues = (input: CreateAppointment) => ({
@@ -343,7 +341,7 @@ export async function updateAppointment(ctx: SignedInContext, id: string, input:
   await ctx.db.transaction(async (tx) => {
     const current = await findVisibleAppointment(tx, ctx, id);
     if (current.status === AppointmentStatus.Completed || current.status === AppointmentStatus.No_Show)
-      throw new AppError('CONFLICT', 'A completed or no-show appointment can no longer be changed');
+      throw new AppError('CONFLICT', 'appointmentClosed');
     await checkReferences(tx, ctx, input);
     const values = rowValues(input);
     await checkConflicts(tx, ctx, { ...values, id });
@@ -359,8 +357,7 @@ export async function updateAppointment(ctx: SignedInContext, id: string, input:
 export async function updateSchedule(ctx: SignedInContext, input: UpdateSchedule): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
     const current = await findVisibleAppointment(tx, ctx, input.id);
-    if (!canReschedule(current.status as AppointmentStatusCode))
-      throw new AppError('CONFLICT', 'Only an upcoming appointment can be moved');
+    if (!canReschedule(current.status as AppointmentStatusCode)) throw new AppError('CONFLICT', 'moveOnlyUpcoming');
     const doctorId = input.doctorId ?? current.doctorId;
     if (input.doctorId) await checkDoctor(tx, ctx, input.doctorId);
     const roomId = input.roomId === undefined ? current.roomId : input.roomId;
@@ -376,7 +373,7 @@ export async function updateSchedule(ctx: SignedInContext, input: UpdateSchedule
             isNull(managedItems.deletedAt),
           ),
         );
-      if (!found) throw fieldError('roomId', 'invalid', 'Room not found in this clinic');
+      if (!found) throw fieldError('roomId', 'invalid', 'roomNotInClinic');
     }
     const slot = {
       id: input.id,
@@ -398,8 +395,7 @@ export async function updateSchedule(ctx: SignedInContext, input: UpdateSchedule
 export async function deleteAppointment(ctx: SignedInContext, id: string): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const current = await findVisibleAppointment(tx, ctx, id);
-    if (!canDelete(current.status as AppointmentStatusCode))
-      throw new AppError('CONFLICT', 'A completed appointment is part of the record and cannot be deleted');
+    if (!canDelete(current.status as AppointmentStatusCode)) throw new AppError('CONFLICT', 'completedNotDeletable');
     await tx
       .update(appointments)
       .set({ deletedAt: new Date(), updatedAt: new Date() })
@@ -408,11 +404,7 @@ export async function deleteAppointment(ctx: SignedInContext, id: string): Promi
   });
 }
 
-const refusalMessages = {
-  notAllowed: (from: AppointmentStatusCode, to: AppointmentStatusCode) =>
-    `An appointment that is ${appointmentStatusLabels[from].en} cannot become ${appointmentStatusLabels[to].en}`,
-  notStartedYet: () => 'An appointment can be marked as a no-show only after its start time',
-};
+const refusalMessages = { notAllowed: 'statusChangeNotAllowed', notStartedYet: 'noShowBeforeStart' } as const;
 
 /** Moves the status by the rules of decision 0013 and stamps what goes with it. */
 async function transition(
@@ -427,7 +419,7 @@ async function transition(
     const current = await findVisibleAppointment(tx, ctx, id);
     const from = current.status as AppointmentStatusCode;
     const refusal = refuseTransition(from, to, current.startsAt, now);
-    if (refusal) throw new AppError('CONFLICT', refusalMessages[refusal](from, to));
+    if (refusal) throw new AppError('CONFLICT', refusalMessages[refusal], { params: { from, to } });
     const stamps =
       to === AppointmentStatus.Checking_In
         ? { checkedInAt: now, checkInDelayedUntil: null }
@@ -465,8 +457,7 @@ export const setStatus = (ctx: SignedInContext, id: string, status: 3 | 4, now =
 export async function delayCheckIn(ctx: SignedInContext, id: string, minutes: number, now = new Date()): Promise<Appointment> {
   await ctx.db.transaction(async (tx) => {
     const current = await findVisibleAppointment(tx, ctx, id);
-    if (current.status !== AppointmentStatus.Upcoming)
-      throw new AppError('CONFLICT', 'Only an upcoming appointment can have its check-in delayed');
+    if (current.status !== AppointmentStatus.Upcoming) throw new AppError('CONFLICT', 'delayOnlyUpcoming');
     await tx
       .update(appointments)
       .set({ checkInDelayedUntil: new Date(now.getTime() + minutes * MINUTE_MS), updatedAt: now })
@@ -531,7 +522,7 @@ export async function exportAppointments(
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
     .limit(APPOINTMENT_EXPORT_MAX_ROWS + 1);
   if (rows.length > APPOINTMENT_EXPORT_MAX_ROWS)
-    throw new AppError('VALIDATION', `More than ${APPOINTMENT_EXPORT_MAX_ROWS} appointments match; narrow the filters`);
+    throw new AppError('VALIDATION', 'appointmentExportTooLarge', { params: { max: APPOINTMENT_EXPORT_MAX_ROWS } });
   const language = input.language;
   const content = toCsv(
     appointmentCsvHeaders[language],

@@ -9,7 +9,6 @@ import {
   TWO_FACTOR_CODE_TTL_MINUTES,
   WELCOME_LINK_TTL_HOURS,
 } from '@pathwell/contracts/constants';
-import { errorTexts } from '@pathwell/contracts/messages';
 import { RoleCode, roleFromCode } from '@pathwell/contracts/roles';
 import type {
   ChangePassword,
@@ -150,7 +149,7 @@ export async function confirmSignUp(ctx: ServiceContext, input: { id: string; to
     const user = await findUser(tx, input.id);
     const token = user && (await findLiveToken(tx, user.id, ['confirm_signup'], input.token));
     if (!user || !token || user.status !== 'pending_confirmation') {
-      throw new AppError('VALIDATION', 'This confirmation link is not valid or has expired', { fields: { token: 'invalid' } });
+      throw new AppError('VALIDATION', 'confirmationLinkInvalid', { fields: { token: 'invalid' } });
     }
     await tx.update(oneTimeTokens).set({ usedAt: new Date() }).where(eq(oneTimeTokens.id, token.id));
     await tx.update(users).set({ status: 'awaiting_access', updatedAt: new Date() }).where(eq(users.id, user.id));
@@ -172,7 +171,7 @@ async function assertNotThrottled(db: Database, email: string, ip: string) {
   if (counts.byAccount >= SIGN_IN_MAX_FAILURES_PER_ACCOUNT || counts.byIp >= SIGN_IN_MAX_FAILURES_PER_IP) {
     const oldest = counts.oldest ? new Date(counts.oldest).getTime() : Date.now();
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + SIGN_IN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000));
-    throw new AppError('RATE_LIMITED', 'Too many failed sign-in attempts. Please try again later.', { retryAfterSeconds });
+    throw new AppError('RATE_LIMITED', 'signInLocked', { retryAfterSeconds });
   }
 }
 
@@ -233,21 +232,21 @@ export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, 
   if (!user || !passwordOk || user.status === 'inactive' || user.status === 'invited') {
     await recordFailedSignIn(ctx, input.email, user, 'Sign-in failed');
     // One message for unknown email and wrong password alike (section 8), so nothing is revealed.
-    throw new AppError('UNAUTHENTICATED', errorTexts.loginFailed);
+    throw new AppError('UNAUTHENTICATED', 'loginFailed');
   }
   // The right password on an account that may not sign in yet: a refusal worth logging, not a guess to lock out.
   if (user.status === 'pending_confirmation') {
     await recordFailedSignIn(ctx, input.email, user, 'Sign-in refused: email not confirmed', { countsTowardsLock: false });
-    throw new AppError('FORBIDDEN', 'Please confirm your email address first; we sent you a link.');
+    throw new AppError('FORBIDDEN', 'emailNotConfirmed');
   }
   if (user.status === 'awaiting_access' || !user.instanceId) {
     await recordFailedSignIn(ctx, input.email, user, 'Sign-in refused: no clinic access yet', { countsTowardsLock: false });
-    throw new AppError('FORBIDDEN', 'Your account is waiting for a clinic administrator to give you access.');
+    throw new AppError('FORBIDDEN', 'accountAwaitingAccess');
   }
   const [home] = await ctx.db.select({ isActive: instances.isActive }).from(instances).where(eq(instances.id, user.instanceId));
   if (!home?.isActive && user.role !== RoleCode.SystemManager) {
     await recordFailedSignIn(ctx, input.email, user, 'Sign-in refused: clinic switched off', { countsTowardsLock: false });
-    throw new AppError('FORBIDDEN', 'This clinic is no longer active in Pathwell. Please contact your administrator.');
+    throw new AppError('FORBIDDEN', 'clinicInactive');
   }
   await ctx.db.delete(signInFailures).where(eq(signInFailures.email, input.email));
   if (!user.twoFactorEnabled) return ctx.db.transaction((tx) => createSession(ctx, tx, user, 'Signed in'));
@@ -288,8 +287,6 @@ async function liveChallenge(db: Database, challengeId: string) {
   return challenge && challenge.attempts < TWO_FACTOR_MAX_ATTEMPTS ? challenge : undefined;
 }
 
-const CODE_NOT_VALID = 'The code is not valid or has expired';
-
 /** A code typed for a challenge that expired or ran out of attempts is still a failed step of that user. */
 async function recordSpentChallenge(ctx: ServiceContext, challengeId: string) {
   const [spent] = await ctx.db
@@ -315,7 +312,7 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
   const challenge = await liveChallenge(ctx.db, input.challengeId);
   const user = challenge && (await findUser(ctx.db, challenge.userId));
   if (!challenge) await recordSpentChallenge(ctx, input.challengeId);
-  if (!challenge || !user || user.status !== 'active') throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+  if (!challenge || !user || user.status !== 'active') throw new AppError('UNAUTHENTICATED', 'codeNotValid');
   if (!sameHash(challenge.tokenHash, sha256(input.code))) {
     await ctx.db.transaction(async (tx) => {
       await tx
@@ -334,7 +331,7 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
         ip: ctx.ip,
       });
     });
-    throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+    throw new AppError('UNAUTHENTICATED', 'codeNotValid');
   }
   return ctx.db.transaction(async (tx) => {
     // Marking it used only if still unused makes a code work exactly once, even under a race.
@@ -343,7 +340,7 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
       .set({ usedAt: new Date() })
       .where(and(eq(oneTimeTokens.id, challenge.id), isNull(oneTimeTokens.usedAt)))
       .returning({ id: oneTimeTokens.id });
-    if (used.length === 0) throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+    if (used.length === 0) throw new AppError('UNAUTHENTICATED', 'codeNotValid');
     return createSession(ctx, tx, user, 'Signed in with two-factor code');
   });
 }
@@ -351,7 +348,7 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
 export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogger, input: { challengeId: string }) {
   const challenge = await liveChallenge(ctx.db, input.challengeId);
   const user = challenge && (await findUser(ctx.db, challenge.userId));
-  if (!challenge || !user) throw new AppError('UNAUTHENTICATED', CODE_NOT_VALID);
+  if (!challenge || !user) throw new AppError('UNAUTHENTICATED', 'codeNotValid');
   const deliver = await ctx.db.transaction(async (tx) => {
     const code = newSixDigitCode();
     await tx
@@ -389,10 +386,10 @@ export async function signOut(ctx: SignedInContext) {
 export async function getUser(ctx: SignedInContext, id: string): Promise<UserProfile> {
   if (id === ctx.actor.userId) {
     const self = await findUser(ctx.db, id);
-    if (!self) throw notFound('User');
+    if (!self) throw notFound('userNotFound');
     return toProfile(self);
   }
-  if (ctx.actor.role === 'Staff') throw notFound('User');
+  if (ctx.actor.role === 'Staff') throw notFound('userNotFound');
   const [row] = await ctx.db
     .select({ user: users })
     .from(users)
@@ -404,22 +401,22 @@ export async function getUser(ctx: SignedInContext, id: string): Promise<UserPro
         sql`(${users.instanceId} = ${ctx.instanceId} or ${userInstances.instanceId} is not null)`,
       ),
     );
-  if (!row) throw notFound('User');
+  if (!row) throw notFound('userNotFound');
   return toProfile(row.user);
 }
 
 export async function updateMyAccount(ctx: SignedInContext, input: UpdateMyAccount): Promise<UserProfile> {
   return ctx.db.transaction(async (tx) => {
     const user = await findUser(tx, ctx.actor.userId);
-    if (!user) throw notFound('User');
+    if (!user) throw notFound('userNotFound');
     if (input.email !== user.email.toLowerCase()) {
       if (!input.currentPassword || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
-        throw new AppError('VALIDATION', 'Enter your current password to change your email', {
+        throw new AppError('VALIDATION', 'currentPasswordForEmail', {
           fields: { currentPassword: 'previousPasswordRequired' },
         });
       }
       const taken = await findUserByEmail(tx, input.email);
-      if (taken) throw new AppError('CONFLICT', 'Another account uses this email', { fields: { email: 'emailInvalid' } });
+      if (taken) throw new AppError('CONFLICT', 'emailInUse', { fields: { email: 'emailInvalid' } });
     }
     const [updated] = await tx
       .update(users)
@@ -493,7 +490,7 @@ export async function forgetPassword(ctx: ServiceContext, log: FastifyBaseLogger
 }
 
 export async function changePassword(ctx: SignedInContext, input: ChangePassword) {
-  if (input.id !== ctx.actor.userId) throw notFound('User');
+  if (input.id !== ctx.actor.userId) throw notFound('userNotFound');
   const user = await findUser(ctx.db, input.id);
   if (!user || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
     await recordActivity(
@@ -504,7 +501,7 @@ export async function changePassword(ctx: SignedInContext, input: ChangePassword
         description: 'Password change refused: current password not correct',
       }),
     );
-    throw new AppError('VALIDATION', 'The current password is not correct', { fields: { currentPassword: 'invalid' } });
+    throw new AppError('VALIDATION', 'currentPasswordWrong', { fields: { currentPassword: 'invalid' } });
   }
   const passwordHash = await hashPassword(input.newPassword);
   await ctx.db.transaction(async (tx) => {
@@ -546,7 +543,7 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
         ip: ctx.ip,
       });
     }
-    throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
+    throw new AppError('VALIDATION', 'linkInvalidOrExpired', { fields: { token: 'invalid' } });
   }
   const passwordHash = await hashPassword(input.newPassword);
   await ctx.db.transaction(async (tx) => {
@@ -555,8 +552,7 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
       .set({ usedAt: new Date() })
       .where(and(eq(oneTimeTokens.id, token.id), isNull(oneTimeTokens.usedAt)))
       .returning({ id: oneTimeTokens.id });
-    if (used.length === 0)
-      throw new AppError('VALIDATION', 'This link is not valid or has expired', { fields: { token: 'invalid' } });
+    if (used.length === 0) throw new AppError('VALIDATION', 'linkInvalidOrExpired', { fields: { token: 'invalid' } });
     await tx
       .update(users)
       .set({ passwordHash, status: user.status === 'invited' ? 'active' : user.status, updatedAt: new Date() })

@@ -20,7 +20,7 @@ export type CustomFormListQueryParsed = z.output<typeof customFormListQuerySchem
 
 function assertWellFormed(content: FormContent) {
   const fields = customFormContentProblems(content);
-  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'Some fields are not valid', { fields });
+  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'fieldsInvalid', { fields });
 }
 
 const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted', form: FormRow, description: string) =>
@@ -31,7 +31,7 @@ async function findForm(db: Database, ctx: SignedInContext, id: string): Promise
     .select()
     .from(customForms)
     .where(and(eq(customForms.id, id), eq(customForms.instanceId, ctx.instanceId)));
-  if (!row) throw notFound('Custom form');
+  if (!row) throw notFound('customFormNotFound');
   return row;
 }
 
@@ -123,7 +123,7 @@ export async function getVersion(ctx: SignedInContext, id: string, version: numb
     .select()
     .from(customFormVersions)
     .where(and(eq(customFormVersions.customFormId, form.id), eq(customFormVersions.version, version)));
-  if (!row) throw notFound('Custom form version');
+  if (!row) throw notFound('customFormVersionNotFound');
   return { id: form.id, version: row.version, createdAt: row.createdAt.toISOString(), content: row.content };
 }
 
@@ -159,7 +159,7 @@ export async function updateForm(ctx: SignedInContext, id: string, content: Form
       .from(customForms)
       .where(and(eq(customForms.id, id), eq(customForms.instanceId, ctx.instanceId)))
       .for('update');
-    if (!form) throw notFound('Custom form');
+    if (!form) throw notFound('customFormNotFound');
     const [current] = await tx
       .select({ id: customFormVersions.id })
       .from(customFormVersions)

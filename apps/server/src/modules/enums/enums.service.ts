@@ -5,7 +5,8 @@ import { AppError } from '../../lib/app-error';
 export function getEnumeration(type: string): Enumeration {
   const found = findEnumerationType(type);
   if (!found) {
-    throw new AppError('VALIDATION', `Unknown enumeration type "${type}". Valid types: ${enumerationTypes.join(', ')}`, {
+    throw new AppError('VALIDATION', 'enumerationTypeUnknown', {
+      params: { type, types: enumerationTypes.join(', ') },
       fields: { type: 'invalid' },
     });
   }

@@ -96,14 +96,14 @@ function toQuestionnaire(ctx: SignedInContext, form: RenderableForm, versionId: 
 export async function questionnaire(ctx: SignedInContext, id: string): Promise<FhirQuestionnaire> {
   if (/^\d+$/.test(id)) {
     const formCode = Number(id);
-    if (!isFormCode(formCode)) throw notFound('Questionnaire');
+    if (!isFormCode(formCode)) throw notFound('questionnaireNotFound');
     return toQuestionnaire(ctx, await clinicInstrumentForm(ctx.db, ctx.instanceId, formCode), null);
   }
   const [version] = await ctx.db
     .select()
     .from(customFormVersions)
     .where(and(eq(customFormVersions.id, id), eq(customFormVersions.instanceId, ctx.instanceId)));
-  if (!version) throw notFound('Questionnaire');
+  if (!version) throw notFound('questionnaireNotFound');
   return toQuestionnaire(ctx, customRenderableForm(version.content, version.customFormId, version.version), version.id);
 }
 
@@ -182,7 +182,7 @@ const observationId = (responseId: string, key: string) => `${responseId}-${key.
 
 export async function observationsDerivedFrom(ctx: SignedInContext, derivedFrom: string): Promise<FhirObservationBundle> {
   const responseId = derivedFrom.slice('QuestionnaireResponse/'.length);
-  if (!ID_PATTERN.test(responseId)) throw notFound('QuestionnaireResponse');
+  if (!ID_PATTERN.test(responseId)) throw notFound('questionnaireResponseNotFound');
   return ctx.db.transaction(async (tx) => {
     const { response } = await loadResponse(tx, ctx, responseId);
     const descriptors =

@@ -127,7 +127,7 @@ export async function findVisibleResponse(db: Database, ctx: SignedInContext, re
     .innerJoin(patients, eq(patients.id, formResponses.patientId))
     .leftJoin(customFormVersions, eq(customFormVersions.id, formResponses.customFormVersionId))
     .where(and(eq(formResponses.id, responseId), eq(formResponses.instanceId, ctx.instanceId), visiblePatients(ctx)));
-  if (!row) throw notFound('Form response');
+  if (!row) throw notFound('formResponseNotFound');
   return row;
 }
 
@@ -222,7 +222,7 @@ export async function patientResponses(ctx: SignedInContext, patientId: string):
       .select({ id: patients.id })
       .from(patients)
       .where(and(eq(patients.id, patientId), visiblePatients(ctx)));
-    if (!patient) throw notFound('Patient');
+    if (!patient) throw notFound('patientNotFound');
 
     const rows = await tx
       .select(responseColumns)
@@ -385,16 +385,16 @@ export async function previewInstrument(ctx: SignedInContext, formCode: number):
 export async function importWording(ctx: SignedInContext, formCode: number, wording: unknown): Promise<InstrumentSummary> {
   const definition = definitionOf(formCode);
   if (definition.wording !== 'licensed')
-    throw new AppError('VALIDATION', 'This form ships with its own wording', { fields: { formCode: 'wordingShipped' } });
+    throw new AppError('VALIDATION', 'wordingShipped', { fields: { formCode: 'wordingShipped' } });
   const parsed = licensedWordingSchema.safeParse(wording);
   if (!parsed.success) {
     const fields: Record<string, 'invalid'> = {};
     for (const issue of parsed.error.issues) fields[issue.path.join('.') || '_'] ??= 'invalid';
-    throw new AppError('VALIDATION', 'The wording is not a valid definition', { fields });
+    throw new AppError('VALIDATION', 'wordingInvalid', { fields });
   }
   const applied = applyLicensedWording(definition, parsed.data);
   if (!applied.ok) {
-    throw new AppError('VALIDATION', 'The wording does not match the structure of the form', { fields: applied.fields });
+    throw new AppError('VALIDATION', 'wordingMismatch', { fields: applied.fields });
   }
   await ctx.db.transaction(async (tx) => {
     await tx
@@ -423,7 +423,7 @@ export async function removeWording(ctx: SignedInContext, formCode: number): Pro
       .delete(instrumentWordings)
       .where(and(eq(instrumentWordings.instanceId, ctx.instanceId), eq(instrumentWordings.formCode, formCode)))
       .returning({ id: instrumentWordings.id });
-    if (removed.length === 0) throw notFound('Imported wording');
+    if (removed.length === 0) throw notFound('importedWordingNotFound');
     await recordActivity(
       tx,
       staffActivity(ctx, 'Admin Configuration', 'Deleted', {

@@ -9,6 +9,7 @@ import {
   type InstanceFile,
 } from '@pathwell/contracts/instance-settings';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
+import type { MessageKey, MessageParams } from '@pathwell/contracts/server-messages';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instanceFiles } from '../../db/schema';
@@ -42,8 +43,12 @@ const metaColumns = {
   uploadedAt: instanceFiles.uploadedAt,
 };
 
-const fileError = (status: 'VALIDATION' | 'UNSUPPORTED_MEDIA_TYPE', key: ValidationMessageKey, message: string) =>
-  new AppError(status, message, { fields: { file: key } });
+const fileError = (
+  status: 'VALIDATION' | 'UNSUPPORTED_MEDIA_TYPE',
+  key: ValidationMessageKey,
+  messageKey: MessageKey = key,
+  params?: MessageParams,
+) => new AppError(status, messageKey, { fields: { file: key }, params });
 
 /** A strong validator that changes whenever the file is replaced; read without loading the content. */
 export const etagOf = (meta: FileMeta) =>
@@ -142,7 +147,7 @@ async function removeFile(ctx: SignedInContext, key: FileKey): Promise<void> {
       .delete(instanceFiles)
       .where(and(eq(instanceFiles.instanceId, ctx.instanceId), eq(instanceFiles.fileKey, key)))
       .returning({ fileName: instanceFiles.fileName });
-    if (!removed) throw notFound('File');
+    if (!removed) throw notFound('fileNotFound');
     await recordActivity(
       tx,
       staffActivity(ctx, 'Admin Configuration', 'Deleted', {
@@ -155,7 +160,7 @@ async function removeFile(ctx: SignedInContext, key: FileKey): Promise<void> {
 }
 
 function uploadableKey(key: string): FileKey {
-  if (!isFileKey(key) || fileKindOf(key) === 'privateKey') throw notFound('File slot');
+  if (!isFileKey(key) || fileKindOf(key) === 'privateKey') throw notFound('fileSlotNotFound');
   return key;
 }
 
@@ -163,15 +168,17 @@ function uploadableKey(key: string): FileKey {
 export async function uploadFile(ctx: SignedInContext, key: string, file: UploadedFile): Promise<InstanceFile> {
   const fileKey = uploadableKey(key);
   const rules = fileRules[fileKindOf(fileKey)];
-  if (file.content.length === 0) throw fileError('VALIDATION', 'fileRequired', 'The file is empty');
-  if (file.content.length > rules.maxBytes) throw fileError('VALIDATION', 'fileTooLarge', 'The file is too large');
+  if (file.content.length === 0) throw fileError('VALIDATION', 'fileRequired', 'fileEmpty');
+  if (file.content.length > rules.maxBytes) throw fileError('VALIDATION', 'fileTooLarge');
   const declared = file.declaredType.split(';')[0]!.trim().toLowerCase();
   const detected = detectContentType(file.content);
   if (!detected || !rules.contentTypes.includes(detected) || (declared !== detected && declared !== 'application/octet-stream')) {
-    throw fileError('UNSUPPORTED_MEDIA_TYPE', 'fileTypeInvalid', `Accepted here: ${rules.contentTypes.join(', ')}`);
+    throw fileError('UNSUPPORTED_MEDIA_TYPE', 'fileTypeInvalid', 'fileTypesAccepted', {
+      types: rules.contentTypes.join(', '),
+    });
   }
   if (detected === 'image/svg+xml' && !isSafeSvg(file.content)) {
-    throw fileError('VALIDATION', 'fileUnsafe', 'The SVG contains scripts or external references');
+    throw fileError('VALIDATION', 'fileUnsafe');
   }
   return storeFile(ctx, fileKey, {
     fileName: cleanFileName(file.fileName, fileKey),
@@ -188,9 +195,9 @@ export async function deleteFile(ctx: SignedInContext, key: string): Promise<voi
 /** The eClinicalWorks bulk private key: checked to be a key, encrypted at rest, never served back. */
 export async function uploadPrivateKey(ctx: SignedInContext, file: UploadedFile): Promise<InstanceFile> {
   const { maxBytes } = fileRules.privateKey;
-  if (file.content.length === 0) throw fileError('VALIDATION', 'fileRequired', 'The file is empty');
-  if (file.content.length > maxBytes) throw fileError('VALIDATION', 'fileTooLarge', 'The file is too large');
-  if (!isPrivateKey(file.content)) throw fileError('VALIDATION', 'privateKeyInvalid', 'The file is not a readable private key');
+  if (file.content.length === 0) throw fileError('VALIDATION', 'fileRequired', 'fileEmpty');
+  if (file.content.length > maxBytes) throw fileError('VALIDATION', 'fileTooLarge');
+  if (!isPrivateKey(file.content)) throw fileError('VALIDATION', 'privateKeyInvalid');
   return storeFile(ctx, PRIVATE_KEY_FILE, {
     fileName: cleanFileName(file.fileName, 'private-key.pem'),
     contentType: 'application/x-pem-file',
@@ -218,7 +225,7 @@ export interface ServedFile {
 
 async function servable(db: Database, instanceId: string, key: string): Promise<ServedFile> {
   const meta = await findMeta(db, instanceId, key);
-  if (!meta) throw notFound('File');
+  if (!meta) throw notFound('fileNotFound');
   return {
     meta,
     etag: etagOf(meta),
@@ -227,7 +234,7 @@ async function servable(db: Database, instanceId: string, key: string): Promise<
         .select({ content: instanceFiles.content })
         .from(instanceFiles)
         .where(and(eq(instanceFiles.instanceId, instanceId), eq(instanceFiles.fileKey, key)));
-      if (!row) throw notFound('File');
+      if (!row) throw notFound('fileNotFound');
       return row.content;
     },
   };
@@ -235,7 +242,7 @@ async function servable(db: Database, instanceId: string, key: string): Promise<
 
 /** Logos are not confidential: anyone may load them by clinic id, as `<img>` sends no bearer header. */
 export async function publicLogo(db: Database, instanceId: string, key: string): Promise<ServedFile> {
-  if (!isFileKey(key) || fileKindOf(key) !== 'logo') throw notFound('File');
+  if (!isFileKey(key) || fileKindOf(key) !== 'logo') throw notFound('fileNotFound');
   return servable(db, instanceId, key);
 }
 
@@ -244,7 +251,7 @@ export async function publicLogo(db: Database, instanceId: string, key: string):
  * the request acts for: another clinic's file answers 404 like any other clinic's record.
  */
 export async function clinicFile(ctx: SignedInContext, key: string, instance: string | undefined): Promise<ServedFile> {
-  if (!isFileKey(key) || fileKindOf(key) === 'privateKey') throw notFound('File');
-  if (instance && instance.toLowerCase() !== ctx.instanceId) throw notFound('File');
+  if (!isFileKey(key) || fileKindOf(key) === 'privateKey') throw notFound('fileNotFound');
+  if (instance && instance.toLowerCase() !== ctx.instanceId) throw notFound('fileNotFound');
   return servable(ctx.db, ctx.instanceId, key);
 }

@@ -43,7 +43,7 @@ const shellRead = { anyRole: true, allClinics: true } as const;
 const YEAR_SECONDS = 365 * 24 * 3600;
 
 const unreadable = () =>
-  new AppError('VALIDATION', 'The upload could not be read; send the file as multipart/form-data', {
+  new AppError('VALIDATION', 'uploadUnreadable', {
     fields: { file: 'fileUnreadable' },
   });
 
@@ -52,10 +52,11 @@ function uploadError(error: unknown, maxBytes: number): AppError {
   const code = (error as { code?: string }).code;
   if (error instanceof AppError) return error;
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') {
-    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data', { fields: { file: 'fileRequired' } });
+    return new AppError('UNSUPPORTED_MEDIA_TYPE', 'multipartRequired', { fields: { file: 'fileRequired' } });
   }
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return new AppError('VALIDATION', `The file is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`, {
+    return new AppError('VALIDATION', 'fileLargerThan', {
+      params: { megabytes: Math.round(maxBytes / 1024 / 1024) },
       fields: { file: 'fileTooLarge' },
     });
   }
@@ -72,7 +73,7 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<fi
   let content: Buffer;
   try {
     part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 4, parts: 5 } });
-    if (!part) throw new AppError('VALIDATION', 'Choose a file', { fields: { file: 'fileRequired' } });
+    if (!part) throw new AppError('VALIDATION', 'fileRequired', { fields: { file: 'fileRequired' } });
     content = await part.toBuffer();
   } catch (error) {
     throw uploadError(error, maxBytes);
@@ -191,7 +192,7 @@ export async function instanceSettingsRoutes(fastify: FastifyInstance) {
     handler: async (request) => {
       const ctx = requireSignedIn(request.ctx);
       const { fileKey } = request.params;
-      if (!isFileKey(fileKey) || fileKindOf(fileKey) === 'privateKey') throw new AppError('NOT_FOUND', 'File slot not found');
+      if (!isFileKey(fileKey) || fileKindOf(fileKey) === 'privateKey') throw new AppError('NOT_FOUND', 'fileSlotNotFound');
       const upload = await readUpload(request, fileRules[fileKindOf(fileKey)].maxBytes);
       return files.uploadFile(ctx, fileKey, upload);
     },

@@ -84,7 +84,7 @@ async function checkFormIds(ctx: SignedInContext, db: Database, update: Instance
   const ownIds = new Set(own.map((form) => form.id));
   const fields: Record<string, 'formUnknown'> = {};
   for (const { key, ids } of named) if (ids.some((id) => !ownIds.has(id.toLowerCase()))) fields[key] = 'formUnknown';
-  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'Choose forms of this clinic', { fields });
+  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'formUnknown', { fields });
 }
 
 /**
@@ -170,7 +170,8 @@ export async function saveSettings(ctx: SignedInContext, update: InstanceSetting
  */
 export async function saveConfigurationValues(ctx: SignedInContext, texts: string[]): Promise<InstanceSettingsView> {
   if (texts.length !== configurationKeys.length) {
-    throw new AppError('VALIDATION', `configurationValues must hold ${configurationKeys.length} values in catalogue order`, {
+    throw new AppError('VALIDATION', 'configurationValuesCount', {
+      params: { count: configurationKeys.length },
       fields: { configurationValues: 'invalid' },
     });
   }
@@ -183,7 +184,7 @@ export async function saveConfigurationValues(ctx: SignedInContext, texts: strin
   const parsed = instanceSettingsFormSchema.safeParse(candidate);
   if (!parsed.success) {
     const fields = settingFieldErrors(parsed.error);
-    throw new AppError('VALIDATION', `Setting ${Object.keys(fields)[0]} is not valid`, { fields });
+    throw new AppError('VALIDATION', 'settingInvalid', { params: { setting: Object.keys(fields)[0] ?? '' }, fields });
   }
   return saveSettings(ctx, parsed.data);
 }
@@ -191,8 +192,7 @@ export async function saveConfigurationValues(ctx: SignedInContext, texts: strin
 /** Applicable forms on their own (section 7): the list replaces the stored one. */
 export async function saveApplicableForms(ctx: SignedInContext, formIds: unknown[]): Promise<{ applicableForms: FormId[] }> {
   const parsed = formIdsSchema.safeParse(formIds);
-  if (!parsed.success)
-    throw new AppError('VALIDATION', 'Form ids are not valid', { fields: { applicableForms: 'formIdsInvalid' } });
+  if (!parsed.success) throw new AppError('VALIDATION', 'formIdsInvalid', { fields: { applicableForms: 'formIdsInvalid' } });
   await applyUpdate(ctx, { applicableForms: parsed.data });
   return { applicableForms: (await readTypedSettings(ctx.db, ctx.instanceId)).applicableForms };
 }

@@ -60,17 +60,16 @@ export const listOrganisations = (ctx: SignedInContext) => loadOrganisations(ctx
 
 export async function getOrganisation(ctx: SignedInContext, id: string, db: Database = ctx.db): Promise<Organisation> {
   const [found] = await loadOrganisations(ctx, db, id);
-  if (!found) throw notFound('Clinic');
+  if (!found) throw notFound('clinicNotFound');
   return found;
 }
 
 async function assertInstancesAllowed(ctx: SignedInContext, db: Database, instanceIds: string[]) {
   const reach = await reachOf(ctx, db);
-  const invalid = () =>
-    new AppError('VALIDATION', 'You can only group instances you work in', { fields: { instanceIds: 'invalid' } });
+  const invalid = () => new AppError('VALIDATION', 'instancesNotYours', { fields: { instanceIds: 'invalid' } });
   if (!reach.all && instanceIds.length === 0) {
     // An Admin's organisation without any of their instances would vanish from their own list.
-    throw new AppError('VALIDATION', 'Choose at least one instance', { fields: { instanceIds: 'required' } });
+    throw new AppError('VALIDATION', 'instanceRequired', { fields: { instanceIds: 'required' } });
   }
   if (instanceIds.some((id) => !reaches(reach, id))) throw invalid();
   if (instanceIds.length === 0) return;
@@ -109,7 +108,7 @@ export async function createOrganisation(ctx: SignedInContext, input: SaveOrgani
 async function loadManageable(ctx: SignedInContext, db: Database, id: string) {
   const current = await getOrganisation(ctx, id, db);
   if (!current.canManage) {
-    throw new AppError('FORBIDDEN', 'This organisation also holds instances you do not work in');
+    throw new AppError('FORBIDDEN', 'organisationHasOtherInstances');
   }
   return current;
 }

@@ -62,13 +62,13 @@ export const listInstances = (ctx: SignedInContext) => selectInstances(ctx, ctx.
 
 export async function getInstance(ctx: SignedInContext, id: string, db: Database = ctx.db): Promise<Instance> {
   const [found] = await selectInstances(ctx, db, id);
-  if (!found) throw notFound('Instance');
+  if (!found) throw notFound('instanceNotFound');
   return found;
 }
 
 export async function currentInstance(ctx: SignedInContext): Promise<CurrentInstance> {
   const [instance] = await ctx.db.select().from(instances).where(eq(instances.id, ctx.instanceId));
-  if (!instance) throw notFound('Instance');
+  if (!instance) throw notFound('instanceNotFound');
   const settings = await readSettings(ctx.db, ctx.instanceId);
   return { id: instance.id, name: settings.clinicName?.trim() || instance.name };
 }
@@ -79,8 +79,7 @@ async function assertOrganisationExists(db: Database, organisationId: string | n
     .select({ id: organisations.id })
     .from(organisations)
     .where(and(eq(organisations.id, organisationId), isNull(organisations.deletedAt)));
-  if (!found)
-    throw new AppError('VALIDATION', 'This parent organisation does not exist', { fields: { organisationId: 'invalid' } });
+  if (!found) throw new AppError('VALIDATION', 'organisationMissing', { fields: { organisationId: 'invalid' } });
 }
 
 async function writeSettings(db: Database, instanceId: string, values: Record<string, string>) {
@@ -138,7 +137,7 @@ async function endSessionsOfClinic(db: Database, instanceId: string) {
 
 function assertNotOwnHome(ctx: SignedInContext, id: string) {
   if (ctx.actor.homeInstanceId === id) {
-    throw new AppError('FORBIDDEN', 'You cannot switch off the instance your own account belongs to');
+    throw new AppError('FORBIDDEN', 'ownInstanceOff');
   }
 }
 
@@ -151,7 +150,7 @@ export async function updateInstance(ctx: SignedInContext, id: string, input: Up
     const current = await getInstance(ctx, id, tx);
     const movesOrSwitches = input.organisationId !== current.organisationId || input.isActive !== current.isActive;
     if (movesOrSwitches && !isSystemManager(ctx)) {
-      throw new AppError('FORBIDDEN', 'Only a System Manager can change the organisation or switch an instance off');
+      throw new AppError('FORBIDDEN', 'systemManagerOnly');
     }
     if (input.organisationId !== current.organisationId) await assertOrganisationExists(tx, input.organisationId);
     if (!input.isActive && current.isActive) assertNotOwnHome(ctx, id);

@@ -31,7 +31,7 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 const nameTaken = () =>
-  new AppError('CONFLICT', 'This name is already in the list', {
+  new AppError('CONFLICT', 'nameTaken', {
     fields: { name: 'nameTaken' } satisfies Record<string, ValidationMessageKey>,
   });
 
@@ -62,7 +62,7 @@ export function parseAttributes(list: ManagedListDefinition, attributes: Record<
     const path = ['attributes', ...issue.path.map(String)].join('.');
     fields[path] ??= isValidationMessageKey(issue.message) ? issue.message : 'invalid';
   }
-  throw new AppError('VALIDATION', 'Some fields are not valid', { fields });
+  throw new AppError('VALIDATION', 'fieldsInvalid', { fields });
 }
 
 function listOf(family: ManagedListFamily, listType: string): ManagedListDefinition {
@@ -86,7 +86,7 @@ async function findRow(db: Database, ctx: SignedInContext, family: ManagedListFa
         isNull(managedItems.deletedAt),
       ),
     );
-  if (!row) throw notFound('Entry');
+  if (!row) throw notFound('entryNotFound');
   return row;
 }
 

@@ -29,7 +29,7 @@ export async function outboxRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) => {
       // Outside demo mode messages hold live links and codes: they are never readable in the app.
-      if (!request.ctx.config.demoMode) throw notFound('Page');
+      if (!request.ctx.config.demoMode) throw notFound('pageNotFound');
       const { totalRecords, rows } = await withSystemContext(request.ctx, 'system-manager', (ctx) =>
         listOutbox(ctx.db, request.query),
       );

@@ -67,7 +67,7 @@ async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string
         doctorId ? eq(patients.doctorId, doctorId) : undefined,
       ),
     );
-  if (!row) throw notFound('Patient');
+  if (!row) throw notFound('patientNotFound');
   return row;
 }
 
@@ -222,7 +222,7 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
   const ids = { patientId, instanceId: ctx.instanceId };
   return ctx.db.transaction(async (tx) => {
     const [patient] = doctorId ? await dashboardPatient.ofDoctor(tx, { ...ids, doctorId }) : await dashboardPatient.all(tx, ids);
-    if (!patient) throw notFound('Patient');
+    if (!patient) throw notFound('patientNotFound');
 
     const zoneSettings = await dashboardTimeZoneSettings(tx, ids);
     const timeZone = clinicTimeZoneFrom(Object.fromEntries(zoneSettings.map((row) => [row.key, row.value])));
@@ -306,7 +306,7 @@ async function noteWithAuthor(db: Database, ctx: SignedInContext, noteId: string
     .from(patientNotes)
     .leftJoin(author, eq(author.id, patientNotes.authorUserId))
     .where(eq(patientNotes.id, noteId));
-  if (!row) throw notFound('Note');
+  if (!row) throw notFound('noteNotFound');
   return toNote(ctx, { ...row.note, authorFirstName: row.authorFirstName, authorLastName: row.authorLastName });
 }
 
@@ -336,8 +336,8 @@ async function editableNote(db: Database, ctx: SignedInContext, patientId: strin
     .select({ id: patientNotes.id, authorUserId: patientNotes.authorUserId })
     .from(patientNotes)
     .where(and(eq(patientNotes.id, noteId), eq(patientNotes.patientId, patientId), eq(patientNotes.instanceId, ctx.instanceId)));
-  if (!note) throw notFound('Note');
-  if (!mayEditNote(ctx, note.authorUserId)) throw new AppError('FORBIDDEN', 'Only the author or an Admin may change this note');
+  if (!note) throw notFound('noteNotFound');
+  if (!mayEditNote(ctx, note.authorUserId)) throw new AppError('FORBIDDEN', 'noteAuthorOnly');
   return note;
 }
 

@@ -58,9 +58,9 @@ const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 const LINK_TARGET = 'patient link';
 
-const linkNotFound = () => new AppError('NOT_FOUND', 'Link not found');
-const gone = (status: LinkStatus) => new AppError('GONE', status);
-const noAccess = () => new AppError('UNAUTHENTICATED', 'Please confirm your identity again');
+const linkNotFound = () => new AppError('NOT_FOUND', 'linkNotFound');
+const gone = (status: LinkStatus) => new AppError('GONE', 'linkGone', { params: { status } });
+const noAccess = () => new AppError('UNAUTHENTICATED', 'identityAgain');
 
 /** Precedence: what can never change again first, then what the clinic did, then what time did. */
 export function linkStatusOf(
@@ -187,7 +187,7 @@ export async function createLink(
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
     if (input.appointmentId) {
       const appointment = await findVisibleAppointment(tx, ctx, input.appointmentId);
-      if (appointment.patientId !== patient.id) throw notFound('Appointment');
+      if (appointment.patientId !== patient.id) throw notFound('appointmentNotFound');
     }
     let title: LocalizedText;
     if (input.customFormId) {
@@ -195,21 +195,21 @@ export async function createLink(
         .select({ id: customForms.id, archivedAt: customForms.archivedAt })
         .from(customForms)
         .where(and(eq(customForms.id, input.customFormId), eq(customForms.instanceId, ctx.instanceId)));
-      if (!form) throw notFound('Custom form');
-      if (form.archivedAt) throw fieldError('customFormId', 'invalid', 'This form is archived and cannot be sent');
+      if (!form) throw notFound('customFormNotFound');
+      if (form.archivedAt) throw fieldError('customFormId', 'invalid', 'formArchived');
       title = (await loadForm(tx, { instanceId: ctx.instanceId, formCode: null, customFormId: form.id })).title;
     } else {
       title = instrumentTitle(input.formCode!);
     }
     if (input.send === 'email' && !patient.email) {
-      throw fieldError('send', 'patientEmailMissing', 'The patient has no email address');
+      throw fieldError('send', 'patientEmailMissing');
     }
     // The patient's choice not to get email, and the clinic's switch for email, both hold here too.
     if (input.send === 'email' && !patient.enableEmail) {
-      throw fieldError('send', 'patientEmailOff', 'This patient does not want email');
+      throw fieldError('send', 'patientEmailOff');
     }
     if (input.send === 'email' && !isOn(await readSettings(tx, ctx.instanceId), 'enableEmail')) {
-      throw fieldError('send', 'clinicEmailOff', 'Email is switched off for this clinic');
+      throw fieldError('send', 'clinicEmailOff');
     }
     const language = input.language ?? patient.preferredLanguage;
     const [row] = await tx
@@ -284,7 +284,7 @@ export async function revokeLink(ctx: SignedInContext, id: string): Promise<void
       .from(patientLinks)
       .where(and(eq(patientLinks.id, id), eq(patientLinks.instanceId, ctx.instanceId)))
       .for('update');
-    if (!link) throw notFound('Link');
+    if (!link) throw notFound('linkNotFound');
     await findVisiblePatient(ctx, tx, link.patientId);
     if (link.completedAt || link.revokedAt) return;
     await tx
@@ -444,7 +444,7 @@ export async function verifyLink(ctx: ServiceContext, token: string, input: Veri
   });
   if (outcome.kind === 'gone') throw gone(outcome.status);
   if (outcome.kind === 'mismatch') {
-    throw new AppError('VALIDATION', 'The last name or date of birth does not match our records', {
+    throw new AppError('VALIDATION', 'identityMismatch', {
       fields: { lastName: 'identityMismatch' },
     });
   }
@@ -470,7 +470,7 @@ export async function linkForm(ctx: ServiceContext, token: string, bearer: strin
 }
 
 function requireLanguage(form: RenderableForm, language: FormLanguage) {
-  if (!form.languages.includes(language)) throw fieldError('language', 'invalid', 'This form is not available in this language');
+  if (!form.languages.includes(language)) throw fieldError('language', 'invalid', 'formLanguageMissing');
 }
 
 export async function saveDraft(ctx: ServiceContext, token: string, bearer: string | undefined, input: Draft): Promise<void> {
@@ -536,14 +536,14 @@ export async function submitLink(
     const earlier = await previous();
     if (earlier) {
       if (earlier.linkId === link.id) return answered(earlier.id, true);
-      throw new AppError('CONFLICT', 'This submission key was already used');
+      throw new AppError('CONFLICT', 'submissionKeyUsed');
     }
     requireOpen(link);
     const { form, customFormVersionId } = await loadForm(tx, link);
     requireLanguage(form, input.language);
     const problems = formProblems(form, input.answers);
     if (Object.keys(problems).length > 0) {
-      throw new AppError('VALIDATION', 'Some answers need attention', {
+      throw new AppError('VALIDATION', 'answersNeedAttention', {
         fields: problems as Record<string, ValidationMessageKey>,
       });
     }

@@ -156,7 +156,7 @@ async function checkReferences(ctx: SignedInContext, db: Database, input: Patien
       );
     if (!doctor) fields.doctorId = 'invalid';
   }
-  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'Some values are not valid', { fields });
+  if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'valuesInvalid', { fields });
 }
 
 /** Keeps the extended answers only for the questions the clinic's settings ask (extendedPatientAsk*). */
@@ -236,7 +236,7 @@ export async function findVisiblePatient(ctx: SignedInContext, db: Database, id:
     .select()
     .from(patients)
     .where(and(eq(patients.id, id), visiblePatients(ctx, scope)));
-  if (!row) throw notFound('Patient');
+  if (!row) throw notFound('patientNotFound');
   return row;
 }
 

@@ -57,7 +57,7 @@ async function findTemplate(db: Database, ctx: SignedInContext, id: string): Pro
     .select()
     .from(perioperativeTemplates)
     .where(and(eq(perioperativeTemplates.id, id), ownTemplate(ctx)));
-  if (!row) throw notFound('Template');
+  if (!row) throw notFound('templateNotFound');
   return row;
 }
 
@@ -87,7 +87,7 @@ async function assertNameFree(db: Database, ctx: SignedInContext, name: string, 
       ),
     )
     .limit(1);
-  if (clash) throw new AppError('CONFLICT', 'This name is already in the list', { fields: { name: 'nameTaken' } });
+  if (clash) throw new AppError('CONFLICT', 'nameTaken', { fields: { name: 'nameTaken' } });
 }
 
 export async function listTemplates(ctx: SignedInContext, query: TemplateListQuery) {
@@ -218,7 +218,7 @@ async function findDetail(db: Database, ctx: SignedInContext, templateId: string
         eq(perioperativeTemplateDetails.instanceId, ctx.instanceId),
       ),
     );
-  if (!row) throw notFound('Message');
+  if (!row) throw notFound('messageNotFound');
   return { template, row };
 }
 

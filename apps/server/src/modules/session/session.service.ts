@@ -31,7 +31,7 @@ export async function listClinics(ctx: SignedInContext): Promise<Clinic[]> {
 export async function sessionContext(ctx: SignedInContext): Promise<SessionContext> {
   const [user] = await ctx.db.select().from(users).where(eq(users.id, ctx.actor.userId));
   const [instance] = await ctx.db.select().from(instances).where(eq(instances.id, ctx.instanceId));
-  if (!user || !instance) throw notFound('Session');
+  if (!user || !instance) throw notFound('sessionNotFound');
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const homeSettings =
     user.instanceId && user.instanceId !== ctx.instanceId ? await readSettings(ctx.db, user.instanceId) : settings;

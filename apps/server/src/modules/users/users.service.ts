@@ -16,6 +16,7 @@ import { withSystemContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { activityLogs, oneTimeTokens, sessions, userInstances, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import type { ServerMessageKey } from '@pathwell/contracts/server-messages';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueWelcomeEmail } from '../auth/auth.service';
@@ -29,8 +30,8 @@ type ListedStatus = (typeof listedStatuses)[number];
 
 const PIN_TARGET = 'admin PIN';
 
-const cannot = (message: string) => new AppError('FORBIDDEN', message);
-const emailTaken = () => new AppError('CONFLICT', 'Another account uses this email', { fields: { email: 'emailTaken' } });
+const cannot = (messageKey: ServerMessageKey) => new AppError('FORBIDDEN', messageKey);
+const emailTaken = () => new AppError('CONFLICT', 'emailInUse', { fields: { email: 'emailTaken' } });
 
 /** The clinics a request looks at: the acting clinic, or every clinic of a parent user's all-clinics view. */
 const scopeOf = (ctx: SignedInContext) => (ctx.allClinics ? ctx.instanceIds : [ctx.instanceId]);
@@ -109,18 +110,18 @@ async function findVisibleUser(ctx: SignedInContext, db: Database, id: string): 
     .select()
     .from(users)
     .where(and(eq(users.id, id), isNull(users.deletedAt), inArray(users.status, [...listedStatuses]), belongsTo(scopeOf(ctx))));
-  if (!row) throw notFound('User');
+  if (!row) throw notFound('userNotFound');
   return row;
 }
 
 function assertMayGrant(ctx: SignedInContext, role: Role) {
-  if (roleRank[role] > roleRank[ctx.actor.role]) throw cannot('You cannot give a role above your own');
+  if (roleRank[role] > roleRank[ctx.actor.role]) throw cannot('roleAboveOwn');
 }
 
 async function loadManageable(ctx: SignedInContext, db: Database, id: string) {
   const target = await findVisibleUser(ctx, db, id);
   const actorClinics = await actorClinicIds(ctx, db);
-  if (!mayManage(ctx, target, actorClinics)) throw cannot('You are not allowed to change this user');
+  if (!mayManage(ctx, target, actorClinics)) throw cannot('userNotManageable');
   return { target, actorClinics };
 }
 
@@ -152,7 +153,7 @@ function nextMemberships(
   if (input.isParent) {
     const outside = input.clinicIds.filter((id) => !actorClinics.has(id));
     if (outside.length > 0) {
-      throw new AppError('VALIDATION', 'You can only add clinics you work in', { fields: { clinicIds: 'invalid' } });
+      throw new AppError('VALIDATION', 'clinicsNotYours', { fields: { clinicIds: 'invalid' } });
     }
   }
   const kept = existing.filter((id) => !actorClinics.has(id));
@@ -291,8 +292,8 @@ export async function updateUser(ctx: SignedInContext, id: string, input: Create
       const { target, actorClinics } = await loadManageable(ctx, tx, id);
       const currentRole = roleFromCode(target.role);
       assertMayGrant(ctx, input.role);
-      if (isSelf && input.role !== currentRole) throw cannot('You cannot change your own role');
-      if (isSelf && !input.isActive) throw cannot('You cannot switch off your own account');
+      if (isSelf && input.role !== currentRole) throw cannot('ownRole');
+      if (isSelf && !input.isActive) throw cannot('ownAccountOff');
       if (input.email !== target.email.toLowerCase() && (await emailInUse(tx, input.email, target.id))) throw emailTaken();
 
       const existing = (await membershipsOf(tx, [target.id])).get(target.id) ?? [];
@@ -345,11 +346,11 @@ function statusAfter(target: UserRow, isActive: boolean): UserRow['status'] {
  * whose home is a clinic the actor does not run only leaves the actor's clinics.
  */
 export async function deleteUser(ctx: SignedInContext, id: string): Promise<void> {
-  if (id === ctx.actor.userId) throw cannot('You cannot delete your own account');
+  if (id === ctx.actor.userId) throw cannot('ownAccountDelete');
   await ctx.db.transaction(async (tx) => {
     const target = await findVisibleUser(ctx, tx, id);
     const actorClinics = await actorClinicIds(ctx, tx);
-    if (roleRank[roleFromCode(target.role)] > roleRank[ctx.actor.role]) throw cannot('You are not allowed to change this user');
+    if (roleRank[roleFromCode(target.role)] > roleRank[ctx.actor.role]) throw cannot('userNotManageable');
     if (!target.instanceId || !actorClinics.has(target.instanceId)) {
       await tx
         .delete(userInstances)
@@ -373,7 +374,7 @@ export async function resendWelcomeEmail(ctx: SignedInContext, log: FastifyBaseL
   const deliver = await ctx.db.transaction(async (tx) => {
     const { target } = await loadManageable(ctx, tx, id);
     if (target.status !== 'invited') {
-      throw new AppError('CONFLICT', 'This user has already set up their account or is switched off');
+      throw new AppError('CONFLICT', 'accountAlreadySetUp');
     }
     const send = await queueWelcomeEmail(ctx, log, tx, target);
     await recordActivity(tx, activity(ctx, 'Sent', target.id, `Sent the welcome email to ${target.email}`));
@@ -400,7 +401,7 @@ export async function setUserTwoFactor(ctx: SignedInContext, id: string, enabled
 }
 
 export async function setUserActive(ctx: SignedInContext, id: string, isActive: boolean) {
-  if (id === ctx.actor.userId && !isActive) throw cannot('You cannot switch off your own account');
+  if (id === ctx.actor.userId && !isActive) throw cannot('ownAccountOff');
   return ctx.db.transaction(async (tx) => {
     const { target, actorClinics } = await loadManageable(ctx, tx, id);
     const status = statusAfter(target, isActive);
@@ -418,7 +419,7 @@ export async function setUserPin(ctx: SignedInContext, id: string, pin: string) 
     const { target, actorClinics } = await loadManageable(ctx, tx, id);
     const role = roleFromCode(target.role);
     if (role !== 'Admin' && role !== 'SystemManager') {
-      throw new AppError('VALIDATION', 'Only administrators have a PIN', { fields: { pin: 'invalid' } });
+      throw new AppError('VALIDATION', 'pinAdminsOnly', { fields: { pin: 'invalid' } });
     }
     const [row] = await tx.update(users).set({ pinHash, updatedAt: new Date() }).where(eq(users.id, target.id)).returning();
     await recordActivity(tx, {
@@ -457,7 +458,7 @@ export async function validatePin(ctx: SignedInContext, pin: string) {
   if (Number(failures?.count ?? 0) >= PIN_MAX_FAILURES) {
     const oldest = failures?.oldest ? new Date(failures.oldest).getTime() : Date.now();
     const retryAfterSeconds = Math.max(1, Math.ceil((oldest + PIN_WINDOW_MINUTES * 60_000 - Date.now()) / 1000));
-    throw new AppError('RATE_LIMITED', 'Too many wrong PIN attempts. Please try again later.', { retryAfterSeconds });
+    throw new AppError('RATE_LIMITED', 'pinLocked', { retryAfterSeconds });
   }
   const [self] = await ctx.db.select({ pinHash: users.pinHash }).from(users).where(eq(users.id, ctx.actor.userId));
   const isValid = await verifyPassword(self?.pinHash ?? null, pin);

@@ -1,5 +1,5 @@
 import { ApiError } from '../../lib/api-client';
-import { i18n, translateServerText } from '../../lib/i18n';
+import { i18n } from '../../lib/i18n';
 
 type FallbackKey = 'loginFailed' | 'forgetPasswordFailed' | 'updatePasswordFailed' | 'setPasswordFailed';
 
@@ -14,7 +14,7 @@ export function accountErrorText(
 ): string {
   if (error instanceof ApiError) {
     if (!error.hasResponse) return i18n.t(`errors:texts.${noResponse}`);
-    if (error.serverMessage) return translateServerText(error.serverMessage);
+    if (error.serverMessage) return error.serverMessage;
   }
   return i18n.t(`errors:texts.${fallback}`);
 }

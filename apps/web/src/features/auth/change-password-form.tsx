@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { changePasswordSchema } from '@pathwell/contracts/users';
 import { ApiError } from '../../lib/api-client';
-import { i18n, translateServerText, translateValidation } from '../../lib/i18n';
+import { i18n, translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { authApi } from './auth.api';
 import { ErrorAlert } from '../../components/error-alert';
@@ -25,7 +25,7 @@ function changePasswordErrorText(error: unknown): string {
   if (error instanceof ApiError && error.hasResponse) {
     const listed = Object.entries(error.fields).map(([field, key]) => fieldText(field, key));
     if (listed.length > 0) return [...new Set(listed)].join(' ');
-    if (error.serverMessage) return translateServerText(error.serverMessage);
+    if (error.serverMessage) return error.serverMessage;
   }
   return i18n.t('errors:texts.updatePasswordFailed');
 }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ID_PATTERN } from '@pathwell/contracts/validation';
 import { ApiError } from '../../lib/api-client';
-import { translateServerText } from '../../lib/i18n';
+import { errorText } from '../../lib/error-text';
 import { authApi } from './auth.api';
 import { ErrorAlert } from '../../components/error-alert';
 
@@ -50,7 +50,7 @@ export function ConfirmSignUp({ id, token }: { id: string; token: string }) {
       : failure instanceof ApiError && failure.status !== null && failure.status < 500
         ? t('confirmSignUp.failed')
         : failure
-          ? translateServerText(failure.message)
+          ? errorText(failure)
           : t('confirmSignUp.failed');
   return (
     <Stack gap="md">

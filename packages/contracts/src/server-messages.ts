@@ -1,0 +1,276 @@
+import { appointmentStatusLabels, type AppointmentStatusCode } from './appointments';
+import type { Language } from './constants';
+import { errorTexts, isValidationMessageKey, validationMessages, type ValidationMessageKey } from './messages';
+
+/**
+ * Every message the server puts in an error answer, in both languages (issue #16 §3). The server sends
+ * the key and its parameters (`messageKey`, `params`) beside the English text (`error`, for API users);
+ * the web shows `renderServerMessage(key, params, language)`. `{{name}}` marks a parameter; numbers are
+ * written the way the language writes them, and the parameters named in `statusParams` are appointment
+ * status codes, shown by their label.
+ */
+interface ServerMessage {
+  en: string;
+  es: string;
+  statusParams?: readonly string[];
+}
+
+export const serverMessages = {
+  // Generic answers of the error plugin.
+  requestInvalid: { en: 'Invalid input', es: 'Los datos enviados no son válidos' },
+  internalError: { en: 'Internal error', es: 'Error interno' },
+  serviceUnavailable: {
+    en: 'Service unavailable, try again shortly',
+    es: 'Servicio no disponible; inténtelo de nuevo en unos momentos',
+  },
+  tooManyRequests: { en: 'Too many requests; try again later', es: 'Demasiadas solicitudes; inténtelo más tarde' },
+  requestTooLarge: { en: 'The request is too large', es: 'La solicitud es demasiado grande' },
+  mediaTypeUnsupported: { en: 'This content type is not accepted', es: 'Este tipo de contenido no se acepta' },
+  notFound: { en: 'Not found', es: 'No encontrado' },
+  notAllowed: { en: 'You are not allowed to do this', es: 'No tiene permiso para hacer esto' },
+
+  // Records that are missing, or not visible to the caller (the same answer on purpose).
+  appointmentNotFound: { en: 'Appointment not found', es: 'No se ha encontrado la cita' },
+  clinicNotFound: { en: 'Clinic not found', es: 'No se ha encontrado la clínica' },
+  customFormNotFound: { en: 'Custom form not found', es: 'No se ha encontrado el formulario personalizado' },
+  customFormVersionNotFound: {
+    en: 'Custom form version not found',
+    es: 'No se ha encontrado la versión del formulario personalizado',
+  },
+  entryNotFound: { en: 'Entry not found', es: 'No se ha encontrado la entrada' },
+  fileNotFound: { en: 'File not found', es: 'No se ha encontrado el archivo' },
+  fileSlotNotFound: { en: 'File slot not found', es: 'No se ha encontrado el espacio para el archivo' },
+  formResponseNotFound: { en: 'Form response not found', es: 'No se ha encontrado la respuesta del formulario' },
+  importedWordingNotFound: { en: 'Imported wording not found', es: 'No se ha encontrado el texto importado' },
+  instanceNotFound: { en: 'Instance not found', es: 'No se ha encontrado la instancia' },
+  linkNotFound: { en: 'Link not found', es: 'No se ha encontrado el enlace' },
+  messageNotFound: { en: 'Message not found', es: 'No se ha encontrado el mensaje' },
+  noteNotFound: { en: 'Note not found', es: 'No se ha encontrado la nota' },
+  pageNotFound: { en: 'Page not found', es: 'No se ha encontrado la página' },
+  patientNotFound: { en: 'Patient not found', es: 'No se ha encontrado el paciente' },
+  questionnaireNotFound: { en: 'Questionnaire not found', es: 'No se ha encontrado el cuestionario' },
+  questionnaireResponseNotFound: {
+    en: 'QuestionnaireResponse not found',
+    es: 'No se ha encontrado la respuesta al cuestionario',
+  },
+  recordNotFound: { en: 'Record not found', es: 'No se ha encontrado el registro' },
+  sessionNotFound: { en: 'Session not found', es: 'No se ha encontrado la sesión' },
+  templateNotFound: { en: 'Template not found', es: 'No se ha encontrado la plantilla' },
+  userNotFound: { en: 'User not found', es: 'No se ha encontrado el usuario' },
+  roomNotInClinic: { en: 'Room not found in this clinic', es: 'No se ha encontrado la sala en esta clínica' },
+  bodyLocationNotInClinic: {
+    en: 'Body location not found in this clinic',
+    es: 'No se ha encontrado la localización corporal en esta clínica',
+  },
+  appointmentTypeNotInClinic: {
+    en: 'Appointment type not found in this clinic',
+    es: 'No se ha encontrado el tipo de cita en esta clínica',
+  },
+  doctorNotInClinic: { en: 'Doctor not found in this clinic', es: 'No se ha encontrado el médico en esta clínica' },
+  organisationMissing: { en: 'This parent organisation does not exist', es: 'Esta organización principal no existe' },
+
+  // Signing in and sessions.
+  loginFailed: { en: errorTexts.loginFailed, es: 'No se pudo iniciar sesión. Compruebe el correo electrónico y la contraseña' },
+  signInRequired: { en: 'Sign-in required', es: 'Debe iniciar sesión' },
+  tokenNotValid: { en: 'Token is not valid', es: 'El token no es válido' },
+  codeNotValid: { en: 'The code is not valid or has expired', es: 'El código no es válido o ha caducado' },
+  identityAgain: { en: 'Please confirm your identity again', es: 'Vuelva a confirmar su identidad' },
+  signInLocked: {
+    en: 'Too many failed sign-in attempts. Please try again later.',
+    es: 'Demasiados intentos fallidos de inicio de sesión. Inténtelo de nuevo más tarde.',
+  },
+  pinLocked: {
+    en: 'Too many wrong PIN attempts. Please try again later.',
+    es: 'Demasiados intentos con un PIN incorrecto. Inténtelo de nuevo más tarde.',
+  },
+  accountAwaitingAccess: {
+    en: 'Your account is waiting for a clinic administrator to give you access.',
+    es: 'Su cuenta está a la espera de que un administrador de la clínica le dé acceso.',
+  },
+  emailNotConfirmed: {
+    en: 'Please confirm your email address first; we sent you a link.',
+    es: 'Confirme primero su dirección de correo electrónico; le hemos enviado un enlace.',
+  },
+  clinicInactive: {
+    en: 'This clinic is no longer active in Pathwell. Please contact your administrator.',
+    es: 'Esta clínica ya no está activa en Pathwell. Póngase en contacto con su administrador.',
+  },
+  clinicSwitchedOff: { en: 'This clinic is switched off', es: 'Esta clínica está desactivada' },
+  notInClinic: { en: 'You do not belong to this clinic', es: 'Usted no pertenece a esta clínica' },
+  accountWithoutClinic: { en: 'Your account has no clinic yet', es: 'Su cuenta aún no tiene ninguna clínica' },
+  parentOnly: {
+    en: 'Only parent users have the all-clinics view',
+    es: 'Solo los usuarios principales tienen la vista de todas las clínicas',
+  },
+  oneClinicNeeded: {
+    en: 'This page needs one clinic; choose a clinic first',
+    es: 'Esta página necesita una clínica; elija primero una clínica',
+  },
+  clinicIdHeaderInvalid: { en: 'ClinicId header is not valid', es: 'La cabecera ClinicId no es válida' },
+  linkInvalidOrExpired: { en: 'This link is not valid or has expired', es: 'Este enlace no es válido o ha caducado' },
+  confirmationLinkInvalid: {
+    en: 'This confirmation link is not valid or has expired',
+    es: 'Este enlace de confirmación no es válido o ha caducado',
+  },
+  currentPasswordWrong: { en: 'The current password is not correct', es: 'La contraseña actual no es correcta' },
+  currentPasswordForEmail: {
+    en: 'Enter your current password to change your email',
+    es: 'Introduzca su contraseña actual para cambiar su correo electrónico',
+  },
+
+  // Users, clinics and instances.
+  roleAboveOwn: { en: 'You cannot give a role above your own', es: 'No puede asignar un rol superior al suyo' },
+  userNotManageable: { en: 'You are not allowed to change this user', es: 'No tiene permiso para cambiar este usuario' },
+  ownRole: { en: 'You cannot change your own role', es: 'No puede cambiar su propio rol' },
+  ownAccountOff: { en: 'You cannot switch off your own account', es: 'No puede desactivar su propia cuenta' },
+  ownAccountDelete: { en: 'You cannot delete your own account', es: 'No puede eliminar su propia cuenta' },
+  emailInUse: { en: 'Another account uses this email', es: 'Otra cuenta usa este correo electrónico' },
+  accountAlreadySetUp: {
+    en: 'This user has already set up their account or is switched off',
+    es: 'Este usuario ya ha configurado su cuenta o está desactivado',
+  },
+  pinAdminsOnly: { en: 'Only administrators have a PIN', es: 'Solo los administradores tienen PIN' },
+  clinicsNotYours: { en: 'You can only add clinics you work in', es: 'Solo puede añadir clínicas en las que trabaja' },
+  instancesNotYours: {
+    en: 'You can only group instances you work in',
+    es: 'Solo puede agrupar instancias en las que trabaja',
+  },
+  instanceRequired: { en: 'Choose at least one instance', es: 'Elija al menos una instancia' },
+  ownInstanceOff: {
+    en: 'You cannot switch off the instance your own account belongs to',
+    es: 'No puede desactivar la instancia a la que pertenece su propia cuenta',
+  },
+  organisationHasOtherInstances: {
+    en: 'This organisation also holds instances you do not work in',
+    es: 'Esta organización también incluye instancias en las que usted no trabaja',
+  },
+  systemManagerOnly: {
+    en: 'Only a System Manager can change the organisation or switch an instance off',
+    es: 'Solo un System Manager puede cambiar la organización o desactivar una instancia',
+  },
+  settingInvalid: { en: 'Setting {{setting}} is not valid', es: 'El ajuste {{setting}} no es válido' },
+  configurationValuesCount: {
+    en: 'configurationValues must hold {{count}} values in catalogue order',
+    es: 'configurationValues debe contener {{count}} valores en el orden del catálogo',
+  },
+  enumerationTypeUnknown: {
+    en: 'Unknown enumeration type "{{type}}". Valid types: {{types}}',
+    es: 'Tipo de enumeración desconocido «{{type}}». Tipos válidos: {{types}}',
+  },
+
+  // Appointments.
+  doctorsBookOwn: { en: 'Doctors book only their own appointments', es: 'Los médicos solo reservan sus propias citas' },
+  roomBooked: {
+    en: 'The room is already booked for an overlapping time',
+    es: 'La sala ya está reservada en un horario que se solapa',
+  },
+  doctorBooked: {
+    en: 'The doctor already has an appointment that overlaps this time',
+    es: 'El médico ya tiene una cita que se solapa con este horario',
+  },
+  delayOnlyUpcoming: {
+    en: 'Only an upcoming appointment can have its check-in delayed',
+    es: 'Solo se puede retrasar el registro de llegada de una cita próxima',
+  },
+  moveOnlyUpcoming: { en: 'Only an upcoming appointment can be moved', es: 'Solo se puede mover una cita próxima' },
+  appointmentClosed: {
+    en: 'A completed or no-show appointment can no longer be changed',
+    es: 'Una cita completada o a la que el paciente no se presentó ya no se puede cambiar',
+  },
+  completedNotDeletable: {
+    en: 'A completed appointment is part of the record and cannot be deleted',
+    es: 'Una cita completada forma parte del historial y no se puede eliminar',
+  },
+  statusChangeNotAllowed: {
+    en: 'An appointment that is {{from}} cannot become {{to}}',
+    es: 'Una cita en estado «{{from}}» no puede pasar a «{{to}}»',
+    statusParams: ['from', 'to'],
+  },
+  noShowBeforeStart: {
+    en: 'An appointment can be marked as a no-show only after its start time',
+    es: 'Una cita solo se puede marcar como «No se presentó» después de su hora de inicio',
+  },
+  appointmentExportTooLarge: {
+    en: 'More than {{max}} appointments match; narrow the filters',
+    es: 'Coinciden más de {{max}} citas; acote los filtros',
+  },
+  activityExportTooLarge: {
+    en: 'This export would hold {{total}} entries; the limit is {{max}}. Narrow the dates or filters and export again.',
+    es: 'Esta exportación tendría {{total}} entradas; el límite es {{max}}. Acote las fechas o los filtros y vuelva a exportar.',
+  },
+
+  // Patients, notes, forms and links.
+  noteAuthorOnly: {
+    en: 'Only the author or an Admin may change this note',
+    es: 'Solo el autor o un administrador pueden cambiar esta nota',
+  },
+  fieldsInvalid: { en: 'Some fields are not valid', es: 'Algunos campos no son válidos' },
+  valuesInvalid: { en: 'Some values are not valid', es: 'Algunos valores no son válidos' },
+  answersNeedAttention: { en: 'Some answers need attention', es: 'Algunas respuestas necesitan atención' },
+  submissionKeyUsed: { en: 'This submission key was already used', es: 'Esta clave de envío ya se ha utilizado' },
+  formArchived: {
+    en: 'This form is archived and cannot be sent',
+    es: 'Este formulario está archivado y no se puede enviar',
+  },
+  formLanguageMissing: {
+    en: 'This form is not available in this language',
+    es: 'Este formulario no está disponible en este idioma',
+  },
+  wordingInvalid: { en: 'The wording is not a valid definition', es: 'El texto no es una definición válida' },
+  wordingMismatch: {
+    en: 'The wording does not match the structure of the form',
+    es: 'El texto no coincide con la estructura del formulario',
+  },
+  // A used, expired, revoked or locked patient link: the text is the LinkStatus itself (errors.ts); the
+  // patient page shows its own page for each status, in the patient's language.
+  linkGone: { en: '{{status}}', es: '{{status}}' },
+
+  // Files.
+  textWithNul: { en: 'Text may not contain the NUL character', es: 'El texto no puede contener el carácter NUL' },
+  fileEmpty: { en: 'The file is empty', es: 'El archivo está vacío' },
+  fileLargerThan: { en: 'The file is larger than {{megabytes}} MB', es: 'El archivo supera los {{megabytes}} MB' },
+  fileTypesAccepted: { en: 'Accepted here: {{types}}', es: 'Aquí se aceptan: {{types}}' },
+  multipartRequired: { en: 'Send the file as multipart/form-data', es: 'Envíe el archivo como multipart/form-data' },
+  uploadUnreadable: {
+    en: 'The upload could not be read; send the file as multipart/form-data',
+    es: 'No se pudo leer el archivo enviado; envíelo como multipart/form-data',
+  },
+} as const satisfies Record<string, ServerMessage>;
+
+export type ServerMessageKey = keyof typeof serverMessages;
+/** What an error answer may name: a server message, or a validation message of `messages.ts`. */
+export type MessageKey = ServerMessageKey | ValidationMessageKey;
+export type MessageParams = Record<string, string | number>;
+export type NotFoundKey = Extract<ServerMessageKey, `${string}NotFound`>;
+
+export function isServerMessageKey(value: string): value is ServerMessageKey {
+  return Object.hasOwn(serverMessages, value);
+}
+
+export function isMessageKey(value: string): value is MessageKey {
+  return isServerMessageKey(value) || isValidationMessageKey(value);
+}
+
+const PLACEHOLDER = /\{\{(\w+)\}\}/g;
+
+/** The names a message text asks for, e.g. `['from', 'to']`. */
+export function placeholdersOf(text: string): string[] {
+  return [...text.matchAll(PLACEHOLDER)].map((match) => match[1]!);
+}
+
+function paramText(key: MessageKey, name: string, value: string | number, language: Language): string {
+  const entry: ServerMessage | undefined = isServerMessageKey(key) ? serverMessages[key] : undefined;
+  if (entry?.statusParams?.includes(name)) {
+    const label = appointmentStatusLabels[Number(value) as AppointmentStatusCode];
+    if (label) return label[language];
+  }
+  return typeof value === 'number' ? value.toLocaleString(language === 'es' ? 'es-ES' : 'en-US') : value;
+}
+
+/** A message in one language with its parameters filled in; a missing parameter stays visible as `{{name}}`. */
+export function renderServerMessage(key: MessageKey, params: MessageParams | undefined, language: Language): string {
+  const template = isServerMessageKey(key) ? serverMessages[key][language] : validationMessages[key][language];
+  return template.replace(PLACEHOLDER, (whole, name: string) =>
+    params && Object.hasOwn(params, name) ? paramText(key, name, params[name]!, language) : whole,
+  );
+}
