@@ -205,9 +205,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     const state = request.requestTransaction;
     if (!state || state.finished) return;
     state.finished = true;
-    const committed = commit;
-    await state.transaction.finish(committed);
-    if (!committed) return;
+    await state.transaction.finish(commit);
+    if (!commit) return;
     for (const task of state.afterCommit) {
       setImmediate(() => {
         withSystemAccess(db, task.reason, task.work).catch((error: unknown) =>

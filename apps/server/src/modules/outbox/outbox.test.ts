@@ -6,9 +6,15 @@ import { outboxMessages } from '../../db/schema';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
 const received: { to: string; raw: string }[] = [];
+const REFUSED = 'admin@pathwell.demo';
 const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ['STARTTLS'],
+  // One mailbox the provider refuses, so a failed delivery can be watched end to end.
+  onRcptTo(address, _session, callback) {
+    if (address.address === REFUSED) return callback(Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 }));
+    callback();
+  },
   onData(stream, session, callback) {
     let raw = '';
     stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
@@ -55,5 +61,17 @@ describe('email through SMTP', () => {
       return message?.status === 'sent' ? message : undefined;
     });
     expect(row.sentAt).toBeInstanceOf(Date);
+  });
+
+  it('a message the provider refuses is kept as failed with the reason, and the request still succeeds', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/users/forgetPassword', payload: { email: REFUSED } });
+    expect(response.statusCode).toBe(200);
+    const row = await waitFor(async () => {
+      const [message] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, REFUSED));
+      return message?.status === 'failed' ? message : undefined;
+    });
+    expect(row.error).toMatch(/550|Mailbox unavailable/);
+    expect(row.sentAt).toBeNull();
+    expect(received.some((message) => message.to === REFUSED)).toBe(false);
   });
 });
