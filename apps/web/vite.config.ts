@@ -1,6 +1,9 @@
 /// <reference types="vitest/config" />
 import react from '@vitejs/plugin-react';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -20,9 +23,43 @@ const patientPages: Plugin = {
   },
 };
 
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy beside every text asset of the build, once, at the highest
+ * level, so the server sends them as they are (@fastify/static `preCompressed`) and phones download a
+ * quarter of the bytes without the server compressing on each request (issue #10 §3). Node's zlib is
+ * enough; files under 1 KiB and copies that would not be smaller are skipped.
+ */
+const COMPRESSIBLE = /\.(js|css|html|svg|json|txt|webmanifest)$/;
+const precompress: Plugin = {
+  name: 'pathwell-precompress',
+  apply: 'build',
+  closeBundle() {
+    const outDir = path.join(root, 'dist');
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const full = path.join(dir, name);
+        return statSync(full).isDirectory() ? files(full) : [full];
+      });
+    for (const file of files(outDir)) {
+      if (!COMPRESSIBLE.test(file)) continue;
+      const content = readFileSync(file);
+      if (content.length < 1024) continue;
+      const brotli = brotliCompressSync(content, {
+        params: {
+          [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+          [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+        },
+      });
+      const gzip = gzipSync(content, { level: 9 });
+      if (brotli.length < content.length) writeFileSync(`${file}.br`, brotli);
+      if (gzip.length < content.length) writeFileSync(`${file}.gz`, gzip);
+    }
+  },
+};
+
 export default defineConfig({
   root,
-  plugins: [react(), patientPages],
+  plugins: [react(), patientPages, precompress],
   server: {
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },

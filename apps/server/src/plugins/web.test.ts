@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { customFormPath, instrumentPath } from '@pathwell/contracts/patient-link
 import { isPatientPagePath, webPlugin } from './web';
 
 const token = 'A'.repeat(20) + '_-' + 'b'.repeat(21);
+const script = `export const pages = ${JSON.stringify(Array.from({ length: 400 }, (_, i) => `page ${i}`))};`;
 let app: FastifyInstance;
 let webDist: string;
 
@@ -14,6 +16,10 @@ beforeAll(async () => {
   webDist = mkdtempSync(path.join(tmpdir(), 'pathwell-web-'));
   writeFileSync(path.join(webDist, 'index.html'), '<html>staff app</html>');
   writeFileSync(path.join(webDist, 'patient.html'), '<html>patient page</html>');
+  mkdirSync(path.join(webDist, 'assets'));
+  writeFileSync(path.join(webDist, 'assets', 'main-abc.js'), script);
+  writeFileSync(path.join(webDist, 'assets', 'main-abc.js.br'), brotliCompressSync(script));
+  writeFileSync(path.join(webDist, 'assets', 'main-abc.js.gz'), gzipSync(script));
   app = Fastify();
   await app.register(webPlugin, { webDist });
   await app.ready();
@@ -25,6 +31,30 @@ afterAll(async () => {
 });
 
 const get = (url: string) => app.inject({ method: 'GET', url });
+
+describe('compressed assets', () => {
+  const asset = (encoding?: string) =>
+    app.inject({ method: 'GET', url: '/assets/main-abc.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('sends the brotli copy to a browser that takes brotli, cached for a year', async () => {
+    const response = await asset('gzip, deflate, br');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(String(response.headers.vary).toLowerCase()).toContain('accept-encoding');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe(script);
+    expect(response.rawPayload.length).toBeLessThan(script.length / 3);
+  });
+
+  it('sends gzip to a browser without brotli, and the plain file to one that takes neither', async () => {
+    const gzip = await asset('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(script);
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+});
 
 describe('web pages', () => {
   it('serves the patient page, never cached, for every questionnaire link path', async () => {

@@ -32,6 +32,8 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
       root: options.webDist,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (vite.config.ts); the best one the browser accepts is sent.
+      preCompressed: true,
       setHeaders(res, filePath) {
         res.header(
           'Cache-Control',
