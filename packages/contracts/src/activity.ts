@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { LANGUAGES, PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT, type Language } from './constants';
 import { activityActions, activityAreas, type ActivityAction, type ActivityArea } from './enums';
 import { idSchema, isValidMdyDate } from './validation';
+import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
 /** An export larger than this is refused: past it a spreadsheet is the wrong tool and the file gets huge. */
 export const ACTIVITY_EXPORT_MAX_ROWS = 50_000;
@@ -22,10 +23,7 @@ const optionalOf = <T extends z.ZodType<string>>(schema: T) =>
     .optional()
     .transform((value) => (value ? (value as z.output<T>) : undefined));
 
-export const paginationFilterSchema = z.object({
-  pageSize: z.coerce.number().int().min(1, 'invalid').max(100, 'invalid').default(PAGE_SIZE_DEFAULT),
-  pageNumber: z.coerce.number().int().min(0, 'invalid').default(PAGE_NUMBER_DEFAULT),
-});
+export const paginationFilterSchema = paginationFilterSchemaOf({ maxPageSize: 100, coerce: true });
 export type PaginationFilter = z.infer<typeof paginationFilterSchema>;
 
 /** MM/DD/YYYY → a number that sorts like the calendar. */
@@ -113,7 +111,7 @@ export const activityEntrySchema = z.object({
 });
 export type ActivityEntry = z.infer<typeof activityEntrySchema>;
 
-export const activityPageSchema = z.object({ totalRecords: z.number().int(), data: z.array(activityEntrySchema) });
+export const activityPageSchema = z.object({ ...listTotalShape, data: z.array(activityEntrySchema) });
 export type ActivityPage = z.infer<typeof activityPageSchema>;
 
 export const loginResults = ['Succeeded', 'Failed'] as const;
@@ -135,7 +133,7 @@ export const loginDetailSchema = z.object({
 });
 export type LoginDetail = z.infer<typeof loginDetailSchema>;
 
-export const loginDetailsPageSchema = z.object({ totalRecords: z.number().int(), data: z.array(loginDetailSchema) });
+export const loginDetailsPageSchema = z.object({ ...listTotalShape, data: z.array(loginDetailSchema) });
 export type LoginDetailsPage = z.infer<typeof loginDetailsPageSchema>;
 
 /** GET /api/activitylogs/actors: users who appear in the acting clinic's log, for the user filter. */

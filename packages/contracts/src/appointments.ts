@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { paginationFilterSchema } from './activity';
+import { listTotalShape } from './paging';
 import { LANGUAGES, PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT, type Language } from './constants';
 import { AppointmentStatus } from './enums';
 import { idSchema, isValidInstant, isValidMdyDate } from './validation';
@@ -225,7 +226,7 @@ export type AppointmentExport = z.infer<typeof appointmentExportSchema>;
 export type AppointmentExportInput = z.input<typeof appointmentExportSchema>;
 
 export const appointmentPageSchema = z.object({
-  totalRecords: z.number().int(),
+  ...listTotalShape,
   pageNumber: z.number().int(),
   pageSize: z.number().int(),
   data: z.array(appointmentSchema),

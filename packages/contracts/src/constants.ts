@@ -29,3 +29,10 @@ export const SIGN_IN_MAX_FAILURES_PER_IP = 20;
 
 export const LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * Lists count their matches exactly up to this many; past it they answer "more than" this number
+ * (`totalExact: false`) unless an exact count is asked for, so a page costs the same in a clinic of
+ * ten thousand patients as in one of a million (issue #10 §1).
+ */
+export const LIST_COUNT_LIMIT = 10_000;

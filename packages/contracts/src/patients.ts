@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from './constants';
 import { enumerations } from './enumerations';
 import { EMAIL_PATTERN, idSchema, isValidMdyDate, isYearInRange, US_ZIP_PATTERN } from './validation';
+import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
 /**
  * Patients of specification sections 3 and 7 (docs/decisions/0012-patients.md). Dates travel as ISO
@@ -241,10 +242,7 @@ const filterText = z
   .nullish()
   .transform((value) => (value ? value : undefined));
 
-export const paginationFilterSchema = z.object({
-  pageSize: z.number().int('invalid').min(1, 'numberOutOfRange').max(100, 'numberOutOfRange').default(PAGE_SIZE_DEFAULT),
-  pageNumber: z.number().int('invalid').min(0, 'numberOutOfRange').default(PAGE_NUMBER_DEFAULT),
-});
+export const paginationFilterSchema = paginationFilterSchemaOf({ maxPageSize: 100 });
 
 /** Body of POST patients/filtered (section 7). */
 export const patientFilterSchema = z
@@ -302,7 +300,7 @@ export const patientListItemSchema = z.object({
 export type PatientListItem = z.infer<typeof patientListItemSchema>;
 
 export const patientPageSchema = z.object({
-  totalRecords: z.number(),
+  ...listTotalShape,
   pageNumber: z.number(),
   pageSize: z.number(),
   data: z.array(patientListItemSchema),

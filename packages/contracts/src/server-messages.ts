@@ -195,8 +195,8 @@ export const serverMessages = {
     es: 'Coinciden más de {{max}} citas; acote los filtros',
   },
   activityExportTooLarge: {
-    en: 'This export would hold {{total}} entries; the limit is {{max}}. Narrow the dates or filters and export again.',
-    es: 'Esta exportación tendría {{total}} entradas; el límite es {{max}}. Acote las fechas o los filtros y vuelva a exportar.',
+    en: 'This export would hold more than {{max}} entries. Narrow the dates or filters and export again.',
+    es: 'Esta exportación tendría más de {{max}} entradas. Acote las fechas o los filtros y vuelva a exportar.',
   },
 
   // Patients, notes, forms and links.

@@ -3,6 +3,7 @@ import { DOCTOR_SELECTOR_PAGE_SIZE, PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } fro
 import { roleNames, roleRank, roleSchema, type Role } from './roles';
 import { PROFILE_IMAGE_MAX_CHARS } from './users';
 import { emailSchema, idSchema, PIN_PATTERN } from './validation';
+import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
 /** Clinical provider types of specification section 3 "Enumerations". */
 export const clinicalProviderTypes = ['Doctor', 'Nurse Practitioner', 'Physician Assistant'] as const;
@@ -52,10 +53,7 @@ const profileImageSchema = z
   .nullable();
 
 /** `pageSize` up to the doctor selector's 999 (section 9); page 0 is the first. */
-export const paginationFilterSchema = z.object({
-  pageSize: z.number().int().min(1).max(DOCTOR_SELECTOR_PAGE_SIZE).default(PAGE_SIZE_DEFAULT),
-  pageNumber: z.number().int().min(0).default(PAGE_NUMBER_DEFAULT),
-});
+export const paginationFilterSchema = paginationFilterSchemaOf({ maxPageSize: DOCTOR_SELECTOR_PAGE_SIZE });
 
 const filterText = z
   .string()
@@ -111,7 +109,7 @@ export const systemUserDetailSchema = systemUserSchema.extend({ profileImage: z.
 export type SystemUserDetail = z.infer<typeof systemUserDetailSchema>;
 
 export const userPageSchema = z.object({
-  totalRecords: z.number().int(),
+  ...listTotalShape,
   pageNumber: z.number().int(),
   pageSize: z.number().int(),
   data: z.array(systemUserSchema),

@@ -62,14 +62,12 @@ export function idleMinutesFrom(rawSetting: string | null | undefined): number {
 }
 
 function invalidToken(reply: FastifyReply) {
-  return reply
-    .status(401)
-    .send({
-      error: TOKEN_NOT_VALID,
-      msg: TOKEN_NOT_VALID,
-      code: 'UNAUTHENTICATED',
-      messageKey: 'tokenNotValid',
-    } satisfies ErrorBody);
+  return reply.status(401).send({
+    error: TOKEN_NOT_VALID,
+    msg: TOKEN_NOT_VALID,
+    code: 'UNAUTHENTICATED',
+    messageKey: 'tokenNotValid',
+  } satisfies ErrorBody);
 }
 
 /**

@@ -16,6 +16,7 @@ import { Fragment, type Key, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { errorText } from '../lib/error-text';
+import { i18n } from '../lib/i18n';
 import { ErrorAlert } from './error-alert';
 
 /** The part of a TanStack query result a list page reads. */
@@ -201,6 +202,8 @@ export function Pager({
   summary,
   summaryTestId,
   justify = 'center',
+  totalExact = true,
+  onCountAll,
 }: {
   totalRecords: number;
   pageSize?: number;
@@ -213,15 +216,21 @@ export function Pager({
   summary?: ReactNode;
   summaryTestId?: string;
   justify?: 'center' | 'flex-end';
+  /** False when `totalRecords` is a lower bound ("more than 10,000"); the pages shown stop there. */
+  totalExact?: boolean;
+  onCountAll?: () => void;
 }) {
   const pages = Math.max(1, Math.ceil(totalRecords / pageSize));
   if (pages <= 1 && summary === undefined) return null;
   return (
     <Group justify={summary === undefined ? justify : 'space-between'}>
       {summary === undefined ? null : (
-        <Text size="sm" c="dimmed" data-testid={summaryTestId}>
-          {summary}
-        </Text>
+        <Group gap="xs">
+          <Text size="sm" c="dimmed" data-testid={summaryTestId}>
+            {summary}
+          </Text>
+          {!totalExact && onCountAll ? <CountAllButton onClick={onCountAll} /> : null}
+        </Group>
       )}
       {pages > 1 ? (
         <Pagination
@@ -238,6 +247,24 @@ export function Pager({
   );
 }
 
+/** Asks the server for the exact number of matches once a list has answered "more than". */
+function CountAllButton({ onClick }: { onClick: () => void }) {
+  const { t } = useTranslation('common');
+  return (
+    <Button variant="subtle" size="compact-sm" onClick={onClick} data-testid="count-all">
+      {t('pager.countAll')}
+    </Button>
+  );
+}
+
+/** A count written the way the user's language writes numbers (10,000 / 10.000). */
+export const formatCount = (count: number) => count.toLocaleString(i18n.language === 'es' ? 'es-ES' : 'en-US');
+
+/** A list's total as words: the number, or "more than" it when the server stopped counting. */
+export function totalWords(totalRecords: number, totalExact: boolean | undefined): string {
+  return totalExact === false ? i18n.t('common:pager.moreThan', { total: formatCount(totalRecords) }) : formatCount(totalRecords);
+}
+
 /**
  * A paged query's results under its filters: the live count of matches beside an action (export), the
  * rows, and the pages.
@@ -252,14 +279,17 @@ export function PagedResults<T>({
   totalTestId,
   pagesLabel,
   action,
+  onCountAll,
   children,
 }: {
-  query: QueryLike<{ totalRecords: number; data: T[] }>;
+  query: QueryLike<{ totalRecords: number; totalExact?: boolean; data: T[] }>;
   pageNumber: number;
   onPage: (pageNumber: number) => void;
   errorTestId: string;
   retryLabel: string;
-  totalText: (count: number) => string;
+  /** The total as a sentence: `exact` is false when `count` is a lower bound. */
+  totalText: (count: number, exact: boolean) => string;
+  onCountAll?: () => void;
   totalTestId: string;
   pagesLabel: string;
   action: ReactNode;
@@ -267,12 +297,15 @@ export function PagedResults<T>({
 }) {
   return (
     <QueryState query={query} errorTestId={errorTestId} retryLabel={retryLabel} retryIcon>
-      {({ totalRecords, data }) => (
+      {({ totalRecords, totalExact = true, data }) => (
         <Stack gap="sm">
           <Group justify="space-between">
-            <Text size="sm" c="dimmed" aria-live="polite" data-testid={totalTestId}>
-              {totalText(totalRecords)}
-            </Text>
+            <Group gap="xs">
+              <Text size="sm" c="dimmed" aria-live="polite" data-testid={totalTestId}>
+                {totalText(totalRecords, totalExact)}
+              </Text>
+              {!totalExact && onCountAll ? <CountAllButton onClick={onCountAll} /> : null}
+            </Group>
             {action}
           </Group>
           {children(data)}

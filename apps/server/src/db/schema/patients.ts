@@ -86,9 +86,13 @@ export const patients = pgTable(
     ...stamps,
   },
   (table) => [
-    index('patients_instance_created_idx').on(table.instanceId, table.createdAt),
+    // One index per sort of the patient list, ending in the id that breaks ties (issue #10 §1); the last
+    // name's serves the duplicate check too (last name and date of birth), its ties sorted in passing.
+    index('patients_instance_created_idx').on(table.instanceId, table.createdAt, table.id),
     index('patients_instance_last_name_idx').on(table.instanceId, sql`lower(${table.lastName})`, table.dateOfBirth),
-    index('patients_instance_email_idx').on(table.instanceId, sql`lower(${table.email})`),
+    index('patients_instance_first_name_idx').on(table.instanceId, sql`lower(${table.firstName})`, table.id),
+    index('patients_instance_birth_idx').on(table.instanceId, table.dateOfBirth, table.id),
+    index('patients_instance_email_idx').on(table.instanceId, sql`lower(${table.email})`, table.id),
     index('patients_instance_doctor_idx').on(table.instanceId, table.doctorId),
     // Clinic first, so a search reads only its own clinic's entries however many clinics share the table.
     index('patients_instance_search_trgm_idx').using('gin', table.instanceId, sql`${table.searchName} gin_trgm_ops`),

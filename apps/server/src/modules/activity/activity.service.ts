@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
   ACTIVITY_EXPORT_MAX_ROWS,
   activityActionLabels,
@@ -21,6 +21,7 @@ import {
 import type { ActivityAction, ActivityArea } from '@pathwell/contracts/enums';
 import type { SignedInContext } from '../../context';
 import { activityLogs, sessions, users } from '../../db/schema';
+import { countOf, listTotal } from '../../lib/list-total';
 import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
@@ -115,24 +116,23 @@ function selectEntries(ctx: SignedInContext, where: SQL) {
   return ctx.db.select(entryColumns).from(activityLogs).leftJoin(users, eq(users.id, activityLogs.actorUserId)).where(where);
 }
 
-async function countWhere(ctx: SignedInContext, where: SQL): Promise<number> {
-  const [row] = await ctx.db.select({ total: count() }).from(activityLogs).where(where);
-  return row?.total ?? 0;
-}
+const matchingEntries = (ctx: SignedInContext, where: SQL) =>
+  ctx.db.select({ id: activityLogs.id }).from(activityLogs).where(where);
 
 const pageOf = (paging: PaginationFilter) => ({ limit: paging.pageSize, offset: paging.pageNumber * paging.pageSize });
+
+const totalOf = (ctx: SignedInContext, where: SQL, paging: PaginationFilter, rowsOnPage: number) =>
+  listTotal(ctx.db, matchingEntries(ctx, where), { ...paging, rowsOnPage, exact: paging.exactTotal });
 
 export async function listActivity(ctx: SignedInContext, filter: ActivityFilter): Promise<ActivityPage> {
   const where = whereOf(ctx, filter, await clinicTimeZone(ctx.db, ctx.instanceId));
   const { limit, offset } = pageOf(filter.paginationFilter);
-  const [rows, totalRecords] = await Promise.all([
-    selectEntries(ctx, where)
-      .orderBy(...newestFirst)
-      .limit(limit)
-      .offset(offset),
-    countWhere(ctx, where),
-  ]);
-  return { totalRecords, data: rows.map(toEntry) };
+  const rows = await selectEntries(ctx, where)
+    .orderBy(...newestFirst)
+    .limit(limit)
+    .offset(offset);
+  const total = await totalOf(ctx, where, filter.paginationFilter, rows.length);
+  return { ...total, data: rows.map(toEntry) };
 }
 
 /** The newest entries of the clinic's log (the admin dashboard shows ten). */
@@ -197,14 +197,12 @@ function toLoginDetail(row: EntryRow & { userAgent: string | null }): LoginDetai
 export async function listLoginDetails(ctx: SignedInContext, filter: LoginDetailsFilter): Promise<LoginDetailsPage> {
   const where = whereOf(ctx, { ...filter, area: LOGIN_AREA }, await clinicTimeZone(ctx.db, ctx.instanceId));
   const { limit, offset } = pageOf(filter.paginationFilter);
-  const [rows, totalRecords] = await Promise.all([
-    selectLoginDetails(ctx, where)
-      .orderBy(...newestFirst)
-      .limit(limit)
-      .offset(offset),
-    countWhere(ctx, where),
-  ]);
-  return { totalRecords, data: rows.map(toLoginDetail) };
+  const rows = await selectLoginDetails(ctx, where)
+    .orderBy(...newestFirst)
+    .limit(limit)
+    .offset(offset);
+  const total = await totalOf(ctx, where, filter.paginationFilter, rows.length);
+  return { ...total, data: rows.map(toLoginDetail) };
 }
 
 export interface CsvFile {
@@ -213,9 +211,10 @@ export interface CsvFile {
 }
 
 async function assertExportable(ctx: SignedInContext, where: SQL, maxRows: number) {
-  const total = await countWhere(ctx, where);
+  // Counting stops one past the limit: enough to refuse, without reading the whole log.
+  const total = await countOf(ctx.db, matchingEntries(ctx, where), maxRows + 1);
   if (total > maxRows) {
-    throw new AppError('VALIDATION', 'activityExportTooLarge', { params: { total, max: maxRows } });
+    throw new AppError('VALIDATION', 'activityExportTooLarge', { params: { max: maxRows } });
   }
   return total;
 }
@@ -299,9 +298,9 @@ export async function exportLoginDetails(
 export async function signInCounts(ctx: SignedInContext, now = new Date()) {
   const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
   const inLoginArea = and(eq(activityLogs.instanceId, ctx.instanceId), eq(activityLogs.area, LOGIN_AREA));
+  const countWhere = (where: SQL) => countOf(ctx.db, matchingEntries(ctx, where), null);
   const [signInsToday, failedSignInsThisWeek] = await Promise.all([
     countWhere(
-      ctx,
       and(
         inLoginArea,
         eq(activityLogs.action, 'Created'),
@@ -310,7 +309,6 @@ export async function signInCounts(ctx: SignedInContext, now = new Date()) {
       )!,
     ),
     countWhere(
-      ctx,
       and(
         inLoginArea,
         eq(activityLogs.action, 'Failed'),

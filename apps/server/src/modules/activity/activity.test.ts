@@ -248,8 +248,8 @@ describe('POST /api/activitylogs/filtered', () => {
     [{ action: 'Printed' }, { action: 'invalid' }],
     [{ userId: 'not-an-id' }, { userId: 'idInvalid' }],
     [{ search: 'x'.repeat(201) }, { search: 'tooLong' }],
-    [{ paginationFilter: { pageSize: 0, pageNumber: 0 } }, { 'paginationFilter.pageSize': 'invalid' }],
-    [{ paginationFilter: { pageSize: 15, pageNumber: -1 } }, { 'paginationFilter.pageNumber': 'invalid' }],
+    [{ paginationFilter: { pageSize: 0, pageNumber: 0 } }, { 'paginationFilter.pageSize': 'numberOutOfRange' }],
+    [{ paginationFilter: { pageSize: 15, pageNumber: -1 } }, { 'paginationFilter.pageNumber': 'numberOutOfRange' }],
   ])('bad filter %j answers 400 with field messages', async (payload, fields) => {
     const response = await post('/api/activitylogs/filtered', admin, payload);
     expect(response.statusCode).toBe(400);
@@ -390,7 +390,8 @@ describe('POST /api/activitylogs/export', () => {
     ).resolves.toBeDefined();
     await expect(exportActivity(ctx, activityExportSchema.parse({ search: 'Filler' }), { maxRows: 13 })).rejects.toMatchObject({
       code: 'VALIDATION',
-      message: 'This export would hold 14 entries; the limit is 13. Narrow the dates or filters and export again.',
+      message: 'This export would hold more than 13 entries. Narrow the dates or filters and export again.',
+      messageKey: 'activityExportTooLarge',
     });
   });
 });

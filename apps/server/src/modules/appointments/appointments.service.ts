@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   APPOINTMENT_EXPORT_MAX_ROWS,
@@ -25,6 +25,7 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { appointments, managedItems, patients, userInstances, users } from '../../db/schema';
+import { listTotal } from '../../lib/list-total';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
@@ -157,6 +158,10 @@ export async function findVisibleAppointment(db: Database, ctx: SignedInContext,
   return row;
 }
 
+/** The appointments a filter matches, for counting (the same join as the page: a live patient). */
+const matchingAppointments = (db: Database, where: SQL | undefined) =>
+  db.select({ id: appointments.id }).from(appointments).innerJoin(patients, eq(patients.id, appointments.patientId)).where(where);
+
 export async function listAppointments(
   ctx: SignedInContext,
   filter: AppointmentFilter,
@@ -164,17 +169,18 @@ export async function listAppointments(
 ): Promise<AppointmentPage> {
   const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
   const where = and(...filterConditions(ctx, filter, timeZone, now));
-  const { pageSize, pageNumber } = filter.paginationFilter;
-  const [total] = await ctx.db
-    .select({ value: count() })
-    .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .where(where);
+  const { pageSize, pageNumber, exactTotal } = filter.paginationFilter;
   const rows = await selectAppointments(ctx.db)
     .where(where)
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
     .limit(pageSize)
     .offset(pageNumber * pageSize);
+  const total = await listTotal(ctx.db, matchingAppointments(ctx.db, where), {
+    pageNumber,
+    pageSize,
+    rowsOnPage: rows.length,
+    exact: exactTotal,
+  });
   await audit(
     ctx.db,
     ctx,
@@ -183,7 +189,7 @@ export async function listAppointments(
     undefined,
     `Viewed appointment list page ${pageNumber} (${rows.length} rows)`,
   );
-  return { totalRecords: Number(total?.value ?? 0), pageNumber, pageSize, data: rows.map(toAppointment), message: '' };
+  return { ...total, pageNumber, pageSize, data: rows.map(toAppointment), message: '' };
 }
 
 /** GET all: every appointment of the clinic (the Doctor's own), newest first, paged. */
@@ -192,19 +198,19 @@ export async function listAllAppointments(
   query: { pageSize: number; pageNumber: number; doctorId?: string },
 ): Promise<AppointmentPage> {
   const where = and(...scope(ctx, query.doctorId));
-  const [total] = await ctx.db
-    .select({ value: count() })
-    .from(appointments)
-    .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .where(where);
   const rows = await selectAppointments(ctx.db)
     .where(where)
-    .orderBy(desc(appointments.startsAt), asc(appointments.id))
+    .orderBy(desc(appointments.startsAt), desc(appointments.id))
     .limit(query.pageSize)
     .offset(query.pageNumber * query.pageSize);
+  const total = await listTotal(ctx.db, matchingAppointments(ctx.db, where), {
+    pageNumber: query.pageNumber,
+    pageSize: query.pageSize,
+    rowsOnPage: rows.length,
+  });
   await audit(ctx.db, ctx, 'Appointments', 'Viewed', undefined, `Viewed all appointments page ${query.pageNumber}`);
   return {
-    totalRecords: Number(total?.value ?? 0),
+    ...total,
     pageNumber: query.pageNumber,
     pageSize: query.pageSize,
     data: rows.map(toAppointment),

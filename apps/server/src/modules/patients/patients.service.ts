@@ -20,6 +20,7 @@ import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
+import { listTotal } from '../../lib/list-total';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isOn, readSettings } from '../settings/settings.service';
@@ -372,21 +373,20 @@ interface ListRow {
   doctorLast: string | null;
 }
 
-/** One query for the page and its total, one for the page's phone numbers: constant per request. */
+/**
+ * One query for the page (read along the index of its sort: `(instance_id, sort key, id)`, the id
+ * breaking ties in the same direction) and one for its phone numbers: constant per request, and no
+ * longer reading every match of the clinic to count them (issue #10 §1; the total is `listTotal`).
+ */
 async function listRows(db: Database, where: SQL, filter: PatientFilter, limit: number, offset: number) {
   const column = sortColumns[filter.sortBy];
-  const order = filter.sortDirection === 'asc' ? asc(column) : desc(column);
+  const direction = filter.sortDirection === 'asc' ? asc : desc;
   const rows = await db
-    .select({
-      row: patients,
-      doctorFirst: users.firstName,
-      doctorLast: users.lastName,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
-    })
+    .select({ row: patients, doctorFirst: users.firstName, doctorLast: users.lastName })
     .from(patients)
     .leftJoin(users, eq(users.id, patients.doctorId))
     .where(where)
-    .orderBy(order, desc(patients.id))
+    .orderBy(direction(column), direction(patients.id))
     .limit(limit)
     .offset(offset);
   const ids = rows.map((entry) => entry.row.id);
@@ -403,7 +403,7 @@ async function listRows(db: Database, where: SQL, filter: PatientFilter, limit: 
     : [];
   const phoneOf = new Map<string, string>();
   for (const phone of phones) if (!phoneOf.has(phone.patientId)) phoneOf.set(phone.patientId, phone.number);
-  return { rows: rows as (ListRow & { total: number })[], phoneOf, total: rows[0]?.total ?? null };
+  return { rows: rows as ListRow[], phoneOf };
 }
 
 function toListItem({ row, doctorFirst, doctorLast }: ListRow, phone: string | null): PatientListItem {
@@ -429,23 +429,20 @@ export async function filterPatients(ctx: SignedInContext, filter: PatientFilter
   const { pageSize, pageNumber } = filter.paginationFilter;
   return ctx.db.transaction(async (tx) => {
     const where = filterWhere(ctx, filter);
-    const { rows, phoneOf, total: pageTotal } = await listRows(tx, where, filter, pageSize, pageNumber * pageSize);
-    let total = pageTotal;
-    // Past the last page the window count is unavailable; count once so the pager can recover.
-    if (total === null) {
-      const [counted] = await tx
-        .select({ count: sql<number>`count(*)`.mapWith(Number) })
-        .from(patients)
-        .where(where);
-      total = counted?.count ?? 0;
-    }
+    const { rows, phoneOf } = await listRows(tx, where, filter, pageSize, pageNumber * pageSize);
+    const total = await listTotal(tx, tx.select({ id: patients.id }).from(patients).where(where), {
+      pageNumber,
+      pageSize,
+      rowsOnPage: rows.length,
+      exact: filter.paginationFilter.exactTotal,
+    });
     await audit(ctx, tx, 'Patient List', 'Viewed', undefined, `Page ${pageNumber}, ${rows.length} patients`);
     return {
-      totalRecords: total,
+      ...total,
       pageNumber,
       pageSize,
       data: rows.map((entry) => toListItem(entry, phoneOf.get(entry.row.id) ?? null)),
-      message: total === 0 ? 'No patients found' : 'OK',
+      message: total.totalRecords === 0 ? 'No patients found' : 'OK',
       portalStatuses: [],
     };
   });

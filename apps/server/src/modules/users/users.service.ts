@@ -15,6 +15,7 @@ import {
 import { withSystemContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { activityLogs, oneTimeTokens, sessions, userInstances, users } from '../../db/schema';
+import { listTotal } from '../../lib/list-total';
 import { AppError, notFound } from '../../lib/app-error';
 import type { ServerMessageKey } from '@pathwell/contracts/server-messages';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
@@ -198,10 +199,6 @@ export async function fetchAllUsers(ctx: SignedInContext, filter: UserFilterPars
   if (filter.role) conditions.push(eq(users.role, RoleCode[filter.role]));
   const where = and(...conditions);
 
-  const [counted] = await ctx.db
-    .select({ total: sql<number>`count(*)::int` })
-    .from(users)
-    .where(where);
   const rows = await ctx.db
     .select()
     .from(users)
@@ -214,8 +211,14 @@ export async function fetchAllUsers(ctx: SignedInContext, filter: UserFilterPars
     rows.map((row) => row.id),
   );
   const actorClinics = await actorClinicIds(ctx);
+  const total = await listTotal(ctx.db, ctx.db.select({ id: users.id }).from(users).where(where), {
+    pageNumber,
+    pageSize,
+    rowsOnPage: rows.length,
+    exact: filter.paginationFilter.exactTotal,
+  });
   return {
-    totalRecords: Number(counted?.total ?? 0),
+    ...total,
     pageNumber,
     pageSize,
     data: rows.map((row) => toSystemUser(row, memberships.get(row.id) ?? [], actorClinics, ctx)),

@@ -11,7 +11,7 @@ import {
 } from '@pathwell/contracts/activity';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { useSession } from '../../app/session-context';
-import { DataTable, PagedResults } from '../../components/data-table';
+import { DataTable, formatCount, PagedResults } from '../../components/data-table';
 import { errorText } from '../../lib/error-text';
 import { isLanguage } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
@@ -132,18 +132,20 @@ function LoginTable({ rows, timeZone }: { rows: LoginDetail[]; timeZone: string 
 function useLogFilter() {
   const [filter, setFilter] = useState<ActivityFilterFields>({} as ActivityFilterFields);
   const [pageNumber, setPageNumber] = useState(PAGE_NUMBER_DEFAULT);
+  const [exactTotal, setExactTotal] = useState(false);
   const apply = (next: ActivityFilterFields) => {
     setFilter(next);
     setPageNumber(PAGE_NUMBER_DEFAULT);
   };
-  return { filter, pageNumber, setPageNumber, apply, paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber } };
+  const paginationFilter = { pageSize: PAGE_SIZE_DEFAULT, pageNumber, exactTotal: exactTotal || undefined };
+  return { filter, pageNumber, setPageNumber, apply, paginationFilter, countAll: () => setExactTotal(true) };
 }
 
 export function ActivityLogView() {
   const { t } = useTranslation('activity');
   const timeZone = useSession().instance.timeZoneId;
   const language = useLanguage();
-  const { filter, pageNumber, setPageNumber, apply, paginationFilter } = useLogFilter();
+  const { filter, pageNumber, setPageNumber, apply, paginationFilter, countAll } = useLogFilter();
   const log = useQuery(activityQueries.page({ ...filter, paginationFilter }));
   const actors = useQuery(activityQueries.actors());
   return (
@@ -155,7 +157,8 @@ export function ActivityLogView() {
         onPage={setPageNumber}
         errorTestId="activity-error"
         retryLabel={t('retry')}
-        totalText={(count) => t('total', { count })}
+        totalText={(count, exact) => (exact ? t('total', { count }) : t('totalMoreThan', { total: formatCount(count) }))}
+        onCountAll={countAll}
         totalTestId="activity-total"
         pagesLabel={t('pages')}
         action={
@@ -172,7 +175,7 @@ export function LoginDetailsView() {
   const { t } = useTranslation('activity');
   const timeZone = useSession().instance.timeZoneId;
   const language = useLanguage();
-  const { filter, pageNumber, setPageNumber, apply, paginationFilter } = useLogFilter();
+  const { filter, pageNumber, setPageNumber, apply, paginationFilter, countAll } = useLogFilter();
   const { area: _area, ...loginFilter } = filter;
   const log = useQuery(activityQueries.loginPage({ ...loginFilter, paginationFilter }));
   const actors = useQuery(activityQueries.actors('Login Activity'));
@@ -185,7 +188,8 @@ export function LoginDetailsView() {
         onPage={setPageNumber}
         errorTestId="activity-error"
         retryLabel={t('retry')}
-        totalText={(count) => t('total', { count })}
+        totalText={(count, exact) => (exact ? t('total', { count }) : t('totalMoreThan', { total: formatCount(count) }))}
+        onCountAll={countAll}
         totalTestId="activity-total"
         pagesLabel={t('pages')}
         action={

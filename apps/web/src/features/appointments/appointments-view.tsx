@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { appointmentFilterDefaults, type Appointment, type AppointmentFilterInput } from '@pathwell/contracts/appointments';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { useSession } from '../../app/session-context';
-import { DataTable, PagedResults } from '../../components/data-table';
+import { DataTable, formatCount, PagedResults } from '../../components/data-table';
 import { formatClinicDateTime } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { isLanguage } from '../../lib/i18n';
@@ -70,8 +70,12 @@ export function AppointmentsView({ rowAction }: { rowAction?: AppointmentRowActi
     return rest;
   });
   const [pageNumber, setPageNumber] = useState(0);
+  const [exactTotal, setExactTotal] = useState(false);
   const [scheduling, setScheduling] = useState(false);
-  const filter = { ...fields, paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber } };
+  const filter = {
+    ...fields,
+    paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber, exactTotal: exactTotal || undefined },
+  };
   const query = useQuery(appointmentQueries.page(filter));
   const exporting = useMutation({
     mutationFn: () => appointmentApi.exportCsv({ ...fields, language: isLanguage(i18n.language) ? i18n.language : 'en' }),
@@ -86,7 +90,8 @@ export function AppointmentsView({ rowAction }: { rowAction?: AppointmentRowActi
       onPage={setPageNumber}
       errorTestId="appointments-error"
       retryLabel={t('retry')}
-      totalText={(count) => t('total', { count })}
+      totalText={(count, exact) => (exact ? t('total', { count }) : t('totalMoreThan', { total: formatCount(count) }))}
+      onCountAll={() => setExactTotal(true)}
       totalTestId="appointments-total"
       pagesLabel={t('pages')}
       action={

@@ -51,7 +51,7 @@ import {
   type PatientSortField,
   type PatientStatusFilter,
 } from '@pathwell/contracts/patients';
-import { DataTable, Pager, QueryState } from '../../components/data-table';
+import { DataTable, Pager, QueryState, totalWords } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -87,6 +87,7 @@ export function toPatientFilter(
   sort: Sort,
   pageNumber: number,
   doctorId: string | null,
+  exactTotal = false,
 ): PatientFilterInput {
   return {
     patientStatus: filters.patientStatus,
@@ -100,7 +101,7 @@ export function toPatientFilter(
     ageMax: filters.ageMax === '' ? undefined : filters.ageMax,
     dateOfBirth: mdyToIso(filters.dateOfBirth.trim()) ?? undefined,
     doctorId: doctorId ?? undefined,
-    paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber },
+    paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber, exactTotal: exactTotal || undefined },
   };
 }
 
@@ -441,11 +442,12 @@ export function PatientList({
   const [filters, setFilters] = useState<PatientFilters>(emptyPatientFilters);
   const [sort, setSort] = useState<Sort>({ sortBy: 'CreationStamp', sortDirection: 'desc' });
   const [pageNumber, setPageNumber] = useState(PAGE_NUMBER_DEFAULT);
+  const [exactTotal, setExactTotal] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
   // On narrow screens the filter panel folds away above the list instead of pushing it down.
   const wide = useMediaQuery('(min-width: 62em)', true);
   const [filtersOpen, setFiltersOpen] = useState(false);
-  const filter = toPatientFilter(filters, sort, pageNumber, doctorId);
+  const filter = toPatientFilter(filters, sort, pageNumber, doctorId, exactTotal);
   const page = useQuery(patientQueries.page(filter));
   const exporter = useMutation({
     mutationFn: (format: 'csv' | 'xlsx') =>
@@ -508,7 +510,7 @@ export function PatientList({
           </Group>
           <Paper withBorder p="md" radius="lg">
             <QueryState query={page} errorTestId="patients-error" retryLabel={t('list.retry')} keepDataOnError>
-              {({ totalRecords, data }) => {
+              {({ totalRecords, totalExact, data }) => {
                 const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
                 const sortable = (field: PatientSortField, label: string) => (
                   <SortHeader field={field} sort={sort} onSort={onSort}>
@@ -564,7 +566,13 @@ export function PatientList({
                         controlLabel={(control) => t(`list.pageControl.${control}`)}
                         itemLabel={(number) => t('list.page', { number })}
                         testId="patients-pagination"
-                        summary={t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
+                        totalExact={totalExact}
+                        onCountAll={() => setExactTotal(true)}
+                        summary={t('list.range', {
+                          first,
+                          last: first + data.length - 1,
+                          total: totalWords(totalRecords, totalExact),
+                        })}
                         summaryTestId="patients-range"
                       />
                     }

@@ -28,8 +28,9 @@ const row = (extra: Partial<PatientListItem> = {}): PatientListItem => ({
   ...extra,
 });
 
-const page = (data: PatientListItem[], totalRecords = data.length): PatientPage => ({
+const page = (data: PatientListItem[], totalRecords = data.length, totalExact = true): PatientPage => ({
   totalRecords,
+  totalExact,
   pageNumber: 0,
   pageSize: 15,
   data,
@@ -60,6 +61,20 @@ describe('patient list', () => {
       sortDirection: 'desc',
       paginationFilter: { pageSize: 15, pageNumber: 0 },
     });
+  });
+
+  it('says "more than 10,000" when the server stopped counting, and counts all on request', async () => {
+    const full = Array.from({ length: 15 }, (_, index) =>
+      row({ id: `${patientId.slice(0, -2)}${String(index).padStart(2, '0')}`, fullName: `Patient ${index}` }),
+    );
+    const { calls } = fakeApi([{ method: 'POST', path: '/api/patients/filtered', body: page(full, 10_000, false) }]);
+    const user = userEvent.setup();
+    renderList();
+    expect(await screen.findByTestId('patients-range')).toHaveTextContent('1–15 of more than 10,000');
+    await user.click(screen.getByTestId('count-all'));
+    await waitFor(() =>
+      expect(lastFilter(calls)).toMatchObject({ paginationFilter: { pageSize: 15, pageNumber: 0, exactTotal: true } }),
+    );
   });
 
   it('sends the filter panel values and the sort of a clicked column', async () => {

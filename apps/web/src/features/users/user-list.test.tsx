@@ -73,9 +73,10 @@ function fakeUserServer(users: SystemUser[], options: { fail?: boolean; session?
             contains(user.email, filter.email) &&
             (!filter.role || user.role === filter.role),
         );
-        const { pageSize = 15, pageNumber = 0 } = filter.paginationFilter ?? {};
+        const { pageSize = 15, pageNumber = 0 } = (filter.paginationFilter ?? {}) as { pageSize?: number; pageNumber?: number };
         return json(200, {
           totalRecords: found.length,
+          totalExact: true,
           pageNumber,
           pageSize,
           data: found.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize),

@@ -21,7 +21,7 @@ import { Link } from 'react-router';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { roleNames, type Role } from '@pathwell/contracts/roles';
 import type { SystemUser, UserFilter } from '@pathwell/contracts/user-admin';
-import { DataTable, Pager, QueryState } from '../../components/data-table';
+import { DataTable, Pager, QueryState, totalWords } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -43,9 +43,9 @@ export function StatusBadge({ status }: { status: SystemUser['status'] }) {
   );
 }
 
-function toFilter(filters: Filters, pageNumber: number): UserFilter {
+function toFilter(filters: Filters, pageNumber: number, exactTotal: boolean): UserFilter {
   return {
-    paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber },
+    paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber, exactTotal: exactTotal || undefined },
     firstName: filters.firstName.trim() || undefined,
     lastName: filters.lastName.trim() || undefined,
     email: filters.email.trim() || undefined,
@@ -162,8 +162,9 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
   const { t } = useTranslation('users');
   const [filters, setFilters] = useState<Filters>(emptyFilters);
   const [pageNumber, setPageNumber] = useState(PAGE_NUMBER_DEFAULT);
+  const [exactTotal, setExactTotal] = useState(false);
   const [deleting, setDeleting] = useState<SystemUser | null>(null);
-  const page = useQuery(userQueries.page(toFilter(filters, pageNumber)));
+  const page = useQuery(userQueries.page(toFilter(filters, pageNumber, exactTotal)));
 
   const apply = (next: Filters) => {
     setFilters(next);
@@ -175,7 +176,7 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
       <FilterForm onApply={apply} />
       <Paper withBorder p="md" radius="lg">
         <QueryState query={page} errorTestId="users-error" retryLabel={t('list.retry')} keepDataOnError>
-          {({ totalRecords, data }) => {
+          {({ totalRecords, totalExact, data }) => {
             const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
             return (
               <DataTable
@@ -247,7 +248,13 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
                     controlLabel={(control) => t(`list.pageControl.${control}`)}
                     itemLabel={(number) => t('list.page', { number })}
                     testId="users-pagination"
-                    summary={t('list.range', { first, last: first + data.length - 1, total: totalRecords })}
+                    totalExact={totalExact}
+                    onCountAll={() => setExactTotal(true)}
+                    summary={t('list.range', {
+                      first,
+                      last: first + data.length - 1,
+                      total: totalWords(totalRecords, totalExact),
+                    })}
                     summaryTestId="users-range"
                   />
                 }
