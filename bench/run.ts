@@ -223,6 +223,8 @@ interface Target {
 interface Context {
   port: number;
   token: string;
+  /** The clinic Admin's token, for the cases only Admins may call (activity log, login details). */
+  adminToken: string;
   pool: pg.Pool;
   instanceId: string;
   userId: string;
@@ -232,6 +234,10 @@ interface Context {
 
 interface Case {
   name: string;
+  /** Whose token the HTTP side sends (the clinic's Staff user unless said). */
+  as?: 'admin';
+  /** A list whose p50 must not grow with the clinic: compared with the baseline database (issue #10 §1). */
+  list?: boolean;
   http: (ctx: Context, index: number) => { method: string; path: string; body?: unknown };
   sql: (ctx: Context, index: number) => Promise<void>;
 }
@@ -285,6 +291,12 @@ async function inTransaction(pool: pg.Pool, work: (client: pg.PoolClient) => Pro
   }
 }
 
+/** The list total as `listTotal` counts it: a short page ends the list, else at most 10,001 matches. */
+async function boundedTotal(client: pg.PoolClient | pg.Pool, rowsOnPage: number, matches: string, values: unknown[]) {
+  if (rowsOnPage > 0 && rowsOnPage < 15) return;
+  await client.query(`select count(*)::int as n from ((${matches}) limit 10001) as matches`, values);
+}
+
 /**
  * The SQL of each endpoint as its service sends it (apps/server/src/modules/patients, appointments,
  * patient-dashboard): the same statements, joins, order, limits and the Viewed activity entry.
@@ -303,6 +315,7 @@ const cases: Case[] = [
   },
   {
     name: 'POST /api/patients/filtered',
+    list: true,
     http: (_ctx, index) => ({
       method: 'POST',
       path: '/api/patients/filtered',
@@ -310,11 +323,11 @@ const cases: Case[] = [
     }),
     sql: (ctx, index) =>
       inTransaction(ctx.pool, async (client) => {
+        const where = `p.instance_id in ($1) and p.deleted_at is null and p.status = 'active' and p.archived_at is null and p.account_closed_at is null`;
         const page = await client.query<{ id: string }>(
-          `select p.*, u.first_name as doctor_first, u.last_name as doctor_last, count(*) over () as total
+          `select p.*, u.first_name as doctor_first, u.last_name as doctor_last
            from patients p left join users u on u.id = p.doctor_id
-           where p.instance_id in ($1) and p.deleted_at is null and p.status = 'active' and p.archived_at is null and p.account_closed_at is null
-           order by p.created_at desc, p.id desc limit 15 offset $2`,
+           where ${where} order by p.created_at desc, p.id desc limit 15 offset $2`,
           [ctx.instanceId, (index % 10) * 15],
         );
         await client.query(
@@ -322,6 +335,7 @@ const cases: Case[] = [
            order by is_primary desc, created_at asc`,
           [page.rows.map((row) => row.id)],
         );
+        await boundedTotal(client, page.rows.length, `select p.id from patients p where ${where}`, [ctx.instanceId]);
         await audit(client, ctx, 'Patient List', 'patient', null, `Page ${index % 10}, ${page.rows.length} patients`);
       }),
   },
@@ -344,6 +358,7 @@ const cases: Case[] = [
   },
   {
     name: 'POST /api/patientappointments/filtered',
+    list: true,
     http: (_ctx, index) => ({
       method: 'POST',
       path: '/api/patientappointments/filtered',
@@ -355,11 +370,6 @@ const cases: Case[] = [
         ctx.instanceId,
       ]);
       const where = `a.instance_id = $1 and a.deleted_at is null and p.deleted_at is null and a.starts_at >= $2 and a.starts_at < $3`;
-      await ctx.pool.query(`select count(*) from appointments a inner join patients p on p.id = a.patient_id where ${where}`, [
-        ctx.instanceId,
-        from,
-        to,
-      ]);
       const page = await ctx.pool.query(
         `select a.id, p.id as patient_id, p.first_name, p.middle_name, p.last_name, p.date_of_birth, u.id as doctor_id,
            u.first_name as doctor_first, u.last_name as doctor_last, t.id as type_id, t.name as type_name, r.id as room_id,
@@ -372,6 +382,12 @@ const cases: Case[] = [
          where ${where} order by a.starts_at asc, a.id asc limit 15 offset $4`,
         [ctx.instanceId, from, to, (index % 10) * 15],
       );
+      await boundedTotal(
+        ctx.pool,
+        page.rows.length,
+        `select a.id from appointments a inner join patients p on p.id = a.patient_id where ${where}`,
+        [ctx.instanceId, from, to],
+      );
       await audit(
         ctx.pool,
         ctx,
@@ -380,6 +396,29 @@ const cases: Case[] = [
         null,
         `Viewed appointment list page ${index % 10} (${page.rows.length} rows)`,
       );
+    },
+  },
+  {
+    name: 'POST /api/activitylogs/filtered',
+    as: 'admin',
+    list: true,
+    http: (_ctx, index) => ({
+      method: 'POST',
+      path: '/api/activitylogs/filtered',
+      body: { paginationFilter: { pageSize: 15, pageNumber: index % 10 } },
+    }),
+    sql: async (ctx, index) => {
+      await ctx.pool.query(`select configuration_id, configuration_value from instance_settings where instance_id = $1`, [
+        ctx.instanceId,
+      ]);
+      const page = await ctx.pool.query(
+        `select l.*, u.first_name, u.last_name from activity_logs l left join users u on u.id = l.actor_user_id
+         where l.instance_id = $1 order by l.created_at desc, l.chain_seq desc limit 15 offset $2`,
+        [ctx.instanceId, (index % 10) * 15],
+      );
+      await boundedTotal(ctx.pool, page.rows.length, `select l.id from activity_logs l where l.instance_id = $1`, [
+        ctx.instanceId,
+      ]);
     },
   },
   {
@@ -457,6 +496,11 @@ async function runTarget(
     if (!userRows[0]) throw new Error(`${target.name}: no ${email}; fill the database with npm run seed:volume first`);
     const signIn = await request(port, 'POST', '/api/users/authenticate', null, { email, password: DEMO_PASSWORD });
     if (signIn.status !== 200) throw new Error(`${target.name}: sign-in failed with ${signIn.status} ${signIn.text()}`);
+    const adminSignIn = await request(port, 'POST', '/api/users/authenticate', null, {
+      email: volumeEmail('admin', CLINIC),
+      password: DEMO_PASSWORD,
+    });
+    if (adminSignIn.status !== 200) throw new Error(`${target.name}: the Admin's sign-in failed with ${adminSignIn.status}`);
     const { rows: counts } = await pool.query<{ total: string; clinic: string }>(
       `select (select count(*) from patients) as total, (select count(*) from patients where instance_id = $1) as clinic`,
       [userRows[0].instance_id],
@@ -468,6 +512,7 @@ async function runTarget(
     const ctx: Context = {
       port,
       token: (JSON.parse(signIn.text()) as { token: string }).token,
+      adminToken: (JSON.parse(adminSignIn.text()) as { token: string }).token,
       pool,
       instanceId: userRows[0].instance_id,
       userId: userRows[0].id,
@@ -481,7 +526,7 @@ async function runTarget(
     for (const item of cases.filter((entry) => wanted(entry.name))) {
       const call = async (index: number) => {
         const { method, path, body } = item.http(ctx, index);
-        const response = await timedRequest(port, method, path, ctx.token, body);
+        const response = await timedRequest(port, method, path, item.as === 'admin' ? ctx.adminToken : ctx.token, body);
         if (response.status !== 200)
           throw Object.assign(new Error(`${response.status} ${response.text}`), { status: response.status });
         return response.ms;
@@ -560,30 +605,36 @@ printResults(
 
 const baselineUrl = process.env.BENCH_BASELINE_URL;
 const searchName = 'GET /api/patients/search';
+/** Cases whose p50 must not grow with the clinic: the search (issue #4) and the lists (issue #10 §1). */
+const flatNames = cases.filter((entry) => entry.list || entry.name === searchName).map((entry) => entry.name);
 if (baselineUrl) {
-  const baseline = await runTarget({ name: 'baseline', url: baselineUrl }, [searchName]);
+  const baseline = await runTarget({ name: 'baseline', url: baselineUrl }, flatNames);
   printResults(
     `Baseline database: ${baseline.patients.toLocaleString('en-US')} patients in all, ${baseline.clinicPatients.toLocaleString('en-US')} in the measured clinic`,
     baseline.results,
   );
-  const big = main.results.find((entry) => entry.name === searchName)!;
-  const small = baseline.results[0]!;
   console.log(
-    `\nSearch at ${main.patients.toLocaleString('en-US')} vs ${baseline.patients.toLocaleString('en-US')} patients (target ≤ 1.5x at p50):`,
+    `\nLists and search with ${main.clinicPatients.toLocaleString('en-US')} vs ${baseline.clinicPatients.toLocaleString('en-US')} patients in the clinic (target ≤ 1.5x at p50):`,
   );
-  for (const [label, a, b] of [
-    ['SQL', big.sql, small.sql],
-    ['HTTP', big.http, small.http],
-  ] as const) {
-    if (isStats(a) && isStats(b)) {
-      const ratio = a.p50 / b.p50;
-      console.log(
-        `  ${label}: p50 ${ms(a.p50)} vs ${ms(b.p50)} = ${ratio.toFixed(2)}x (${ratio <= 1.5 ? 'met' : 'NOT met'}); p95 ${ms(a.p95)} vs ${ms(b.p95)}`,
-      );
-    } else console.log(`  ${label}: not measured (endpoint unavailable)`);
+  for (const small of baseline.results) {
+    const big = main.results.find((entry) => entry.name === small.name);
+    if (!big) continue;
+    for (const [label, a, b] of [
+      ['SQL ', big.sql, small.sql],
+      ['HTTP', big.http, small.http],
+    ] as const) {
+      if (isStats(a) && isStats(b)) {
+        const ratio = a.p50 / b.p50;
+        console.log(
+          `  ${small.name.padEnd(40)} ${label}: p50 ${ms(a.p50)} vs ${ms(b.p50)} = ${ratio.toFixed(2)}x (${ratio <= 1.5 ? 'met' : 'NOT met'}); p95 ${ms(a.p95)} vs ${ms(b.p95)}`,
+        );
+      } else console.log(`  ${small.name.padEnd(40)} ${label}: not measured (endpoint unavailable)`);
+    }
   }
 } else {
-  console.log('\nSet BENCH_BASELINE_URL to a small volume database (e.g. 10,000 patients) to compare the search at both sizes.');
+  console.log(
+    '\nSet BENCH_BASELINE_URL to a small volume database (e.g. 10,000 patients) to compare the lists and the search at both sizes.',
+  );
 }
 agent.destroy();
 await client.terminate();

@@ -7,7 +7,7 @@ import { TOAST_AUTO_CLOSE_MS } from '@pathwell/contracts/constants';
 import { i18n } from '../lib/i18n';
 import { GlobalLoading } from './global-loading';
 import { queryClient as defaultQueryClient } from './query-client';
-import { themeFor } from './theme';
+import { cssVariablesResolver, themeFor } from './theme';
 
 export function AppProviders({ children, queryClient = defaultQueryClient }: { children: ReactNode; queryClient?: QueryClient }) {
   return (
@@ -22,7 +22,7 @@ function ThemedProviders({ children, queryClient }: { children: ReactNode; query
   const closeLabel = t('close');
   const theme = useMemo(() => themeFor(closeLabel), [closeLabel]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} defaultColorScheme="light" cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} zIndex={1000} />
       <QueryClientProvider client={queryClient}>
         {children}

@@ -185,6 +185,10 @@ export const appointments = pgTable(
   },
   (table) => [
     index('appointments_instance_starts_idx').on(table.instanceId, table.startsAt),
+    // The appointment list's order and its count: live appointments only, read without the table.
+    index('appointments_instance_live_starts_idx')
+      .on(table.instanceId, table.startsAt, table.id)
+      .where(sql`${table.deletedAt} is null`),
     index('appointments_patient_idx').on(table.patientId, table.startsAt),
     index('appointments_instance_doctor_starts_idx').on(table.instanceId, table.doctorId, table.startsAt),
     unique('appointments_instance_id_key').on(table.instanceId, table.id),

@@ -118,6 +118,20 @@ async function lastLog(targetId: string) {
 
 const filtered = (as: Who, body: Record<string, unknown>) => call('POST', `${BASE}/filtered`, as, body);
 
+describe("a deleted patient's appointments", () => {
+  it('leave the list, its total and the single read when the patient is deleted', async () => {
+    const patientId = await newPatient();
+    const first = await book({ patientId });
+    await book({ patientId });
+    const before = await filtered('staff', { patientId, dateFilter: 9, startDate: '12/01/2030', endDate: '12/31/2032' });
+    expect(before.json<AppointmentPage>()).toMatchObject({ totalRecords: 2, totalExact: true });
+    expect((await call('DELETE', `/api/patients/${patientId}`, 'admin')).statusCode).toBe(204);
+    const after = await filtered('staff', { patientId, dateFilter: 9, startDate: '12/01/2030', endDate: '12/31/2032' });
+    expect(after.json<AppointmentPage>()).toMatchObject({ totalRecords: 0, totalExact: true, data: [] });
+    expect((await call('GET', `${BASE}/${first.id}`, 'staff')).statusCode).toBe(404);
+  });
+});
+
 describe('booking', () => {
   it('staff schedule an appointment with names from the patient, doctor, type and room, logged under Appointment Schedules', async () => {
     const patientId = await newPatient();

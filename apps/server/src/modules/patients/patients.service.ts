@@ -19,7 +19,7 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
-import { managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
+import { appointments, managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
@@ -291,6 +291,11 @@ export async function deletePatient(ctx: SignedInContext, id: string): Promise<v
       .update(patients)
       .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(patients.id, id));
+    // Their appointments leave every list with them (the appointment scope reads no patient column).
+    await tx
+      .update(appointments)
+      .set({ deletedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(and(eq(appointments.patientId, id), isNull(appointments.deletedAt)));
     await audit(ctx, tx, 'Patient Profile', 'Deleted', id);
   });
 }

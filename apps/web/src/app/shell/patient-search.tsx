@@ -125,6 +125,10 @@ export function PatientSearch({ width = 260 }: { width?: number | string }) {
         leftSection={<IconSearch size={16} aria-hidden />}
         placeholder={t('search.placeholder')}
         aria-label={t('search.label')}
+        // The combobox pattern (ARIA 1.2): the typed text filters a popup list, walked with the arrow keys.
+        role="combobox"
+        aria-autocomplete="list"
+        aria-haspopup="listbox"
         aria-expanded={showResults}
         aria-controls={showResults ? resultsId : undefined}
         aria-activedescendant={showResults && active >= 0 ? `${resultsId}-${active}` : undefined}

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Image, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Group, Image, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconBell, IconMenu2, IconMessage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -28,7 +28,7 @@ export function ClinicBrand({ session }: { session: SessionContext }) {
       component={Link}
       to="/patients/list"
       className="clinic-brand"
-      aria-label={t('goToPatients', { clinic: session.instance.name })}
+      // The clinic's name starts the link's name (label in name); where it leads is read out after it.
     >
       <Group gap="sm" wrap="nowrap">
         {session.instance.logoUrl ? (
@@ -41,6 +41,7 @@ export function ClinicBrand({ session }: { session: SessionContext }) {
         <Text fw={700} size="md" c="teal.9" truncate className="clinic-name" data-testid="clinic-name">
           {session.instance.name}
         </Text>
+        <VisuallyHidden>{t('goToPatientsHint')}</VisuallyHidden>
       </Group>
     </UnstyledButton>
   );

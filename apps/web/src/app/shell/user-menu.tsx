@@ -1,4 +1,4 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import { Avatar, Group, Menu, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconChevronDown, IconKey, IconLogout, IconMailbox, IconUserCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -17,7 +17,12 @@ export function UserMenu({ session, compact, onSignOut }: { session: SessionCont
   return (
     <Menu position="bottom-end" width={220} shadow="md" withinPortal>
       <Menu.Target>
-        <UnstyledButton className="user-menu-button" aria-label={t('userMenu.label', { name: fullName })} data-testid="user-menu">
+        <UnstyledButton
+          className="user-menu-button"
+          // The visible name and role start the button's name (label in name); compact shows only the avatar.
+          aria-label={compact ? t('userMenu.label', { name: fullName }) : undefined}
+          data-testid="user-menu"
+        >
           <Group gap="xs" wrap="nowrap">
             <Avatar src={user.profileImage} alt="" radius="xl" size={34} color="teal">
               {initials(user.firstName, user.lastName)}
@@ -30,6 +35,7 @@ export function UserMenu({ session, compact, onSignOut }: { session: SessionCont
                 <Text size="xs" c="dimmed" lh={1.2}>
                   {t(`roles.${user.role}`)}
                 </Text>
+                <VisuallyHidden>{t('userMenu.hint')}</VisuallyHidden>
               </div>
             )}
             <IconChevronDown size={14} aria-hidden />

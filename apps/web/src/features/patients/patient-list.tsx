@@ -444,8 +444,9 @@ export function PatientList({
   const [pageNumber, setPageNumber] = useState(PAGE_NUMBER_DEFAULT);
   const [exactTotal, setExactTotal] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
-  // On narrow screens the filter panel folds away above the list instead of pushing it down.
-  const wide = useMediaQuery('(min-width: 62em)', true);
+  // The filter panel sits beside the list only where both fit (1600 px and up); on a 1280 px desk and
+  // narrower it folds away above the list, so the table keeps its columns in sight (issue #10 §4).
+  const wide = useMediaQuery('(min-width: 100em)', false);
   const [filtersOpen, setFiltersOpen] = useState(false);
   const filter = toPatientFilter(filters, sort, pageNumber, doctorId, exactTotal);
   const page = useQuery(patientQueries.page(filter));
@@ -470,7 +471,7 @@ export function PatientList({
 
   return (
     <Grid gap="lg">
-      <Grid.Col span={{ base: 12, md: 4, lg: 3 }}>
+      <Grid.Col span={wide ? 3 : 12}>
         {wide ? (
           <FilterPanel onApply={apply} />
         ) : (
@@ -490,7 +491,7 @@ export function PatientList({
           </Stack>
         )}
       </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 8, lg: 9 }}>
+      <Grid.Col span={wide ? 9 : 12}>
         <Stack gap="md">
           <Group justify="flex-end" gap="xs" wrap="wrap">
             {showAddNew ? <AddPatientButton /> : null}
@@ -530,7 +531,6 @@ export function PatientList({
                       {
                         key: 'name',
                         th: sortable('LastName', t('fields.name')),
-                        tdProps: noWrap,
                         cell: (patient) => (
                           <Anchor component={Link} to={`/patients/patientdashboard/${patient.id}`}>
                             {patient.fullName}
@@ -543,10 +543,21 @@ export function PatientList({
                         tdProps: noWrap,
                         cell: (patient) => isoToMdy(patient.dateOfBirth),
                       },
-                      { key: 'email', th: sortable('Email', t('fields.email')), cell: (patient) => patient.email },
+                      {
+                        key: 'email',
+                        th: sortable('Email', t('fields.email')),
+                        // Addresses have no spaces: let them break anywhere rather than widen the table.
+                        tdProps: { style: { overflowWrap: 'anywhere', minWidth: '10rem' } },
+                        cell: (patient) => patient.email,
+                      },
                       { key: 'phone', header: t('fields.phone'), tdProps: noWrap, cell: (patient) => patient.phone },
-                      { key: 'doctor', header: t('fields.doctor'), tdProps: noWrap, cell: (patient) => patient.doctorName },
-                      { key: 'status', header: t('fields.status'), cell: (patient) => <StatusBadge patient={patient} /> },
+                      { key: 'doctor', header: t('fields.doctor'), cell: (patient) => patient.doctorName },
+                      {
+                        key: 'status',
+                        header: t('fields.status'),
+                        tdProps: noWrap,
+                        cell: (patient) => <StatusBadge patient={patient} />,
+                      },
                       {
                         key: 'created',
                         th: sortable('CreationStamp', t('fields.created')),
