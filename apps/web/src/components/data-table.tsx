@@ -196,8 +196,6 @@ export function Pager({
   pageNumber,
   onPage,
   ariaLabel,
-  controlLabel,
-  itemLabel,
   testId,
   summary,
   summaryTestId,
@@ -210,8 +208,6 @@ export function Pager({
   pageNumber: number;
   onPage: (pageNumber: number) => void;
   ariaLabel?: string;
-  controlLabel?: (control: PageControl) => string;
-  itemLabel?: (page: number) => string;
   testId?: string;
   summary?: ReactNode;
   summaryTestId?: string;
@@ -220,6 +216,7 @@ export function Pager({
   totalExact?: boolean;
   onCountAll?: () => void;
 }) {
+  const { t } = useTranslation('common');
   const pages = Math.max(1, Math.ceil(totalRecords / pageSize));
   if (pages <= 1 && summary === undefined) return null;
   return (
@@ -238,8 +235,9 @@ export function Pager({
           value={pageNumber + 1}
           onChange={(value) => onPage(value - 1)}
           aria-label={ariaLabel}
-          getControlProps={controlLabel ? (control) => ({ 'aria-label': controlLabel(control) }) : undefined}
-          getItemProps={itemLabel ? (page) => ({ 'aria-label': itemLabel(page) }) : undefined}
+          // Every page button has a name in the user's language (WCAG 4.1.2).
+          getControlProps={(control: PageControl) => ({ 'aria-label': t(`pager.controls.${control}`) })}
+          getItemProps={(page) => ({ 'aria-label': t('pager.page', { number: page }) })}
           data-testid={testId}
         />
       ) : null}

@@ -110,7 +110,7 @@ describe('activity log page', () => {
     renderView();
     const user = userEvent.setup();
     await screen.findByRole('table', { name: 'Activity entries' });
-    await user.click(screen.getByRole('button', { name: '2' }));
+    await user.click(screen.getByRole('button', { name: 'Page 2' }));
     await waitFor(() =>
       expect(bodiesTo(calls, '/api/activitylogs/filtered').at(-1)).toMatchObject({ paginationFilter: { pageNumber: 1 } }),
     );

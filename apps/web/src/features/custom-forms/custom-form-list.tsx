@@ -156,14 +156,7 @@ export function CustomFormList() {
         </QueryState>
 
         {list.data ? (
-          <Pager
-            totalRecords={list.data.totalRecords}
-            pageSize={list.data.pageSize}
-            pageNumber={page}
-            onPage={setPage}
-            controlLabel={(control) => t(`pageControl.${control}`)}
-            itemLabel={(number) => t('page', { number })}
-          />
+          <Pager totalRecords={list.data.totalRecords} pageSize={list.data.pageSize} pageNumber={page} onPage={setPage} />
         ) : null}
       </Stack>
     </Paper>

@@ -574,8 +574,6 @@ export function PatientList({
                         totalRecords={totalRecords}
                         pageNumber={pageNumber}
                         onPage={setPageNumber}
-                        controlLabel={(control) => t(`list.pageControl.${control}`)}
-                        itemLabel={(number) => t('list.page', { number })}
                         testId="patients-pagination"
                         totalExact={totalExact}
                         onCountAll={() => setExactTotal(true)}

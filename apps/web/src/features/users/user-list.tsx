@@ -245,8 +245,6 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
                     totalRecords={totalRecords}
                     pageNumber={pageNumber}
                     onPage={setPageNumber}
-                    controlLabel={(control) => t(`list.pageControl.${control}`)}
-                    itemLabel={(number) => t('list.page', { number })}
                     testId="users-pagination"
                     totalExact={totalExact}
                     onCountAll={() => setExactTotal(true)}
