@@ -16,7 +16,6 @@ import { RouteErrorBoundary } from './error-pages/route-error-boundary';
 import { queryClient } from './query-client';
 import { errorPagePaths, homePath, routeTable, type RouteEntry } from './route-table';
 import { useSession } from './session-context';
-import { Shell } from './shell/shell';
 
 /** Guard of every auth route: no token → /signin, remembering where the person wanted to go. */
 export async function signedInLoader({ request }: LoaderFunctionArgs): Promise<SessionContext> {
@@ -71,7 +70,8 @@ export function buildRoutes(): RouteObject[] {
         {
           id: 'signed-in',
           loader: signedInLoader,
-          element: <Shell />,
+          // The shell (menu, top bar, search) loads after sign-in, not with the sign-in page (issue #10 §3).
+          lazy: async () => ({ Component: (await import('./shell/shell')).Shell }),
           errorElement: <RouteErrorBoundary />,
           // Moving between signed-in pages keeps the session; once the token is gone (sign-out), the
           // guard runs again and sends the next navigation to /signin.
