@@ -245,6 +245,12 @@ export function Pager({
   );
 }
 
+/** "16–30 of 42" (or "of more than 10,000") for a page of `rowsOnPage` rows, in the user's language. */
+export function rangeText(pageNumber: number, rowsOnPage: number, totalRecords: number, totalExact: boolean): string {
+  const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
+  return i18n.t('common:pager.range', { first, last: first + rowsOnPage - 1, total: totalWords(totalRecords, totalExact) });
+}
+
 /** Asks the server for the exact number of matches once a list has answered "more than". */
 function CountAllButton({ onClick }: { onClick: () => void }) {
   const { t } = useTranslation('common');

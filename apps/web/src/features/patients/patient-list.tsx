@@ -51,7 +51,7 @@ import {
   type PatientSortField,
   type PatientStatusFilter,
 } from '@pathwell/contracts/patients';
-import { DataTable, Pager, QueryState, totalWords } from '../../components/data-table';
+import { DataTable, Pager, QueryState, rangeText } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -512,7 +512,6 @@ export function PatientList({
           <Paper withBorder p="md" radius="lg">
             <QueryState query={page} errorTestId="patients-error" retryLabel={t('list.retry')} keepDataOnError>
               {({ totalRecords, totalExact, data }) => {
-                const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
                 const sortable = (field: PatientSortField, label: string) => (
                   <SortHeader field={field} sort={sort} onSort={onSort}>
                     {label}
@@ -577,11 +576,7 @@ export function PatientList({
                         testId="patients-pagination"
                         totalExact={totalExact}
                         onCountAll={() => setExactTotal(true)}
-                        summary={t('list.range', {
-                          first,
-                          last: first + data.length - 1,
-                          total: totalWords(totalRecords, totalExact),
-                        })}
+                        summary={rangeText(pageNumber, data.length, totalRecords, totalExact)}
                         summaryTestId="patients-range"
                       />
                     }

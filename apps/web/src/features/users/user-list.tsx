@@ -21,7 +21,7 @@ import { Link } from 'react-router';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { roleNames, type Role } from '@pathwell/contracts/roles';
 import type { SystemUser, UserFilter } from '@pathwell/contracts/user-admin';
-import { DataTable, Pager, QueryState, totalWords } from '../../components/data-table';
+import { DataTable, Pager, QueryState, rangeText } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
@@ -177,7 +177,6 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
       <Paper withBorder p="md" radius="lg">
         <QueryState query={page} errorTestId="users-error" retryLabel={t('list.retry')} keepDataOnError>
           {({ totalRecords, totalExact, data }) => {
-            const first = pageNumber * PAGE_SIZE_DEFAULT + 1;
             return (
               <DataTable
                 rows={data}
@@ -248,11 +247,7 @@ export function UserList({ canManageUsers, currentUserId }: { canManageUsers: bo
                     testId="users-pagination"
                     totalExact={totalExact}
                     onCountAll={() => setExactTotal(true)}
-                    summary={t('list.range', {
-                      first,
-                      last: first + data.length - 1,
-                      total: totalWords(totalRecords, totalExact),
-                    })}
+                    summary={rangeText(pageNumber, data.length, totalRecords, totalExact)}
                     summaryTestId="users-range"
                   />
                 }
