@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -160,7 +160,6 @@ async function main() {
           `script ${(r.scriptBytes / 1024).toFixed(1)} KiB  total ${(r.totalBytes / 1024).toFixed(1)} KiB  (median of ${RUNS})`,
       );
     }
-    const { writeFileSync, mkdirSync } = await import('node:fs');
     mkdirSync(path.dirname(path.resolve(repoRoot, args.out!)), { recursive: true });
     writeFileSync(path.resolve(repoRoot, args.out!), JSON.stringify({ lighthouse: LIGHTHOUSE, runs: RUNS, results }, null, 2));
   } finally {
