@@ -265,7 +265,7 @@ function CountAllButton({ onClick }: { onClick: () => void }) {
 export const formatCount = (count: number) => count.toLocaleString(i18n.language === 'es' ? 'es-ES' : 'en-US');
 
 /** A list's total as words: the number, or "more than" it when the server stopped counting. */
-export function totalWords(totalRecords: number, totalExact: boolean | undefined): string {
+function totalWords(totalRecords: number, totalExact: boolean | undefined): string {
   return totalExact === false ? i18n.t('common:pager.moreThan', { total: formatCount(totalRecords) }) : formatCount(totalRecords);
 }
 
