@@ -1,12 +1,10 @@
-import { drizzle } from 'drizzle-orm/node-postgres';
 import http from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import type { Database, DatabaseHandle } from '../apps/server/src/db/client';
-import * as schema from '../apps/server/src/db/schema';
+import { openDatabase } from '../apps/server/src/db/client';
 import { DEMO_PASSWORD } from '../apps/server/src/db/seed/demo';
 import { volumeEmail } from '../apps/server/src/db/seed/volume';
 
@@ -474,8 +472,7 @@ async function runTarget(
   only?: string[],
 ): Promise<{ results: CaseResult[]; patients: number; clinicPatients: number }> {
   const pool = new pg.Pool({ connectionString: target.url, max: 10 });
-  const db = drizzle(pool, { schema }) as unknown as Database;
-  const handle: DatabaseHandle = { db, kind: 'postgresql', close: () => pool.end() };
+  const handle = await openDatabase({ kind: 'postgresql', url: target.url });
   const config = loadConfig({
     NODE_ENV: 'production',
     APP_SECRET: 'bench-secret-of-at-least-thirty-two-characters',
@@ -556,6 +553,7 @@ async function runTarget(
   } finally {
     await app.close();
     await pool.end();
+    await handle.close();
   }
 }
 

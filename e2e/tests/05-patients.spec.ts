@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './helpers';
+import { signIn, waitForQuietNetwork } from './helpers';
 
 const lastName = 'Quiñones';
 
@@ -66,6 +66,6 @@ test('the patient list and a patient dashboard at 375 px, in Spanish', async ({ 
   await page.screenshot({ path: 'test-results/screenshots/patient-list-375-es.png', fullPage: true });
   await page.getByTestId('patients-row').first().getByRole('link').first().click();
   await expect(page).toHaveURL(/\/patients\/patientdashboard\//);
-  await page.waitForLoadState('networkidle');
+  await waitForQuietNetwork(page);
   await page.screenshot({ path: 'test-results/screenshots/patient-dashboard-375-es.png', fullPage: true });
 });

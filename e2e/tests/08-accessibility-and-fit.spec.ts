@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { signIn, waitForQuietNetwork } from './helpers';
 
 /**
  * Issue #10 §4: every built staff screen, as each role that reaches it, has no critical or serious
@@ -32,10 +32,26 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/instruments',
       '/my-account',
       '/change-password',
+      '/communicationdashboard',
+      '/patients/nevro/chatternotification',
+      '/user-messages',
+      '/contactsupport',
     ],
   },
-  Doctor: { email: 'doctor@pathwell.demo', paths: ['/patients/dashboard', '/patients/list', '/patients/appointments'] },
-  Staff: { email: 'staff@pathwell.demo', paths: ['/patients/dashboard', '/patients/list', '/patients/appointments'] },
+  Doctor: {
+    email: 'doctor@pathwell.demo',
+    paths: [
+      '/patients/dashboard',
+      '/patients/list',
+      '/patients/appointments',
+      '/user-messages',
+      '/patients/nevro/chatternotification',
+    ],
+  },
+  Staff: {
+    email: 'staff@pathwell.demo',
+    paths: ['/patients/dashboard', '/patients/list', '/patients/appointments', '/contactsupport'],
+  },
   SystemManager: { email: 'manager@pathwell.demo', paths: ['/instances', '/instances/instanceform', '/outbox'] },
 };
 
@@ -80,7 +96,7 @@ async function sidewaysScrollers(page: Page): Promise<string[]> {
 
 /** A page is ready when its main area has drawn and no loader is left. */
 async function settle(page: Page) {
-  await page.waitForLoadState('networkidle');
+  await waitForQuietNetwork(page);
   await expect(page.locator('main')).toBeVisible();
   await expect(page.locator('.mantine-Loader-root')).toHaveCount(0, { timeout: 10_000 });
 }
@@ -119,5 +135,18 @@ test.describe('accessibility and fit at 1280 px', () => {
     await settle(page);
     expect(await audit(page, 'patient dashboard')).toEqual([]);
     expect(await sidewaysScrollers(page)).toEqual([]);
+  });
+
+  test('a staff conversation thread, and the bell open, as Admin', async ({ page }) => {
+    await signIn(page, 'admin@pathwell.demo');
+    await page.goto('/user-messages');
+    await page.getByTestId('conversation-row').first().click();
+    await expect(page).toHaveURL(/\/user-messages\/conversations\//);
+    await settle(page);
+    expect(await audit(page, 'conversation thread')).toEqual([]);
+    expect(await sidewaysScrollers(page)).toEqual([]);
+    await page.getByTestId('notification-bell').click();
+    await expect(page.getByTestId('notification-item').first()).toBeVisible();
+    expect(await audit(page, 'notification bell')).toEqual([]);
   });
 });

@@ -43,3 +43,33 @@ export function topLevelEntry(page: Page, item: MenuItem, label: string) {
     ? menu.getByRole('group', { name: label, exact: true })
     : menu.locator(`[data-menu-id="${item.id}"]`);
 }
+
+/**
+ * Like Playwright's 'networkidle', but the realtime event stream (`/api/events`), which stays open by
+ * design, does not count: resolves once no other request has been under way for `quietMs`.
+ */
+export async function waitForQuietNetwork(page: Page, quietMs = 500, timeoutMs = 15_000) {
+  const open = new Set<unknown>();
+  const counts = (request: { url(): string }) => !request.url().includes('/api/events');
+  const onStart = (request: { url(): string }) => {
+    if (counts(request)) open.add(request);
+  };
+  const onEnd = (request: unknown) => open.delete(request);
+  page.on('request', onStart);
+  page.on('requestfinished', onEnd);
+  page.on('requestfailed', onEnd);
+  try {
+    await page.waitForLoadState('load');
+    const deadline = Date.now() + timeoutMs;
+    let quietSince = Date.now();
+    while (Date.now() < deadline) {
+      if (open.size > 0) quietSince = Date.now();
+      else if (Date.now() - quietSince >= quietMs) return;
+      await page.waitForTimeout(100);
+    }
+  } finally {
+    page.off('request', onStart);
+    page.off('requestfinished', onEnd);
+    page.off('requestfailed', onEnd);
+  }
+}

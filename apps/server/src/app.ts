@@ -16,13 +16,22 @@ import { instanceRoutes } from './modules/instances/instances.routes';
 import { instanceSettingsRoutes } from './modules/instance-settings/instance-settings.routes';
 import { managedListRoutes } from './modules/managed-lists/managed-lists.routes';
 import { outboxRoutes } from './modules/outbox/outbox.routes';
-import { createMailer, type Mailer } from './modules/outbox/outbox.service';
+import { createMailer, deliverMessage, type Mailer } from './modules/outbox/outbox.service';
+import type { SmsSender, TwilioAccount } from './modules/outbox/providers';
+import { jobQueues, startJobQueue } from './jobs/job-queue';
+import { EventHub } from './modules/events/event-hub';
 import { patientDashboardRoutes } from './modules/patient-dashboard/patient-dashboard.routes';
 import { patientLinkRoutes } from './modules/patient-links/patient-links.routes';
 import { patientRoutes } from './modules/patients/patients.routes';
 import { perioperativeRoutes } from './modules/perioperative/perioperative.routes';
 import { sessionRoutes } from './modules/session/session.routes';
 import { userRoutes } from './modules/users/users.routes';
+import { userMessageRoutes } from './modules/user-messages/user-messages.routes';
+import { communicationRoutes } from './modules/communications/communications.routes';
+import { notificationRoutes } from './modules/notifications/notifications.routes';
+import { eventRoutes } from './modules/events/events.routes';
+import { smsWebhookRoutes } from './modules/outbox/sms-webhooks.routes';
+import { supportRoutes } from './modules/communications/support.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { inputChecksPlugin } from './plugins/input-checks';
@@ -34,6 +43,8 @@ export interface BuildOptions {
   config: Config;
   database: DatabaseHandle;
   mailer?: Mailer;
+  /** Replaces the Twilio SDK sender (tests that count sends). */
+  smsSender?: (account: TwilioAccount) => SmsSender;
   logger?: boolean;
   /** Where logs go instead of stdout (tests read them to prove secrets are redacted). */
   logStream?: NodeJS.WritableStream;
@@ -45,6 +56,7 @@ export async function buildApp({
   config,
   database,
   mailer,
+  smsSender,
   logger = true,
   logStream,
   routes,
@@ -85,7 +97,24 @@ export async function buildApp({
   await app.register(inputChecksPlugin);
   await app.register(securityPlugin);
   await app.register(openApiPlugin);
-  await app.register(authPlugin, { db: database.db, config, mailer: mailer ?? createMailer(config.smtpUrl, config.mailFrom) });
+  const messenger = mailer ?? createMailer(config.smtpUrl, config.mailFrom);
+  const jobs = await startJobQueue(database, {
+    pollingIntervalSeconds: config.jobs.pollSeconds,
+    retryDelaySeconds: config.jobs.retryDelaySeconds,
+    retryLimit: config.jobs.retryLimit,
+  });
+  const events = new EventHub(database);
+  await events.start();
+  app.decorate('jobs', jobs);
+  app.decorate('events', events);
+  app.addHook('onClose', async () => {
+    await jobs.stop();
+    await events.stop();
+  });
+  await jobs.work<{ messageId: string }>(jobQueues.deliverMessage, (data, job) =>
+    deliverMessage({ root: database.db, config, mailer: messenger, smsSender }, data.messageId, job),
+  );
+  await app.register(authPlugin, { db: database.db, config, mailer: messenger, jobs, events });
 
   await app.register(healthRoutes, { databaseKind: database.kind });
   await app.register(authRoutes);
@@ -106,6 +135,12 @@ export async function buildApp({
   await app.register(patientLinkRoutes);
   await app.register(formResponseRoutes);
   await app.register(fhirRoutes);
+  await app.register(userMessageRoutes);
+  await app.register(communicationRoutes);
+  await app.register(notificationRoutes);
+  await app.register(eventRoutes);
+  await app.register(smsWebhookRoutes);
+  await app.register(supportRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

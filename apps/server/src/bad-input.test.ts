@@ -634,7 +634,10 @@ describe('bad input sweep', () => {
   it('no bad value in any parameter or body field of any operation gets a 5xx, and a NUL is a 400 naming the field', async () => {
     expect(endpoints.length).toBeGreaterThan(150);
     const findings: Finding[] = [];
-    const sorted = [...endpoints].filter((endpoint) => !isMultipart(endpoint)).sort((a, b) => order(a) - order(b));
+    // The event stream takes no input and stays open by design (decision 0030): nothing to sweep.
+    const sorted = [...endpoints]
+      .filter((endpoint) => !isMultipart(endpoint) && endpoint.path !== '/api/events')
+      .sort((a, b) => order(a) - order(b));
     for (const endpoint of sorted) findings.push(...(await sweep(endpoint)));
     expect(findings).toEqual([]);
   }, 240_000);

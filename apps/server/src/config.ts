@@ -22,6 +22,15 @@ const envSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   APP_DATABASE_URL: z.string().optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM_NUMBER: z.string().optional(),
+  /** Where the Twilio SDK sends its requests instead of api.twilio.com (tests, a compatible gateway). */
+  TWILIO_API_BASE_URL: z.string().url().optional(),
+  SUPPORT_EMAIL: z.string().email().optional(),
+  JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
+  JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(5),
 });
 
 export interface Config {
@@ -45,6 +54,12 @@ export interface Config {
   webDist: string;
   /** Demo mode seeds the demo clinics and exposes the outbox page; never in production. */
   demoMode: boolean;
+  /** Texts for clinics that have no Twilio account of their own in instance settings. */
+  twilio: { accountSid: string; authToken: string; fromNumber: string | undefined } | undefined;
+  twilioApiBaseUrl: string | undefined;
+  /** Contact-support requests go here; without it they stay in the outbox. */
+  supportEmail: string | undefined;
+  jobs: { retryDelaySeconds: number; retryLimit: number; pollSeconds: number };
 }
 
 /**
@@ -87,5 +102,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: values.TRUST_PROXY === 'true',
     webDist: values.WEB_DIST,
     demoMode: !isProduction,
+    twilio:
+      values.TWILIO_ACCOUNT_SID && values.TWILIO_AUTH_TOKEN
+        ? { accountSid: values.TWILIO_ACCOUNT_SID, authToken: values.TWILIO_AUTH_TOKEN, fromNumber: values.TWILIO_FROM_NUMBER }
+        : undefined,
+    twilioApiBaseUrl: values.TWILIO_API_BASE_URL,
+    supportEmail: values.SUPPORT_EMAIL,
+    jobs: {
+      retryDelaySeconds: values.JOB_RETRY_DELAY_SECONDS,
+      retryLimit: values.JOB_RETRY_LIMIT,
+      pollSeconds: values.JOB_POLL_SECONDS,
+    },
   };
 }

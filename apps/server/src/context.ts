@@ -2,6 +2,8 @@ import type { Role } from '@pathwell/contracts/roles';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { Mailer } from './modules/outbox/outbox.service';
+import type { JobQueue } from './jobs/job-queue';
+import type { EventHub } from './modules/events/event-hub';
 import { AppError } from './lib/app-error';
 import { enterClinics, withSystemAccess, type SystemAccessReason } from './db/tenancy';
 
@@ -20,6 +22,8 @@ export interface ServiceContext {
   db: Database;
   config: Config;
   mailer: Mailer;
+  jobs: JobQueue;
+  events: EventHub;
   ip: string;
   userAgent: string | null;
   actor: Actor | null;
@@ -28,11 +32,6 @@ export interface ServiceContext {
   /** A parent user's all-clinics view: the clinics the request may read across. */
   allClinics: boolean;
   instanceIds: string[];
-  /**
-   * Work to run once the request's transaction has committed (email delivery), on its own
-   * transaction for a named cross-clinic reason. Dropped when the request rolls back.
-   */
-  afterCommit: (reason: SystemAccessReason, work: (db: Database) => Promise<void>) => void;
 }
 
 export interface SignedInContext extends ServiceContext {

@@ -36,7 +36,7 @@ async function createAppLogin(admin: pg.Client) {
       CREATE ROLE ${APP_LOGIN} LOGIN NOINHERIT NOSUPERUSER NOBYPASSRLS NOCREATEDB NOCREATEROLE;
     END IF;
   EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`);
-  await admin.query(`GRANT pathwell_app, pathwell_system TO ${APP_LOGIN}`);
+  await admin.query(`GRANT pathwell_app, pathwell_system, pathwell_jobs TO ${APP_LOGIN}`);
 }
 
 /**

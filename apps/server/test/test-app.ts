@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../src/config';
 import { createPglite, openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
 import { outboxMessages } from '../src/db/schema';
 import { DEMO_PASSWORD } from '../src/db/seed/demo';
+import { openBody } from '../src/modules/outbox/outbox.service';
 import { adminUrl, APP_LOGIN } from './global-setup';
 
 export interface TestApp {
@@ -19,6 +20,8 @@ export interface TestApp {
   appDb: Database;
   config: Config;
   kind: DatabaseHandle['kind'];
+  /** The app's database address on a PostgreSQL server (a second app opens its own connections to it). */
+  appDatabaseUrl?: string;
   close: () => Promise<void>;
 }
 
@@ -65,9 +68,11 @@ export async function createTestApp(
   const { handle, appHandle, drop } = await freshDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
-    APP_SECRET: 'test-secret-of-at-least-thirty-two-characters',
+    APP_SECRET: TEST_SECRET_CONFIG.appSecret,
     LOG_LEVEL: 'silent',
     WEB_DIST: '/nonexistent',
+    JOB_POLL_SECONDS: '0.5',
+    JOB_RETRY_DELAY_SECONDS: '1',
     ...env,
   });
   const app = await buildApp({ config, database: appHandle, logger: false, routes: options.routes });
@@ -79,10 +84,31 @@ export async function createTestApp(
     appDb: appHandle.db,
     config,
     kind: handle.kind,
+    appDatabaseUrl: appHandle.url,
     close: async () => {
       await app.close();
       await handle.close();
       await drop();
+    },
+  };
+}
+
+/**
+ * Another app on the same database as `t`, with its own connections, job workers and LISTEN: a second
+ * server process, as in a deployment with several. PostgreSQL only (PGlite is one process). Close it
+ * before `t`.
+ */
+export async function createSecondApp(t: TestApp): Promise<{ app: FastifyInstance; close: () => Promise<void> }> {
+  if (t.kind !== 'postgresql' || !t.appDatabaseUrl) throw new Error('a second app needs a PostgreSQL server (DATABASE_URL)');
+  const handle = await openDatabase({ kind: 'postgresql', url: t.appDatabaseUrl });
+  const app = await buildApp({ config: t.config, database: handle, logger: false });
+  await app.ready();
+  requireMessageKeys(app);
+  return {
+    app,
+    close: async () => {
+      await app.close();
+      await handle.close();
     },
   };
 }
@@ -134,11 +160,25 @@ export async function latestEmailTo(db: Database, recipient: string) {
     .orderBy(desc(outboxMessages.createdAt))
     .limit(1);
   if (!message) throw new Error(`no email to ${recipient}`);
-  return message;
+  return { ...message, body: openBody(TEST_SECRET_CONFIG, message) };
 }
+
+/** The test apps' APP_SECRET, to read outbox bodies (they are encrypted at rest). */
+export const TEST_SECRET_CONFIG = { appSecret: 'test-secret-of-at-least-thirty-two-characters' };
 
 /** Pulls `id` and `token` out of the first link of an email body. */
 export function linkParams(body: string) {
   const url = new URL(/https?:\/\/\S+/.exec(body)![0]);
   return { path: url.pathname, id: url.searchParams.get('id')!, token: url.searchParams.get('token')! };
+}
+
+/** Reads until `read` answers something (work done by a background job), or fails after `timeoutMs`. */
+export async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 8000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

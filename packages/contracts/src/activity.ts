@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import { LANGUAGES, PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT, type Language } from './constants';
 import { activityActions, activityAreas, type ActivityAction, type ActivityArea } from './enums';
-import { idSchema, isValidMdyDate } from './validation';
+import { idSchema, optionalMdyDaySchema } from './validation';
 import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
 /** An export larger than this is refused: past it a spreadsheet is the wrong tool and the file gets huge. */
 export const ACTIVITY_EXPORT_MAX_ROWS = 50_000;
 
 /** Clinic-day in the specification's date format (section 5), read in the clinic's time zone. */
-const optionalDaySchema = z
-  .string()
-  .trim()
-  .max(10, 'dateInvalid')
-  .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
-  .nullish()
-  .transform((value) => value || undefined);
+const optionalDaySchema = optionalMdyDaySchema;
 
 /** Select boxes send null when cleared; the filter treats null, '' and absent alike. */
 const optionalOf = <T extends z.ZodType<string>>(schema: T) =>

@@ -3,7 +3,7 @@ import { paginationFilterSchema } from './activity';
 import { listTotalShape } from './paging';
 import { LANGUAGES, PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT, type Language } from './constants';
 import { AppointmentStatus } from './enums';
-import { idSchema, isValidInstant, isValidMdyDate } from './validation';
+import { idSchema, isValidInstant, optionalMdyDaySchema } from './validation';
 
 /** Appointment status codes of section 3; names as in `enums.ts` and `GET /api/enums?type=appointmentStatus`. */
 export type AppointmentStatusCode = (typeof AppointmentStatus)[keyof typeof AppointmentStatus];
@@ -135,13 +135,7 @@ export const updateScheduleSchema = z.object({
 });
 export type UpdateSchedule = z.infer<typeof updateScheduleSchema>;
 
-const optionalDay = z
-  .string()
-  .trim()
-  .max(10, 'dateInvalid')
-  .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
-  .nullish()
-  .transform((value) => value || undefined);
+const optionalDay = optionalMdyDaySchema;
 
 const dayNumber = (mdy: string) => {
   const [month, day, year] = mdy.split('/').map(Number) as [number, number, number];

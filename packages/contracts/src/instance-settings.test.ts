@@ -180,6 +180,7 @@ const integrationKeys: Record<(typeof integrationGroups)[number], string[]> = {
     'eClinicalWorksBulkPrivateKey',
   ],
   clickup: ['useClickup', 'clickupSpaceId', 'clickupFolderIds', 'clickupListIds'],
+  twilio: ['useTwilio', 'twilioAccountSid', 'twilioAuthToken'],
 };
 
 const typeOf = (key: string) => settingDefinitions.get(key)?.type;

@@ -32,6 +32,7 @@ export const integrationGroups = [
   'advancedMd',
   'eClinicalWorks',
   'clickup',
+  'twilio',
 ] as const;
 
 export const settingGroups = [...generalSettingGroups, ...integrationGroups] as const;
@@ -328,6 +329,11 @@ export const settingsCatalogue = [
   str('clickupSpaceId', 'clickup', 'reference'),
   list('clickupFolderIds', 'clickup', 'referenceList'),
   list('clickupListIds', 'clickup', 'referenceList'),
+
+  // Twilio (text messages; issue #11). The sending number is defaultSmsNumber.
+  flag('useTwilio', 'twilio'),
+  str('twilioAccountSid', 'twilio', 'text'),
+  secret('twilioAuthToken', 'twilio'),
 ] as const satisfies readonly SettingDefinition[];
 
 type Entry = (typeof settingsCatalogue)[number];

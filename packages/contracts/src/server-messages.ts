@@ -235,6 +235,33 @@ export const serverMessages = {
     en: 'The upload could not be read; send the file as multipart/form-data',
     es: 'No se pudo leer el archivo enviado; envíelo como multipart/form-data',
   },
+  // Issue #11: messages, notifications and support
+  requestSignatureInvalid: {
+    en: 'The request signature is not valid',
+    es: 'La firma de la solicitud no es válida',
+  },
+  messageNotResendable: {
+    en: 'Only a failed, undelivered or stored message can be sent again',
+    es: 'Solo se puede volver a enviar un mensaje fallido, no entregado o guardado',
+  },
+  noMessageProvider: {
+    en: 'No provider is configured for {{channel}}; the message stays in the outbox',
+    es: 'No hay un proveedor configurado para {{channel}}; el mensaje sigue en la bandeja de salida',
+  },
+  templateInactive: {
+    en: 'This template is switched off; switch it on to send its messages',
+    es: 'Esta plantilla está desactivada; actívela para enviar sus mensajes',
+  },
+  supportEmailNotSet: {
+    en: 'No support address is configured (SUPPORT_EMAIL); the request stays in the outbox',
+    es: 'No hay una dirección de soporte configurada (SUPPORT_EMAIL); la solicitud sigue en la bandeja de salida',
+  },
+  noContactForChannel: {
+    en: 'The patient has no {{channel}} to send to',
+    es: 'El paciente no tiene {{channel}} al que enviar',
+  },
+  // Staff messages (issue #11 §5)
+  messageToSelf: { en: 'You cannot send messages to yourself', es: 'No puede enviarse mensajes a sí mismo' },
 } as const satisfies Record<string, ServerMessage>;
 
 export type ServerMessageKey = keyof typeof serverMessages;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { outboxStatuses } from './messaging';
 import { clinicSchema, userProfileSchema } from './users';
 import { idSchema } from './validation';
 
@@ -38,7 +39,7 @@ export const outboxMessageSchema = z.object({
   subject: z.string().nullable(),
   body: z.string(),
   template: z.string(),
-  status: z.enum(['stored', 'sent', 'failed']),
+  status: z.enum(outboxStatuses),
   createdAt: z.string(),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;

@@ -144,3 +144,15 @@ export function isAllowedPublicUrl(value: string): boolean {
   if (!['http:', 'https:', 'ftp:'].includes(url.protocol)) return false;
   return !isPrivateHost(url.hostname);
 }
+
+/**
+ * An optional clinic day in the specification's date format (MM/DD/YYYY), as date filters send it:
+ * '', null and absent all mean "no date".
+ */
+export const optionalMdyDaySchema = z
+  .string()
+  .trim()
+  .max(10, 'dateInvalid')
+  .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
+  .nullish()
+  .transform((value) => value || undefined);

@@ -13,13 +13,27 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import * as schema from './schema';
+import { installJobQueue } from '../jobs/job-queue';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = 'pglite' | 'postgresql';
 
+/** Plain SQL on the handle's own connection(s), outside any request (the job queue's adapter). */
+export interface RawSql {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
 export interface DatabaseHandle {
   db: Database;
   kind: DatabaseKind;
+  /** The connection string (PostgreSQL): the job queue opens its own small pool with it. */
+  url?: string;
+  raw: RawSql;
+  /**
+   * Runs `onPayload` for every NOTIFY on `channel` after its transaction committed, from this or any other
+   * process on the same database (PostgreSQL), or from this process (PGlite, which is one process).
+   */
+  listen(channel: string, onPayload: (payload: string) => void, onReconnected: () => void): Promise<() => Promise<void>>;
   close: () => Promise<void>;
 }
 
@@ -49,16 +63,111 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       client.on('error', (error) => console.error(`database connection lost during a request: ${error.message}`));
     });
     const db = drizzlePg(pool, { schema }) as unknown as Database;
-    return { db, kind: 'postgresql', close: () => pool.end() };
+    const listeners = new Set<PostgresListener>();
+    return {
+      db,
+      kind: 'postgresql',
+      url: target.url,
+      raw: { executeSql: (text, values) => pool.query(text, values) },
+      async listen(channel, onPayload, onReconnected) {
+        const listener = new PostgresListener(target.url, channel, onPayload, onReconnected);
+        listeners.add(listener);
+        await listener.start();
+        return async () => {
+          listeners.delete(listener);
+          await listener.stop();
+        };
+      },
+      close: async () => {
+        await Promise.all([...listeners].map((listener) => listener.stop()));
+        await pool.end();
+      },
+    };
   }
   const client = target.pglite ?? (await createPglite(target.dataDir));
   const db = drizzlePglite(client, { schema }) as unknown as Database;
-  return { db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    raw: {
+      // pg-boss sends its multi-statement scripts without parameters; PGlite runs those with exec().
+      async executeSql(text, values) {
+        if (values && values.length > 0) return client.query(text, values);
+        const results = await client.exec(text);
+        return { rows: results.at(-1)?.rows ?? [] };
+      },
+    },
+    async listen(channel, onPayload) {
+      const unsubscribe = await client.listen(channel, onPayload);
+      return () => unsubscribe();
+    },
+    close: () => client.close(),
+  };
 }
 
+/**
+ * One dedicated connection holding LISTEN (a pooled one would lose it). When the server drops it, it
+ * reconnects with back-off. PostgreSQL does not replay what was sent while it was away, so
+ * `onReconnected` runs after every reconnect: the listener's owner tells its subscribers to read again.
+ */
+class PostgresListener {
+  private client: pg.Client | null = null;
+  private stopped = false;
+  private retryMs = 250;
+  private retryTimer: NodeJS.Timeout | null = null;
+  constructor(
+    private readonly url: string,
+    private readonly channel: string,
+    private readonly onPayload: (payload: string) => void,
+    private readonly onReconnected: () => void,
+  ) {}
+
+  /** The first connection: a failure here is the caller's (the app does not start without it). */
+  async start(): Promise<void> {
+    await this.connect();
+  }
+
+  private async connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    this.client = client;
+    client.on('notification', (message) => {
+      if (message.channel === this.channel && message.payload !== undefined) this.onPayload(message.payload);
+    });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    await client.connect();
+    await client.query(`LISTEN ${pg.escapeIdentifier(this.channel)}`);
+    this.retryMs = 250;
+  }
+
+  private lost(client: pg.Client) {
+    if (this.stopped || this.client !== client || this.retryTimer) return;
+    this.client = null;
+    void client.end().catch(() => undefined);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect().then(this.onReconnected, () => {
+        if (this.client) this.lost(this.client);
+      });
+    }, this.retryMs);
+    this.retryTimer.unref();
+    this.retryMs = Math.min(this.retryMs * 2, 10_000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}
+
+/** The app's schema, then the job queue's (pg-boss keeps its own versions; decision 0029). */
 export async function applyMigrations(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'postgresql') await migratePg(handle.db as never, { migrationsFolder });
   else await migratePglite(handle.db as never, { migrationsFolder });
+  await installJobQueue(handle);
 }
 
 interface Journal {

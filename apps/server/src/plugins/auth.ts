@@ -10,17 +10,13 @@ import type { Config } from '../config';
 import type { Actor, ServiceContext } from '../context';
 import type { Database } from '../db/client';
 import { reusableQuery } from '../db/reusable-query';
-import {
-  enterClinics,
-  openRequestTransaction,
-  withSystemAccess,
-  type RequestTransaction,
-  type SystemAccessReason,
-} from '../db/tenancy';
+import { enterClinics, openRequestTransaction, type RequestTransaction } from '../db/tenancy';
 import { instances, instanceSettings, sessions, userInstances, users } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/secrets';
 import type { Mailer } from '../modules/outbox/outbox.service';
+import type { JobQueue } from '../jobs/job-queue';
+import type { EventHub } from '../modules/events/event-hub';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -38,6 +34,9 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every API route with who may call it, as checked at start-up. */
     routeAccess: RouteAccess[];
+    /** This process's job queue and realtime hub (tests reach them here). */
+    jobs: JobQueue;
+    events: EventHub;
   }
   interface FastifyRequest {
     ctx: ServiceContext;
@@ -145,7 +144,6 @@ interface RequestState {
   transaction: RequestTransaction;
   finished: boolean;
   handlerStarted: boolean;
-  afterCommit: { reason: SystemAccessReason; work: (db: Database) => Promise<void> }[];
 }
 
 export interface RouteAccess {
@@ -173,6 +171,18 @@ export function routeAccessOf(method: string, url: string, config: FastifyContex
   return { method, url, access: menuAccessOrThrow(config.menuPath!), menuPath: config.menuPath };
 }
 
+/**
+ * For an answer that stays open (the event stream): the request's transaction commits before the
+ * stream starts, so no connection or lock is held for its length. The handler must not use
+ * `request.ctx.db` afterwards.
+ */
+export async function commitBeforeStreaming(request: FastifyRequest): Promise<void> {
+  const state = request.requestTransaction;
+  if (!state || state.finished) return;
+  state.finished = true;
+  await state.transaction.finish(true);
+}
+
 /** `/api/docs` and its pages (`/api/docs/json`, assets), not every path that merely starts alike. */
 const isDocsRoute = (routeUrl: string) => routeUrl === '/api/docs' || routeUrl.startsWith('/api/docs/');
 
@@ -180,11 +190,13 @@ export interface AuthPluginOptions {
   db: Database;
   config: Config;
   mailer: Mailer;
+  jobs: JobQueue;
+  events: EventHub;
 }
 
 /** Authentication (bearer session with server-side idle timeout), tenancy and role checks. */
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOptions) => {
-  const { db, config, mailer } = options;
+  const { db, config, mailer, jobs, events } = options;
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('requestTransaction', null);
 
@@ -204,29 +216,21 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     if (!state || state.finished) return;
     state.finished = true;
     await state.transaction.finish(commit);
-    if (!commit) return;
-    for (const task of state.afterCommit) {
-      setImmediate(() => {
-        withSystemAccess(db, task.reason, task.work).catch((error: unknown) =>
-          request.log.error({ err: error, reason: task.reason }, 'work after commit failed'),
-        );
-      });
-    }
   };
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const afterCommit: RequestState['afterCommit'] = [];
     request.ctx = {
       db,
       config,
       mailer,
+      jobs,
+      events,
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? null,
       actor: null,
       instanceId: null,
       allClinics: false,
       instanceIds: [],
-      afterCommit: (reason, work) => afterCommit.push({ reason, work }),
     };
     const routeConfig = request.routeOptions.config;
     const routeUrl = request.routeOptions.url;
@@ -234,7 +238,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
 
     const begin = async (start: Parameters<typeof openRequestTransaction>[1]) => {
       const transaction = await openRequestTransaction(db, start);
-      request.requestTransaction = { transaction, finished: false, handlerStarted: false, afterCommit };
+      request.requestTransaction = { transaction, finished: false, handlerStarted: false };
       request.ctx.db = transaction.db;
       return transaction.db;
     };

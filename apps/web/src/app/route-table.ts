@@ -46,7 +46,7 @@ export const routeTable: RouteEntry[] = [
   auth('/admin/perioperativetemplates', () => import('../routes/admin/perioperative-templates')),
   auth('/pathways'),
   auth('/pathwaysresponse/:id'),
-  auth('/communicationdashboard'),
+  auth('/communicationdashboard', () => import('../routes/communications/dashboard')),
 
   // Patients
   auth('/patients/dashboard', () => import('../routes/patients/dashboard')),
@@ -64,7 +64,7 @@ export const routeTable: RouteEntry[] = [
   auth('/patients/procedurenoteform/:id/:patientid/:providerId/:type'),
   auth('/patients/basicintakemainstay'),
   auth('/patients/createmainstay/:id'),
-  auth('/patients/nevro/chatternotification'),
+  auth('/patients/nevro/chatternotification', () => import('../routes/patients/chatter-notification')),
 
   // Patient-facing
   open('/patients/closeaccount/:id?/:token?'),
@@ -130,8 +130,8 @@ export const routeTable: RouteEntry[] = [
   auth('/resources/faq'),
 
   // Messaging
-  auth('/user-messages/conversations/:userId'),
-  auth('/user-messages'),
+  auth('/user-messages/conversations/:userId', () => import('../routes/user-messages/thread')),
+  auth('/user-messages', () => import('../routes/user-messages/conversations')),
 
   // Demo
   open('/demo/dashboard'),
@@ -157,7 +157,7 @@ export const routeTable: RouteEntry[] = [
   auth('/editcampaign/:id'),
   auth('/campaignResponse/:id'),
   auth('/templateList'),
-  auth('/contactsupport'),
+  auth('/contactsupport', () => import('../routes/contact-support')),
   auth('/patienthotlist/dashboard'),
   auth('/patienthotlist/newcampaign'),
   auth('/patienthotlist/:id'),

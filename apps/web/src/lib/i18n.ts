@@ -18,6 +18,9 @@ import enErrors from '../locales/en/errors.json';
 import enInstances from '../locales/en/instances.json';
 import enLists from '../locales/en/lists.json';
 import enOutbox from '../locales/en/outbox.json';
+import enNotifications from '../locales/en/notifications.json';
+import enCommunications from '../locales/en/communications.json';
+import enUserMessages from '../locales/en/userMessages.json';
 import enPatientDashboard from '../locales/en/patientDashboard.json';
 import enSettings from '../locales/en/settings.json';
 import enShell from '../locales/en/shell.json';
@@ -38,6 +41,9 @@ import esInstances from '../locales/es/instances.json';
 import esLists from '../locales/es/lists.json';
 import esMenu from '../locales/es/menu.json';
 import esOutbox from '../locales/es/outbox.json';
+import esNotifications from '../locales/es/notifications.json';
+import esCommunications from '../locales/es/communications.json';
+import esUserMessages from '../locales/es/userMessages.json';
 import esPatientDashboard from '../locales/es/patientDashboard.json';
 import esSettings from '../locales/es/settings.json';
 import esShell from '../locales/es/shell.json';
@@ -73,6 +79,9 @@ export const resources = {
     menu: { ...menuTitlesEn },
     validation: validationFor('en'),
     outbox: enOutbox,
+    notifications: enNotifications,
+    communications: enCommunications,
+    userMessages: enUserMessages,
     activity: { ...enActivity, ...activityLabelsFor('en') },
     appointments: enAppointments,
     dashboard: enDashboard,
@@ -96,6 +105,9 @@ export const resources = {
     menu: esMenu,
     validation: validationFor('es'),
     outbox: esOutbox,
+    notifications: esNotifications,
+    communications: esCommunications,
+    userMessages: esUserMessages,
     activity: { ...esActivity, ...activityLabelsFor('es') },
     appointments: esAppointments,
     dashboard: esDashboard,

@@ -153,31 +153,6 @@ export const signInFailures = pgTable(
   ],
 );
 
-export const outboxChannels = ['email', 'sms'] as const;
-export const outboxStatuses = ['stored', 'sent', 'failed'] as const;
-
-/** Every outbound message, whatever the provider; with none configured it stays here as 'stored'. */
-export const outboxMessages = pgTable(
-  'outbox_messages',
-  {
-    id: id(),
-    instanceId: uuid('instance_id').references(() => instances.id),
-    channel: text('channel', { enum: outboxChannels }).notNull(),
-    recipient: text('recipient').notNull(),
-    subject: text('subject'),
-    body: text('body').notNull(),
-    template: text('template').notNull(),
-    status: text('status', { enum: outboxStatuses }).notNull().default('stored'),
-    error: text('error'),
-    createdAt: createdAt(),
-    sentAt: timestamp('sent_at', { withTimezone: true }),
-  },
-  (table) => [
-    index('outbox_messages_created_idx').on(table.createdAt),
-    index('outbox_messages_instance_idx').on(table.instanceId),
-  ],
-);
-
 export const activityLogs = pgTable(
   'activity_logs',
   {

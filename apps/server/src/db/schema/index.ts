@@ -2,3 +2,4 @@ export * from './core';
 export * from './admin';
 export * from './patients';
 export * from './forms';
+export * from './messaging';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { RoleCode } from '@pathwell/contracts/roles';
+import { seedDemoMessaging } from './demo-messaging';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
@@ -79,6 +80,7 @@ export async function seedDemo(db: Database): Promise<void> {
       );
     }
     const doctors: Partial<Record<keyof typeof clinics, string>> = {};
+    let riversideAdmin: string | null = null;
     for (const demo of demoUsers) {
       const [user] = await tx
         .insert(users)
@@ -96,10 +98,14 @@ export async function seedDemo(db: Database): Promise<void> {
       const memberOf = demo.isParent ? [clinics.riverside, clinics.lakeside] : [clinics[demo.clinic]];
       await tx.insert(userInstances).values(memberOf.map((clinic) => ({ userId: user!.id, instanceId: clinic.id })));
       if (demo.role === 'Doctor') doctors[demo.clinic] = user!.id;
+      if (demo.email === 'admin@pathwell.demo') riversideAdmin = user!.id;
     }
     // 150 patients per clinic with six months of visits (docs/decisions/0015-demo-and-volume-data.md).
     await seedDemoPatients(tx, { instanceId: clinics.riverside.id, doctorId: doctors.riverside ?? null, seed: 1 });
     await seedDemoPatients(tx, { instanceId: clinics.lakeside.id, doctorId: doctors.lakeside ?? null, seed: 2 });
+    if (riversideAdmin && doctors.riverside) {
+      await seedDemoMessaging(tx, { instanceId: clinics.riverside.id, adminId: riversideAdmin, doctorId: doctors.riverside });
+    }
   });
 }
 

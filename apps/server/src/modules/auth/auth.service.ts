@@ -25,7 +25,7 @@ import { instances, oneTimeTokens, sessions, signInFailures, userInstances, user
 import { AppError, notFound } from '../../lib/app-error';
 import { hashPassword, newSixDigitCode, newToken, sha256, sameHash, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { deliverLater, queueEmail } from '../outbox/outbox.service';
+import { queueMessage } from '../outbox/outbox.service';
 import { accountEmails } from './auth.emails';
 
 const TWO_FACTOR_MAX_ATTEMPTS = 5;
@@ -97,8 +97,14 @@ async function sendAccountEmail(
   template: string,
   content: { subject: string; body: string },
 ) {
-  const id = await queueEmail(db, { instanceId: user.instanceId, to: user.email, template, ...content });
-  return () => deliverLater(ctx, log, id);
+  await queueMessage(ctx, db, {
+    instanceId: user.instanceId,
+    channel: 'email',
+    to: user.email,
+    template,
+    subject: content.subject,
+    body: content.body,
+  });
 }
 
 function splitName(name: string) {
@@ -113,7 +119,7 @@ export async function signUp(ctx: ServiceContext, log: FastifyBaseLogger, input:
   // hash) and write one email, so the time of the answer does not tell which it was (issue #9: the
   // new-account path took 25 ms longer).
   const passwordHash = await hashPassword(input.password);
-  const after = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const existing = await findUserByEmail(tx, input.email);
     if (existing) {
       return sendAccountEmail(
@@ -139,7 +145,6 @@ export async function signUp(ctx: ServiceContext, log: FastifyBaseLogger, input:
     const confirmLink = link(ctx, '/confirm-signup', { id: user!.id, token: token.secret });
     return sendAccountEmail(ctx, log, tx, user!, 'confirm-signup', accountEmails.confirmSignUp(confirmLink));
   });
-  after();
   // The same answer whether or not the address had an account, so sign-up reveals nothing.
   return { message: SIGN_UP_MESSAGE };
 }
@@ -251,10 +256,10 @@ export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, 
   await ctx.db.delete(signInFailures).where(eq(signInFailures.email, input.email));
   if (!user.twoFactorEnabled) return ctx.db.transaction((tx) => createSession(ctx, tx, user, 'Signed in'));
 
-  const { challengeId, deliver } = await ctx.db.transaction(async (tx) => {
+  const { challengeId } = await ctx.db.transaction(async (tx) => {
     const code = newSixDigitCode();
     const token = await issueToken(tx, user.id, 'two_factor', TWO_FACTOR_CODE_TTL_MINUTES * 60_000, code);
-    const send = await sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
+    await sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
     await recordActivity(tx, {
       instanceId: user.instanceId,
       actorUserId: user.id,
@@ -266,9 +271,8 @@ export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, 
       description: 'Sign-in code sent',
       ip: ctx.ip,
     });
-    return { challengeId: token.id, deliver: send };
+    return { challengeId: token.id };
   });
-  deliver();
   return { twoFactorRequired: true, challengeId };
 }
 
@@ -349,7 +353,7 @@ export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogge
   const challenge = await liveChallenge(ctx.db, input.challengeId);
   const user = challenge && (await findUser(ctx.db, challenge.userId));
   if (!challenge || !user) throw new AppError('UNAUTHENTICATED', 'codeNotValid');
-  const deliver = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const code = newSixDigitCode();
     await tx
       .update(oneTimeTokens)
@@ -368,7 +372,6 @@ export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogge
     });
     return sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
   });
-  deliver();
   return { message: 'A new code has been sent to your email.' };
 }
 
@@ -468,7 +471,7 @@ const FORGET_PASSWORD_MESSAGE = 'If an account exists for this email, we have se
 export async function forgetPassword(ctx: ServiceContext, log: FastifyBaseLogger, input: { email: string }) {
   const user = await findUserByEmail(ctx.db, input.email);
   if (user && user.status === 'active') {
-    const deliver = await ctx.db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       const token = await issueToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_MINUTES * 60_000);
       const resetLink = link(ctx, '/reset-password', { id: user.id, token: token.secret });
       await recordActivity(tx, {
@@ -484,7 +487,6 @@ export async function forgetPassword(ctx: ServiceContext, log: FastifyBaseLogger
       });
       return sendAccountEmail(ctx, log, tx, user, 'reset-password', accountEmails.resetPassword(resetLink));
     });
-    deliver();
   }
   return { message: FORGET_PASSWORD_MESSAGE };
 }
@@ -578,8 +580,7 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
 
 /**
  * Writes the welcome email (set-password link) to the outbox inside the caller's transaction, so an
- * account created by an administrator and its email land together; returns the delivery to start
- * after the commit.
+ * account created by an administrator and its email land together (its delivery job too).
  */
 export async function queueWelcomeEmail(
   ctx: ServiceContext,
@@ -596,8 +597,7 @@ export async function queueWelcomeEmail(
 export async function sendWelcomeEmail(ctx: ServiceContext, log: FastifyBaseLogger, userId: string) {
   const user = await findUser(ctx.db, userId);
   if (user && user.status === 'invited') {
-    const deliver = await ctx.db.transaction((tx) => queueWelcomeEmail(ctx, log, tx, user));
-    deliver();
+    await ctx.db.transaction((tx) => queueWelcomeEmail(ctx, log, tx, user));
   }
   return { message: 'If the account still needs setting up, we have sent the email again.' };
 }

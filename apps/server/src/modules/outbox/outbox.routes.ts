@@ -31,7 +31,7 @@ export async function outboxRoutes(fastify: FastifyInstance) {
       // Outside demo mode messages hold live links and codes: they are never readable in the app.
       if (!request.ctx.config.demoMode) throw notFound('pageNotFound');
       const { totalRecords, rows } = await withSystemContext(request.ctx, 'system-manager', (ctx) =>
-        listOutbox(ctx.db, request.query),
+        listOutbox(ctx.db, ctx.config, request.query),
       );
       return {
         totalRecords,

@@ -1,90 +1,331 @@
-import { desc, eq, sql } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
-import type { ServiceContext } from '../../context';
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { clinicClock, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
+import { phoneDigits } from '@pathwell/contracts/patients';
+import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { outboxMessages } from '../../db/schema';
+import { withSystemAccess } from '../../db/tenancy';
+import { outboxMessages, patients, smsOptOuts } from '../../db/schema';
+import type { JobQueue } from '../../jobs/job-queue';
+import { jobQueues } from '../../jobs/job-queue';
+import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
+import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
+import { twilioSender, type Mailer, type SmsSender, type TwilioAccount } from './providers';
 
-export interface Mailer {
-  /** Delivers one stored message; resolves when the provider accepted it. */
-  deliver(message: { to: string; subject: string; text: string }): Promise<void>;
-  readonly configured: boolean;
+export { createMailer, type Mailer } from './providers';
+
+import type { OutboxChannel, OutboxStatus, SuppressionReason } from '@pathwell/contracts/messaging';
+
+/** Statuses after which nothing is sent again (a retry or a resend finds them and stops). */
+const settledStatuses: OutboxStatus[] = ['sent', 'delivered', 'undelivered', 'suppressed'];
+
+/** Texts that are not urgent wait for daytime in the clinic (issue #11 §2): 8:00 to 21:00. */
+export const TEXT_DAY_STARTS_HOUR = 8;
+export const TEXT_DAY_ENDS_HOUR = 21;
+
+export interface MessagingDeps {
+  config: Config;
+  mailer: Mailer;
+  jobs: JobQueue;
 }
 
-export function createMailer(smtpUrl: string | undefined, from: string): Mailer {
-  if (!smtpUrl) {
-    return {
-      configured: false,
-      deliver: () => Promise.resolve(),
-    };
-  }
-  const transport = nodemailer.createTransport(smtpUrl);
-  return {
-    configured: true,
-    async deliver(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
-    },
-  };
-}
-
-export interface EmailInput {
+export interface MessageInput {
   instanceId: string | null;
+  channel: OutboxChannel;
   to: string;
-  subject: string;
+  subject?: string | null;
   body: string;
   template: string;
+  patientId?: string | null;
+  perioperativeTemplateId?: string | null;
+  /** The earliest time it may go out (a scheduled message); a text outside daytime waits further. */
+  sendAfter?: Date | null;
+  /** A text that may go out at night (a sign-in code). */
+  urgent?: boolean;
+  batchId?: string | null;
+  /** Kept in the outbox for staff to read, never handed to a provider (support requests without SUPPORT_EMAIL). */
+  storeOnly?: boolean;
 }
 
-/**
- * Records the email in the outbox first (inside the caller's transaction), then hands it to SMTP
- * when one is configured. With no provider the message stays in the outbox as 'stored'.
- */
-export async function queueEmail(db: Database, input: EmailInput): Promise<string> {
+/** E.164 for the numbers we text: ten digits are a US number, anything else keeps its own country code. */
+export function toE164(phone: string): string {
+  const digits = phoneDigits(phone);
+  if (digits.length === 10) return `+1${digits}`;
+  return `+${phone.replace(/\D/g, '')}`;
+}
+
+export function maskRecipient(channel: OutboxChannel, recipient: string): string {
+  if (channel === 'sms') return `•••${recipient.replace(/\D/g, '').slice(-4)}`;
+  const [local = '', domain = ''] = recipient.split('@');
+  return `${local.slice(0, 1)}•••@${domain}`;
+}
+
+/** The first instant at or after `from` that is inside the clinic's daytime hours. */
+export function nextDaytime(from: Date, timeZone: string): Date {
+  const clock = clinicClock(from, timeZone);
+  if (clock.hour >= TEXT_DAY_STARTS_HOUR && clock.hour < TEXT_DAY_ENDS_HOUR) return from;
+  const day = clock.hour < TEXT_DAY_STARTS_HOUR ? clock.day : clock.day + 1;
+  return instantOfClinicTime(clock.year, clock.month, day, timeZone, TEXT_DAY_STARTS_HOUR, 0);
+}
+
+const bodyKey = (id: string) => `outbox:${id}`;
+const bodyScope = (instanceId: string | null) => instanceId ?? 'system';
+
+export function sealBody(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string | null }, body: string) {
+  return encryptSetting(config.appSecret, bodyScope(row.instanceId), bodyKey(row.id), body);
+}
+
+/** The readable body of a stored message (rows from before encryption are read as they are). */
+export function openBody(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string | null; body: string }) {
+  if (!isEncryptedText(row.body)) return row.body;
+  return decryptSetting(config.appSecret, bodyScope(row.instanceId), bodyKey(row.id), row.body);
+}
+
+/** The clinic's Twilio account (instance settings), else the server's TWILIO_* one; null: texts stay stored. */
+export function smsAccountFor(config: Config, instanceId: string | null, settings: SettingsMap | null): TwilioAccount | null {
+  const fromNumber = settings?.defaultSmsNumber?.trim() || config.twilio?.fromNumber;
+  if (settings && instanceId && isOn(settings, 'useTwilio') && settings.twilioAccountSid && settings.twilioAuthToken) {
+    const authToken = decryptSetting(config.appSecret, instanceId, 'twilioAuthToken', settings.twilioAuthToken);
+    return fromNumber ? { accountSid: settings.twilioAccountSid, authToken, fromNumber: toE164(fromNumber) } : null;
+  }
+  if (config.twilio && fromNumber) return { ...config.twilio, fromNumber: toE164(fromNumber) };
+  return null;
+}
+
+export function providerConfigured(
+  deps: Pick<MessagingDeps, 'config' | 'mailer'>,
+  channel: OutboxChannel,
+  instanceId: string | null,
+  settings: SettingsMap | null,
+) {
+  return channel === 'email' ? deps.mailer.configured : smsAccountFor(deps.config, instanceId, settings) !== null;
+}
+
+export async function isOptedOut(db: Database, instanceId: string, phone: string): Promise<boolean> {
   const [row] = await db
-    .insert(outboxMessages)
-    .values({
-      instanceId: input.instanceId,
-      channel: 'email',
-      recipient: input.to,
-      subject: input.subject,
-      body: input.body,
-      template: input.template,
-    })
-    .returning({ id: outboxMessages.id });
-  return row!.id;
+    .select({ optedOut: smsOptOuts.optedOut })
+    .from(smsOptOuts)
+    .where(and(eq(smsOptOuts.instanceId, instanceId), eq(smsOptOuts.phone, toE164(phone))));
+  return row?.optedOut ?? false;
+}
+
+async function suppressionFor(
+  db: Database,
+  input: MessageInput,
+  settings: SettingsMap | null,
+): Promise<SuppressionReason | null> {
+  if (!input.instanceId || !input.patientId || !settings) return null;
+  const [patient] = await db
+    .select({ enableEmail: patients.enableEmail, enableText: patients.enableText })
+    .from(patients)
+    .where(and(eq(patients.instanceId, input.instanceId), eq(patients.id, input.patientId)));
+  if (input.channel === 'email') {
+    if (!isOn(settings, 'enableEmail')) return 'clinicEmailOff';
+    if (patient && !patient.enableEmail) return 'patientEmailOff';
+    return null;
+  }
+  if (!isOn(settings, 'enableSms')) return 'clinicSmsOff';
+  if (patient && !patient.enableText) return 'patientTextOff';
+  if (await isOptedOut(db, input.instanceId, input.to)) return 'optedOut';
+  return null;
 }
 
 /**
- * Delivery runs after the request's transaction committed (the stored message is visible to another
- * connection then), so that response time never depends on the mail server.
+ * Records an outbound message in the caller's transaction and, when a provider is configured, a
+ * delivery job in that same transaction: a change that rolls back sends nothing, and a committed one
+ * is delivered even across a restart. With no provider the message stays 'stored'; a message the
+ * patient or clinic does not want is kept as 'suppressed' with the reason, never silently dropped.
  */
-export function deliverLater(ctx: ServiceContext, log: FastifyBaseLogger, messageId: string): void {
-  const { mailer } = ctx;
-  if (!mailer.configured) return;
-  ctx.afterCommit('outbox-delivery', (db) =>
-    deliver(db, mailer, messageId).catch((error: unknown) => log.error({ err: error, messageId }, 'email delivery failed')),
-  );
+export async function queueMessage(
+  deps: MessagingDeps,
+  db: Database,
+  input: MessageInput,
+): Promise<{ id: string; status: OutboxStatus }> {
+  const id = randomUUID();
+  const to = input.channel === 'sms' ? toE164(input.to) : input.to.trim();
+  const settings = input.instanceId ? await readSettings(db, input.instanceId) : null;
+  const suppressed = await suppressionFor(db, { ...input, to }, settings);
+  let sendAfter = input.sendAfter ?? null;
+  if (input.channel === 'sms' && !input.urgent && settings) {
+    sendAfter = nextDaytime(sendAfter ?? new Date(), clinicTimeZoneFrom(settings));
+  }
+  const later = sendAfter !== null && sendAfter.getTime() > Date.now() + 1000;
+  const canSend = !input.storeOnly && providerConfigured(deps, input.channel, input.instanceId, settings);
+  const status: OutboxStatus = suppressed ? 'suppressed' : !canSend ? 'stored' : later ? 'scheduled' : 'queued';
+  await db.insert(outboxMessages).values({
+    id,
+    instanceId: input.instanceId,
+    channel: input.channel,
+    recipient: to,
+    subject: input.subject ?? null,
+    body: sealBody(deps.config, { id, instanceId: input.instanceId }, input.body),
+    template: input.template,
+    status,
+    error: suppressed,
+    patientId: input.patientId ?? null,
+    perioperativeTemplateId: input.perioperativeTemplateId ?? null,
+    sendAfter,
+    urgent: input.urgent ?? false,
+    batchId: input.batchId ?? null,
+  });
+  if (status === 'queued' || status === 'scheduled') {
+    await deps.jobs.enqueue(db, jobQueues.deliverMessage, { messageId: id }, later ? { startAfter: sendAfter! } : {});
+  }
+  return { id, status };
 }
 
-async function deliver(db: Database, mailer: Mailer, messageId: string): Promise<void> {
-  const [message] = await db.select().from(outboxMessages).where(eq(outboxMessages.id, messageId));
-  if (!message || message.status === 'sent') return;
+/** Puts a failed, undelivered or stored message back on the queue (communication dashboard: resend). */
+export async function requeueMessage(deps: MessagingDeps, db: Database, row: typeof outboxMessages.$inferSelect) {
+  await db
+    .update(outboxMessages)
+    .set({ status: 'queued', error: null, providerMessageId: null, attempts: 0, sendAfter: null, updatedAt: new Date() })
+    .where(eq(outboxMessages.id, row.id));
+  await deps.jobs.enqueue(db, jobQueues.deliverMessage, { messageId: row.id });
+}
+
+export interface DeliveryAttempt {
+  retryCount: number;
+  retryLimit: number;
+}
+
+type SmsSenderFactory = (account: TwilioAccount) => SmsSender;
+
+/**
+ * The delivery job: sends one stored message once. Before sending it claims the row (attempts + 1);
+ * a message that already has the provider's id, or is settled, is never sent again. A failure before
+ * the last try leaves it 'queued' with the reason (the queue retries with back-off); the last one
+ * leaves it 'failed'.
+ */
+export async function deliverMessage(
+  deps: Pick<MessagingDeps, 'config' | 'mailer'> & { root: Database; smsSender?: SmsSenderFactory },
+  messageId: string,
+  attempt: DeliveryAttempt,
+): Promise<void> {
+  const { root, config, mailer } = deps;
+  const claimed = await withSystemAccess(root, 'outbox-delivery', async (db) => {
+    const [row] = await db.select().from(outboxMessages).where(eq(outboxMessages.id, messageId)).for('update');
+    if (!row || settledStatuses.includes(row.status) || row.providerMessageId) return null;
+    const settings = row.instanceId ? await readSettings(db, row.instanceId) : null;
+    if (row.channel === 'sms' && row.instanceId && (await isOptedOut(db, row.instanceId, row.recipient))) {
+      await db
+        .update(outboxMessages)
+        .set({ status: 'suppressed', error: 'optedOut' satisfies SuppressionReason, updatedAt: new Date() })
+        .where(eq(outboxMessages.id, messageId));
+      return null;
+    }
+    const account = row.channel === 'sms' ? smsAccountFor(config, row.instanceId, settings) : null;
+    if (row.channel === 'email' ? !mailer.configured : !account) {
+      await db.update(outboxMessages).set({ status: 'stored', updatedAt: new Date() }).where(eq(outboxMessages.id, messageId));
+      return null;
+    }
+    await db
+      .update(outboxMessages)
+      .set({ attempts: row.attempts + 1, status: 'queued', updatedAt: new Date() })
+      .where(eq(outboxMessages.id, messageId));
+    return { row, account, from: settings?.defaultEmailSender?.trim() || undefined };
+  });
+  if (!claimed) return;
+  const { row, account, from } = claimed;
+  const body = openBody(config, row);
   try {
-    await mailer.deliver({ to: message.recipient, subject: message.subject ?? '', text: message.body });
-    await db
-      .update(outboxMessages)
-      .set({ status: 'sent', sentAt: new Date(), error: null })
-      .where(eq(outboxMessages.id, messageId));
+    const sent =
+      row.channel === 'email'
+        ? await mailer.deliver({ from, to: row.recipient, subject: row.subject ?? '', text: body })
+        : await (deps.smsSender ?? ((a) => twilioSender(a, config)))(account!).send({
+            to: row.recipient,
+            body,
+            statusCallback: `${config.publicUrl}/api/sms/twilio/${row.instanceId}/status`,
+          });
+    await withSystemAccess(root, 'outbox-delivery', (db) =>
+      db
+        .update(outboxMessages)
+        .set({
+          status: 'sent',
+          sentAt: new Date(),
+          error: null,
+          providerMessageId: sent.providerMessageId,
+          updatedAt: new Date(),
+        })
+        .where(eq(outboxMessages.id, messageId)),
+    );
   } catch (error) {
-    await db
-      .update(outboxMessages)
-      .set({ status: 'failed', error: error instanceof Error ? error.message : String(error) })
-      .where(eq(outboxMessages.id, messageId));
+    const last = attempt.retryCount >= attempt.retryLimit;
+    await withSystemAccess(root, 'outbox-delivery', (db) =>
+      db
+        .update(outboxMessages)
+        .set({ status: last ? 'failed' : 'queued', error: describeFailure(error), updatedAt: new Date() })
+        .where(eq(outboxMessages.id, messageId)),
+    );
     throw error;
   }
 }
 
-export async function listOutbox(db: Database, page: { pageNumber: number; pageSize: number }) {
+function describeFailure(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { code, message, status } = error as { code?: unknown; message?: unknown; status?: unknown };
+    const parts = [status, code].filter((part) => part !== undefined && part !== null).join(' ');
+    const text = typeof message === 'string' ? message : String(error);
+    return (parts ? `${parts}: ${text}` : text).slice(0, 500);
+  }
+  return String(error).slice(0, 500);
+}
+
+/** Twilio's MessageStatus values that change what staff see. */
+const providerStatuses: Record<string, OutboxStatus> = {
+  sent: 'sent',
+  delivered: 'delivered',
+  undelivered: 'undelivered',
+  failed: 'failed',
+};
+
+/**
+ * Statuses a report may move a message from. Twilio does not promise callbacks in order, so a late
+ * 'sent' never undoes 'delivered'; delivered, undelivered and failed are final.
+ */
+const reportableFrom: Record<OutboxStatus, OutboxStatus[]> = {
+  stored: [],
+  scheduled: [],
+  queued: [],
+  suppressed: [],
+  sent: ['queued'],
+  delivered: ['queued', 'sent'],
+  undelivered: ['queued', 'sent'],
+  failed: ['queued', 'sent'],
+};
+
+/** A status callback: the provider's later word on a message it accepted. */
+export async function recordProviderStatus(
+  db: Database,
+  instanceId: string,
+  report: { providerMessageId: string; status: string; errorCode?: string | null },
+): Promise<boolean> {
+  const status = providerStatuses[report.status];
+  if (!status) return false;
+  const updated = await db
+    .update(outboxMessages)
+    .set({
+      status,
+      ...(status === 'delivered' || status === 'sent' ? {} : { error: `Twilio error ${report.errorCode ?? 'unknown'}` }),
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(outboxMessages.instanceId, instanceId),
+        eq(outboxMessages.channel, 'sms'),
+        eq(outboxMessages.providerMessageId, report.providerMessageId),
+        inArray(outboxMessages.status, reportableFrom[status]),
+      ),
+    )
+    .returning({ id: outboxMessages.id });
+  return updated.length > 0;
+}
+
+/** The demo outbox page (System Manager, demo mode only): every clinic's messages with readable bodies. */
+export async function listOutbox(
+  db: Database,
+  config: Pick<Config, 'appSecret'>,
+  page: { pageNumber: number; pageSize: number },
+) {
   const rows = await db
     .select()
     .from(outboxMessages)
@@ -92,5 +333,5 @@ export async function listOutbox(db: Database, page: { pageNumber: number; pageS
     .limit(page.pageSize)
     .offset(page.pageNumber * page.pageSize);
   const [total] = await db.select({ count: sql<number>`count(*)::int` }).from(outboxMessages);
-  return { totalRecords: total?.count ?? 0, rows };
+  return { totalRecords: total?.count ?? 0, rows: rows.map((row) => ({ ...row, body: openBody(config, row) })) };
 }

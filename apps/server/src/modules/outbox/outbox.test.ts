@@ -1,9 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxMessages } from '../../db/schema';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { instances, instanceSettings, outboxMessages } from '../../db/schema';
+import { withSystemAccess } from '../../db/tenancy';
+import { createTestApp, type TestApp, waitFor } from '../../../test/test-app';
+import { createMailer, deliverMessage, queueMessage } from './outbox.service';
 
 const received: { to: string; raw: string }[] = [];
 const REFUSED = 'admin@pathwell.demo';
@@ -26,25 +28,18 @@ const smtp = new SMTPServer({
 });
 
 let t: TestApp;
+let smtpUrl: string;
 beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ SMTP_URL: `smtp://127.0.0.1:${port}?ignoreTLS=true` });
+  smtpUrl = `smtp://127.0.0.1:${port}?ignoreTLS=true`;
+  // Three tries in all (1 + 2 retries), a second apart and doubling: a refusal settles within seconds.
+  t = await createTestApp({ SMTP_URL: smtpUrl, JOB_RETRY_LIMIT: '2' });
 });
 afterAll(async () => {
   await t?.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
 });
-
-async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('email through SMTP', () => {
   it('a reset email is stored in the outbox, delivered over SMTP and marked sent', async () => {
@@ -63,15 +58,145 @@ describe('email through SMTP', () => {
     expect(row.sentAt).toBeInstanceOf(Date);
   });
 
-  it('a message the provider refuses is kept as failed with the reason, and the request still succeeds', async () => {
+  it('a message the provider refuses is retried, then kept as failed with the reason, and the request still succeeds', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/users/forgetPassword', payload: { email: REFUSED } });
     expect(response.statusCode).toBe(200);
-    const row = await waitFor(async () => {
+    const readRow = async () => {
       const [message] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, REFUSED));
-      return message?.status === 'failed' ? message : undefined;
+      return message;
+    };
+    // After a refused try with retries left it waits as queued, with the reason and the tries so far.
+    const retrying = await waitFor(async () => {
+      const message = await readRow();
+      return message?.status === 'queued' && message.error ? message : undefined;
     });
+    expect(retrying.error).toMatch(/550|Mailbox unavailable/);
+    expect(retrying.attempts).toBeGreaterThanOrEqual(1);
+    expect(retrying.attempts).toBeLessThan(3);
+    const row = await waitFor(async () => {
+      const message = await readRow();
+      return message?.status === 'failed' ? message : undefined;
+    }, 15_000);
+    expect(row.attempts).toBe(3);
     expect(row.error).toMatch(/550|Mailbox unavailable/);
     expect(row.sentAt).toBeNull();
+    expect(row.providerMessageId).toBeNull();
     expect(received.some((message) => message.to === REFUSED)).toBe(false);
+    // The last try settled it: no job is left to try again.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await readRow())!).toMatchObject({ status: 'failed', attempts: 3 });
+  }, 25_000);
+});
+
+describe("queueing in the caller's transaction", () => {
+  const deliveryJobs = async () => {
+    const result = (await t.db.execute(
+      sql`select count(*)::int as count from pgboss.job where name = 'deliver-message'`,
+    )) as unknown as {
+      rows: { count: number }[];
+    };
+    return Number(result.rows[0]!.count);
+  };
+  const rowsTo = (recipient: string) => t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, recipient));
+  const queueIn = async (recipient: string, commit: boolean) => {
+    const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
+    const deps = { config: t.config, mailer: createMailer(smtpUrl, 'test@pathwell.test'), jobs: t.app.jobs };
+    return withSystemAccess(t.appDb, 'outbox-delivery', async (tx) => {
+      const queued = await queueMessage(deps, tx, {
+        instanceId: clinic!.id,
+        channel: 'email',
+        to: recipient,
+        subject: 'Your forms',
+        body: 'Please complete your forms.',
+        template: 'patient-link',
+      });
+      expect(queued.status).toBe('queued');
+      // Inside the transaction both exist.
+      expect(await tx.select().from(outboxMessages).where(eq(outboxMessages.id, queued.id))).toHaveLength(1);
+      if (!commit) throw new Error('roll back');
+      return queued;
+    });
+  };
+
+  it('a transaction that rolls back leaves no outbox row and no delivery job, and sends nothing', async () => {
+    const before = await deliveryJobs();
+    await expect(queueIn('rolled.back@example.test', false)).rejects.toThrow('roll back');
+    expect(await rowsTo('rolled.back@example.test')).toEqual([]);
+    expect(await deliveryJobs()).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(received.some((message) => message.to === 'rolled.back@example.test')).toBe(false);
+  });
+
+  it('the same work committed leaves the row and one job, and the message goes out', async () => {
+    const before = await deliveryJobs();
+    const queued = await queueIn('committed@example.test', true);
+    expect(await rowsTo('committed@example.test')).toHaveLength(1);
+    expect(await deliveryJobs()).toBe(before + 1);
+    await waitFor(async () => received.find((message) => message.to === 'committed@example.test'));
+    const row = await waitFor(async () => {
+      const [message] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.id, queued.id));
+      return message?.status === 'sent' ? message : undefined;
+    });
+    expect(row.attempts).toBe(1);
+  });
+});
+
+describe('who sends, and never twice', () => {
+  it("the clinic's defaultEmailSender is the From of its emails", async () => {
+    const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
+    await t.db
+      .insert(instanceSettings)
+      .values({ instanceId: clinic!.id, configurationId: 'defaultEmailSender', configurationValue: 'frontdesk@riverside.test' })
+      .onConflictDoUpdate({
+        target: [instanceSettings.instanceId, instanceSettings.configurationId],
+        set: { configurationValue: 'frontdesk@riverside.test' },
+      });
+    const deps = { config: t.config, mailer: createMailer(smtpUrl, 'test@pathwell.test'), jobs: t.app.jobs };
+    await withSystemAccess(t.appDb, 'outbox-delivery', (tx) =>
+      queueMessage(deps, tx, {
+        instanceId: clinic!.id,
+        channel: 'email',
+        to: 'from.check@example.test',
+        subject: 'Hello',
+        body: 'Hello',
+        template: 'patient-link',
+      }),
+    );
+    const mail = await waitFor(async () => received.find((message) => message.to === 'from.check@example.test'));
+    expect(mail.raw).toMatch(/^From: frontdesk@riverside\.test/m);
+  });
+
+  it('a message that already has the provider id is not handed to the provider again', async () => {
+    const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
+    const [row] = await t.db
+      .insert(outboxMessages)
+      .values({
+        instanceId: clinic!.id,
+        channel: 'email',
+        recipient: 'twice@example.test',
+        subject: 'Once',
+        body: 'Once',
+        template: 'patient-link',
+        status: 'queued',
+        attempts: 1,
+        providerMessageId: '<already-accepted@pathwell.test>',
+      })
+      .returning();
+    let handedOver = 0;
+    const mailer = {
+      configured: true,
+      deliver: async () => {
+        handedOver += 1;
+        return { providerMessageId: '<second@pathwell.test>' };
+      },
+    };
+    await deliverMessage({ root: t.appDb, config: t.config, mailer }, row!.id, { retryCount: 1, retryLimit: 5 });
+    expect(handedOver).toBe(0);
+    const [after] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.id, row!.id));
+    expect(after).toMatchObject({ attempts: 1, providerMessageId: '<already-accepted@pathwell.test>' });
+    // The control: the same row without a provider id goes out once.
+    await t.db.update(outboxMessages).set({ providerMessageId: null }).where(eq(outboxMessages.id, row!.id));
+    await deliverMessage({ root: t.appDb, config: t.config, mailer }, row!.id, { retryCount: 1, retryLimit: 5 });
+    expect(handedOver).toBe(1);
   });
 });

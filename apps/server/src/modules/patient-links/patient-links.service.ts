@@ -40,7 +40,8 @@ import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { isOn, readSettings } from '../settings/settings.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { deliverLater, queueEmail } from '../outbox/outbox.service';
+import { queueMessage } from '../outbox/outbox.service';
+import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { linkEmail } from './patient-links.emails';
 
 type LinkRow = typeof patientLinks.$inferSelect;
@@ -183,7 +184,7 @@ export async function createLink(
   origin: string,
 ): Promise<CreatedPatientLink> {
   const token = newToken();
-  const { created, deliver } = await ctx.db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
     if (input.appointmentId) {
       const appointment = await findVisibleAppointment(tx, ctx, input.appointmentId);
@@ -233,7 +234,6 @@ export async function createLink(
         : customFormPath(token);
     const url = `${origin}${path}`;
     await recordActivity(tx, activity(ctx, 'Created', link.id, `Link for patient ${patient.id}: ${title.en}`));
-    let send = () => {};
     if (input.send === 'email') {
       const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));
       const content = linkEmail(language, {
@@ -243,19 +243,19 @@ export async function createLink(
         url,
         expiresAt: link.expiresAt,
       });
-      const messageId = await queueEmail(tx, {
+      await queueMessage(ctx, tx, {
         instanceId: ctx.instanceId,
+        channel: 'email',
         to: patient.email!,
         template: 'patient-link',
-        ...content,
+        patientId: patient.id,
+        subject: content.subject,
+        body: content.body,
       });
       await recordActivity(tx, activity(ctx, 'Sent', link.id, `Emailed the link to patient ${patient.id}`));
-      send = () => deliverLater(ctx, log, messageId);
     }
-    return { created: { ...toPatientLink(link, title.en, null), token, url }, deliver: send };
+    return { ...toPatientLink(link, title.en, null), token, url };
   });
-  deliver();
-  return created;
 }
 
 export async function listLinks(ctx: SignedInContext, patientId: string): Promise<PatientLink[]> {
@@ -590,6 +590,7 @@ export async function submitLink(
       .set({ completedAt: sql`now()` })
       .where(eq(patientLinks.id, link.id));
     await tx.delete(formDrafts).where(eq(formDrafts.linkId, link.id));
+    await notifyIfAppointmentFormsComplete(ctx, tx, link);
     await recordActivity(
       tx,
       patientActivity(ctx, link, 'Form Submission', 'Created', {

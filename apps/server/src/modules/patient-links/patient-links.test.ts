@@ -27,7 +27,7 @@ import {
   patients,
   users,
 } from '../../db/schema';
-import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
+import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { linkStatusOf, normalizeLastName } from './patient-links.service';
 
 let t: TestApp;
@@ -216,15 +216,19 @@ describe('staff side', () => {
 
   it('emails the link through the outbox in the patient language', async () => {
     const link = await phq9Link(ids.patientA, { send: 'email' });
-    const [message] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, 'lucia.a@example.test'));
-    expect(message!.template).toBe('patient-link');
-    expect(message!.body).toContain(link.url);
-    expect(message!.body).toContain('Hola');
-    expect(message!.body).not.toContain('Núñez');
+    const message = await latestEmailTo(t.db, 'lucia.a@example.test');
+    expect(message.template).toBe('patient-link');
+    expect(message.body).toContain(link.url);
+    expect(message.body).toContain('Hola');
+    expect(message.body).not.toContain('Núñez');
+    // At rest the body is sealed: a copy of the database holds no working link (issue #11 §2).
+    const [stored] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.id, message.id));
+    expect(stored!.body).not.toContain(link.url.split('/').at(-2)!);
+    expect(stored!.body).toMatch(/^enc:v1:/);
     const english = await createLink({ patientId: ids.patientB, formCode: 12, send: 'email', language: 'en' });
-    const [toB] = await t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, 'b.smith@example.test'));
-    expect(toB!.body).toContain(english.url);
-    expect(toB!.body).toContain('Hello');
+    const toB = await latestEmailTo(t.db, 'b.smith@example.test');
+    expect(toB.body).toContain(english.url);
+    expect(toB.body).toContain('Hello');
     const logs = await t.db.select().from(activityLogs).where(eq(activityLogs.targetId, link.id));
     expect(logs.map((log) => log.action).sort()).toEqual(['Created', 'Sent']);
   });

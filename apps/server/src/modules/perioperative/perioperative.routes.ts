@@ -14,6 +14,13 @@ import {
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import * as templates from './perioperative.service';
+import { patientMessages, schedulePerioperative, sendPerioperativeNow } from './perioperative-messages.service';
+import {
+  patientMessageSchema,
+  perioperativeScheduleResultSchema,
+  perioperativeScheduleSchema,
+  perioperativeSendNowSchema,
+} from '@pathwell/contracts/messaging';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const BASE = '/api/perioperativemessagetemplates';
@@ -123,5 +130,56 @@ export async function perioperativeRoutes(fastify: FastifyInstance) {
       await templates.deleteDetail(requireSignedIn(request.ctx), request.params.id, request.params.detailId);
       return reply.status(204).send(null);
     },
+  });
+
+  app.post(`${BASE}/:id/duplicate`, {
+    config: write,
+    schema: {
+      tags,
+      summary: 'Duplicate a template with its messages',
+      params: templateParams,
+      response: { 201: perioperativeTemplateSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(await templates.duplicateTemplate(requireSignedIn(request.ctx), request.params.id)),
+  });
+
+  // Messages to a patient: whoever may open the patient (a Doctor only their own patients).
+  const patientAccess = { menuPath: '/patients/list' };
+  const messageTags = ['Perioperative messages'];
+
+  app.post('/api/perioperativemessages/schedule', {
+    config: patientAccess,
+    schema: {
+      tags: messageTags,
+      summary: "Schedule a template's messages for a patient, each on its day relative to the procedure date (9:00 clinic time)",
+      body: perioperativeScheduleSchema,
+      response: { 201: perioperativeScheduleResultSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(await schedulePerioperative(requireSignedIn(request.ctx), request.body)),
+  });
+
+  app.post('/api/perioperativemessages/send', {
+    config: patientAccess,
+    schema: {
+      tags: messageTags,
+      summary: "Send one of a template's messages to a patient now",
+      body: perioperativeSendNowSchema,
+      response: { 201: patientMessageSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(await sendPerioperativeNow(requireSignedIn(request.ctx), request.body)),
+  });
+
+  app.get('/api/patients/:id/messages', {
+    config: patientAccess,
+    schema: {
+      tags: messageTags,
+      summary: 'Messages to the patient, scheduled and sent, newest first (the last 100)',
+      params: z.object({ id: idSchema }),
+      response: { 200: z.array(patientMessageSchema), ...errors },
+    },
+    handler: async (request) => patientMessages(requireSignedIn(request.ctx), request.params.id),
   });
 }

@@ -265,3 +265,48 @@ export async function deleteDetail(ctx: SignedInContext, templateId: string, det
     );
   });
 }
+
+/** A copy of a template and its messages, named "… (copy)" (or "(copy 2)" and on while that is taken). */
+export async function duplicateTemplate(ctx: SignedInContext, id: string): Promise<PerioperativeTemplate> {
+  return ctx.db.transaction(async (tx) => {
+    const source = await findTemplate(tx, ctx, id);
+    let name = `${source.name} (copy)`;
+    for (let n = 2; await nameTaken(tx, ctx, name); n++) name = `${source.name} (copy ${n})`;
+    const [copy] = await tx
+      .insert(perioperativeTemplates)
+      .values({ instanceId: ctx.instanceId, name, codes: source.codes, isActive: source.isActive })
+      .returning();
+    const details = await detailsOf(tx, source.id);
+    if (details.length > 0) {
+      await tx.insert(perioperativeTemplateDetails).values(
+        details.map((detail) => ({
+          instanceId: ctx.instanceId,
+          templateId: copy!.id,
+          dayOffset: detail.dayOffset,
+          channel: detail.channel,
+          subject: detail.subject,
+          messageEn: detail.messageEn,
+          messageEs: detail.messageEs,
+        })),
+      );
+    }
+    await recordActivity(
+      tx,
+      activity(ctx, 'Created', {
+        type: 'perioperative template',
+        id: copy!.id,
+        description: `Duplicated "${source.name}" as "${name}"`,
+      }),
+    );
+    return withDetails(tx, copy!);
+  });
+}
+
+async function nameTaken(db: Database, ctx: SignedInContext, name: string): Promise<boolean> {
+  const [clash] = await db
+    .select({ id: perioperativeTemplates.id })
+    .from(perioperativeTemplates)
+    .where(and(ownTemplate(ctx), sql`lower(${perioperativeTemplates.name}) = lower(${name})`))
+    .limit(1);
+  return clash !== undefined;
+}

@@ -239,7 +239,7 @@ export async function registerUser(ctx: SignedInContext, log: FastifyBaseLogger,
   assertMayGrant(ctx, input.role);
   const actorClinics = await actorClinicIds(ctx);
   const memberships = nextMemberships(input, ctx.instanceId, [], actorClinics);
-  const { detail, deliver } = await ctx.db
+  return ctx.db
     .transaction(async (tx) => {
       const existing = await emailInUse(tx, input.email);
       const waiting = existing && !existing.deletedAt && existing.status === 'awaiting_access' && !existing.instanceId;
@@ -278,14 +278,12 @@ export async function registerUser(ctx: SignedInContext, log: FastifyBaseLogger,
           waiting ? `Gave clinic access to ${user.email} as ${input.role}` : `Created ${user.email} as ${input.role}`,
         ),
       );
-      const send = user.status === 'invited' ? await queueWelcomeEmail(ctx, log, tx, user) : () => {};
-      return { detail: await toDetail(ctx, tx, user, actorClinics), deliver: send };
+      if (user.status === 'invited') await queueWelcomeEmail(ctx, log, tx, user);
+      return toDetail(ctx, tx, user, actorClinics);
     })
     .catch((error: unknown) => {
       throw isUniqueViolation(error) ? emailTaken() : error;
     });
-  deliver();
-  return detail;
 }
 
 export async function updateUser(ctx: SignedInContext, id: string, input: CreateUserParsed) {
@@ -374,16 +372,14 @@ export async function deleteUser(ctx: SignedInContext, id: string): Promise<void
 
 /** Sends the set-password email again; only for users who have not set up their account. */
 export async function resendWelcomeEmail(ctx: SignedInContext, log: FastifyBaseLogger, id: string) {
-  const deliver = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const { target } = await loadManageable(ctx, tx, id);
     if (target.status !== 'invited') {
       throw new AppError('CONFLICT', 'accountAlreadySetUp');
     }
-    const send = await queueWelcomeEmail(ctx, log, tx, target);
+    await queueWelcomeEmail(ctx, log, tx, target);
     await recordActivity(tx, activity(ctx, 'Sent', target.id, `Sent the welcome email to ${target.email}`));
-    return send;
   });
-  deliver();
   return { message: 'The welcome email has been sent.' };
 }
 

@@ -7,6 +7,7 @@ import { Outlet, useLoaderData, useLocation, useNavigate } from 'react-router';
 import { SIGN_OUT_DELAY_MS } from '@pathwell/contracts/constants';
 import { canAccessPath, visibleMenu } from '@pathwell/contracts/menu';
 import type { SessionContext } from '@pathwell/contracts/session';
+import { connectStaffEvents } from '../staff-events';
 import { authApi } from '../../features/auth/auth.api';
 import { sessionQueries } from '../../features/session/session.api';
 import { notify } from '../../lib/notify';
@@ -61,6 +62,8 @@ export function Shell() {
   const menuItems = useMemo(() => visibleMenu(menuContext), [menuContext]);
   const allowed = canAccessPath(menuContext, location.pathname);
 
+  // One realtime stream per tab while signed in: the bell and messages hear changes as they happen.
+  useEffect(() => connectStaffEvents(), []);
   useEffect(() => {
     if (session.user.role === 'Doctor' && getDoctorId() !== session.user.id) setDoctorId(session.user.id);
   }, [session.user.id, session.user.role]);

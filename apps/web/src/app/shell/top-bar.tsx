@@ -1,17 +1,21 @@
-import { ActionIcon, Badge, Group, Image, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
-import { IconBell, IconMenu2, IconMessage } from '@tabler/icons-react';
+import { ActionIcon, Group, Image, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { IconMenu2, IconMessage } from '@tabler/icons-react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ConversationList } from '@pathwell/contracts/messaging';
+import { NotificationBell } from '../../features/notifications/notification-bell';
+import { api } from '../../lib/api-client';
+import { useStaffEvent } from '../staff-events';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { canAccessPath } from '@pathwell/contracts/menu';
 import type { SessionContext } from '@pathwell/contracts/session';
+import { CountBadge } from '../../components/count-badge';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { menuContextOf } from '../session-context';
 import { ClinicSelector } from './clinic-selector';
 import { DoctorSelector } from './doctor-selector';
 import { PatientSearch } from './patient-search';
 import { UserMenu } from './user-menu';
-
-export const CHATTER_NOTIFICATION_PATH = '/patients/nevro/chatternotification';
 
 /** Whether the top bar shows the clinic selector: parent users only (section 1). */
 export const showsClinicSelector = (session: SessionContext) => session.user.isParent;
@@ -54,7 +58,6 @@ export function TopBar({
   wide,
   compact,
   onSignOut,
-  notificationCount,
 }: {
   session: SessionContext;
   menuOpened: boolean;
@@ -63,8 +66,6 @@ export function TopBar({
   wide: boolean;
   compact: boolean;
   onSignOut: () => void;
-  /** Unread notifications; undefined until the notification feed exists, and then no badge is drawn. */
-  notificationCount?: number;
 }) {
   const { t } = useTranslation('shell');
   const ctx = menuContextOf(session);
@@ -91,42 +92,42 @@ export function TopBar({
         {wide && showsClinicSelector(session) ? <ClinicSelector session={session} /> : null}
         {wide && showsDoctorSelector(session) ? <DoctorSelector /> : null}
         <LanguageSwitcher />
-        {showMessages ? (
-          <Tooltip label={t('messages')} withArrow>
-            <ActionIcon
-              component={Link}
-              to="/user-messages"
-              variant="subtle"
-              color="gray"
-              size="lg"
-              aria-label={t('messages')}
-              data-testid="messages-link"
-            >
-              <IconMessage size={20} aria-hidden />
-            </ActionIcon>
-          </Tooltip>
-        ) : null}
-        <Tooltip label={t('notifications.label')} withArrow>
-          <ActionIcon
-            component={Link}
-            to={CHATTER_NOTIFICATION_PATH}
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={notificationCount ? t('notifications.count', { count: notificationCount }) : t('notifications.label')}
-            data-testid="notification-bell"
-            className="notification-bell"
-          >
-            <IconBell size={20} aria-hidden />
-            {notificationCount ? (
-              <Badge size="xs" circle color="red" className="notification-badge" aria-hidden data-testid="notification-count">
-                {notificationCount}
-              </Badge>
-            ) : null}
-          </ActionIcon>
-        </Tooltip>
+        {showMessages ? <MessagesLink /> : null}
+        <NotificationBell timeZone={session.instance.timeZoneId} />
         <UserMenu session={session} compact={compact} onSignOut={onSignOut} />
       </Group>
     </Group>
+  );
+}
+
+/** The top-bar messages icon with the number of unread staff messages (issue #11 §5). */
+function MessagesLink() {
+  const { t } = useTranslation('shell');
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: ['userMessages', 'unread'],
+    queryFn: () => api.get<ConversationList>('/api/usermessages/users', { background: true }),
+    staleTime: Infinity,
+    // A shell call: it fails silently (specification section 8).
+    meta: { silent: true },
+  });
+  useStaffEvent('message', () => void queryClient.invalidateQueries({ queryKey: ['userMessages'] }));
+  const unread = data?.unread ?? 0;
+  return (
+    <Tooltip label={t('messages')} withArrow>
+      <ActionIcon
+        component={Link}
+        to="/user-messages"
+        variant="subtle"
+        color="gray"
+        size="lg"
+        aria-label={unread ? t('messagesUnread', { count: unread }) : t('messages')}
+        data-testid="messages-link"
+        className="notification-bell"
+      >
+        <IconMessage size={20} aria-hidden />
+        <CountBadge count={unread} testId="messages-count" />
+      </ActionIcon>
+    </Tooltip>
   );
 }

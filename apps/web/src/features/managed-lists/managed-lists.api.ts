@@ -110,6 +110,7 @@ export const perioperativeApi = {
   create: (input: PerioperativeTemplateInput) => api.post<PerioperativeTemplate>(TEMPLATES, input),
   update: (id: string, input: PerioperativeTemplateInput) => api.put<PerioperativeTemplate>(templateUrl(id), input),
   remove: (id: string) => apiRequest<void>(templateUrl(id), { method: 'DELETE' }),
+  duplicate: (id: string) => api.post<PerioperativeTemplate>(`${templateUrl(id)}/duplicate`),
   createDetail: (templateId: string, input: PerioperativeDetailInput) =>
     api.post<PerioperativeDetail>(`${templateUrl(templateId)}/details`, input),
   updateDetail: (templateId: string, detailId: string, input: PerioperativeDetailInput) =>

@@ -21,7 +21,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconMessages, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconCopy, IconMessages, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
@@ -508,6 +508,22 @@ export function PerioperativeTemplatesPage() {
                               onClick={() => setEditing(template)}
                             >
                               <IconPencil size={18} aria-hidden />
+                            </ActionIcon>
+                            <ActionIcon
+                              variant="subtle"
+                              aria-label={t('perioperative.duplicate', { name: template.name })}
+                              onClick={() =>
+                                void perioperativeApi
+                                  .duplicate(template.id)
+                                  .then((copy) => {
+                                    notify('success', t('perioperative.duplicated', { name: copy.name }));
+                                    return refresh();
+                                  })
+                                  .catch((error: unknown) => notify('error', errorText(error)))
+                              }
+                              data-testid="template-duplicate"
+                            >
+                              <IconCopy size={18} aria-hidden />
                             </ActionIcon>
                             <ActionIcon
                               variant="subtle"

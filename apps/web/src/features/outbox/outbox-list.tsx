@@ -3,6 +3,7 @@ import { IconMail, IconMessage2 } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { outboxStatusColor } from '../communications/status';
 import { PAGE_NUMBER_DEFAULT } from '@pathwell/contracts/constants';
 import type { OutboxMessage } from '@pathwell/contracts/session';
 import { Pager } from '../../components/data-table';
@@ -28,8 +29,6 @@ export function LinkifiedText({ text }: { text: string }) {
   );
 }
 
-const statusColor: Record<OutboxMessage['status'], string> = { stored: 'blue', sent: 'teal', failed: 'red' };
-
 function OutboxCard({ message }: { message: OutboxMessage }) {
   const { t, i18n } = useTranslation('outbox');
   const Icon = message.channel === 'email' ? IconMail : IconMessage2;
@@ -44,8 +43,8 @@ function OutboxCard({ message }: { message: OutboxMessage }) {
           <Badge variant="light" color="gray">
             {t(`channel.${message.channel}`)}
           </Badge>
-          <Badge variant="light" color={statusColor[message.status]}>
-            {t(`status.${message.status}`)}
+          <Badge variant="light" color={outboxStatusColor[message.status]}>
+            {t(`communications:status.${message.status}`)}
           </Badge>
         </Group>
       </Group>

@@ -10,6 +10,7 @@ import { AppointmentTimeline } from '../../features/patient-dashboard/appointmen
 import { DemographicsCard } from '../../features/patient-dashboard/demographics-card';
 import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-chart';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
+import { PatientMessages } from '../../features/patient-dashboard/patient-messages';
 import { PatientNotes } from '../../features/patient-dashboard/patient-notes';
 import { QuestionnairesPanel } from '../../features/questionnaires/questionnaires-panel';
 import { ApiError } from '../../lib/api-client';
@@ -70,6 +71,7 @@ export function Component() {
             <PainTrendChart points={data.painTrend} timeZone={timeZone} />
             <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} timeZone={timeZone} />
             <PatientNotes patientId={data.demographics.id} notes={data.notes} timeZone={timeZone} />
+            <PatientMessages patientId={data.demographics.id} timeZone={timeZone} />
           </Stack>
         </Grid.Col>
         {/* Full width: the response table and one chart per form need the room. */}

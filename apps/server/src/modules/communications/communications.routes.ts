@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@pathwell/contracts/errors';
+import {
+  communicationCountsSchema,
+  communicationFilterSchema,
+  communicationMessageSchema,
+  communicationPageSchema,
+} from '@pathwell/contracts/messaging';
+import { idSchema } from '@pathwell/contracts/validation';
+import { requireSignedIn } from '../../context';
+import { communicationCounts, exportCommunications, listCommunications, resendCommunication } from './communications.service';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+const access = { menuPath: '/communicationdashboard' } as const;
+
+/** Communication dashboard (issue #11 §3): System Manager and Admin, the acting clinic's messages. */
+export async function communicationRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post('/api/communications/filtered', {
+    config: access,
+    schema: {
+      tags: ['Messaging'],
+      summary: 'Outbound messages of the clinic, newest first, with masked recipients',
+      body: communicationFilterSchema,
+      response: { 200: communicationPageSchema, ...errors },
+    },
+    handler: async (request) => listCommunications(requireSignedIn(request.ctx), request.body),
+  });
+
+  app.get('/api/communications/counts', {
+    config: access,
+    schema: {
+      tags: ['Messaging'],
+      summary: 'Messages per clinic day and status over the last 14 days',
+      response: { 200: communicationCountsSchema, ...errors },
+    },
+    handler: async (request) => communicationCounts(requireSignedIn(request.ctx)),
+  });
+
+  app.post('/api/communications/exporttocsv', {
+    config: access,
+    schema: {
+      tags: ['Messaging'],
+      summary: 'The filtered messages as CSV (UTF-8 with byte-order mark)',
+      body: communicationFilterSchema,
+      response: { 200: z.string().describe('CSV file, UTF-8 with byte-order mark'), ...errors },
+    },
+    handler: async (request, reply) => {
+      const file = await exportCommunications(requireSignedIn(request.ctx), request.body);
+      return reply
+        .header('Content-Type', 'text/csv; charset=utf-8')
+        .header('Content-Disposition', 'attachment; filename="communications.csv"')
+        .header('Cache-Control', 'no-store')
+        .send(file as unknown as string);
+    },
+  });
+
+  app.post('/api/communications/:id/resend', {
+    config: access,
+    schema: {
+      tags: ['Messaging'],
+      summary: 'Sends a failed, undelivered or stored message again',
+      params: z.object({ id: idSchema }),
+      response: { 200: communicationMessageSchema, 409: errorBodySchema, ...errors },
+    },
+    handler: async (request) => resendCommunication(requireSignedIn(request.ctx), request.params.id),
+  });
+}

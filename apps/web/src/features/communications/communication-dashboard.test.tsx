@@ -1,0 +1,118 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { CommunicationMessage, CommunicationPage } from '@pathwell/contracts/messaging';
+import { SessionReactContext } from '../../app/session-context';
+import { i18n } from '../../lib/i18n';
+import { fakeApi, makeSession } from '../../test/fake-api';
+import { renderAt } from '../../test/render';
+import { CommunicationDashboard } from './communication-dashboard';
+
+const patientId = '77777777-7777-4777-8777-777777777777';
+const message = (overrides: Partial<CommunicationMessage>): CommunicationMessage => ({
+  id: '88888888-8888-4888-8888-888888888881',
+  createdAt: '2026-11-20T15:30:00.000Z',
+  channel: 'email',
+  recipient: 'l•••@example.test',
+  template: 'patient-link',
+  patient: { id: patientId, name: 'Lucía Núñez' },
+  status: 'delivered',
+  error: null,
+  attempts: 1,
+  sendAfter: null,
+  sentAt: '2026-11-20T15:30:02.000Z',
+  resendable: false,
+  ...overrides,
+});
+
+const page: CommunicationPage = {
+  totalRecords: 3,
+  totalExact: true,
+  providers: { email: true, sms: false },
+  data: [
+    message({}),
+    message({
+      id: '88888888-8888-4888-8888-888888888882',
+      status: 'failed',
+      error: '550: Mailbox unavailable',
+      attempts: 6,
+      resendable: true,
+    }),
+    message({
+      id: '88888888-8888-4888-8888-888888888883',
+      channel: 'sms',
+      recipient: '•••0177',
+      status: 'suppressed',
+      error: 'optedOut',
+      attempts: 0,
+    }),
+  ],
+};
+
+function renderDashboard() {
+  const api = fakeApi([
+    { method: 'POST', path: '/api/communications/filtered', body: page },
+    { path: '/api/communications/counts', body: { days: [{ day: '11/20/2026', counts: { delivered: 1, failed: 1 } }] } },
+    { method: 'POST', path: `/api/communications/${page.data[1]!.id}/resend`, body: { ...page.data[1], status: 'queued' } },
+  ]);
+  renderAt(
+    <SessionReactContext.Provider value={makeSession()}>
+      <CommunicationDashboard />
+    </SessionReactContext.Provider>,
+  );
+  return api;
+}
+
+describe('communication dashboard', () => {
+  it('lists masked recipients with status, reason and tries, and says which provider is missing', async () => {
+    renderDashboard();
+    const rows = await screen.findAllByTestId('communication-row');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveTextContent('l•••@example.test');
+    expect(rows[0]).toHaveTextContent('Delivered');
+    expect(rows[1]).toHaveTextContent('550: Mailbox unavailable');
+    expect(rows[2]).toHaveTextContent('•••0177');
+    expect(rows[2]).toHaveTextContent('The patient texted STOP');
+    expect(screen.getByTestId('no-sms-provider')).toBeInTheDocument();
+    expect(screen.queryByTestId('no-email-provider')).not.toBeInTheDocument();
+    // Only the failed one can be sent again.
+    expect(within(rows[1]!).getByTestId('communication-resend')).toBeInTheDocument();
+    expect(within(rows[0]!).queryByTestId('communication-resend')).not.toBeInTheDocument();
+  });
+
+  it('sends a failed message again and narrows the list to one patient', async () => {
+    const user = userEvent.setup();
+    const { calls } = renderDashboard();
+    const rows = await screen.findAllByTestId('communication-row');
+    await user.click(within(rows[1]!).getByTestId('communication-resend'));
+    await waitFor(() => expect(calls.some((call) => call.path.endsWith('/resend'))).toBe(true));
+    await user.click(within(rows[0]!).getByTestId('communication-only-patient'));
+    await waitFor(() =>
+      expect(
+        calls.some(
+          (call) => call.path === '/api/communications/filtered' && (call.body as { patientId?: string }).patientId === patientId,
+        ),
+      ).toBe(true),
+    );
+    expect(await screen.findByTestId('communications-patient-filter')).toHaveTextContent('Lucía Núñez');
+  });
+
+  it('shows a mistyped date under its field and does not ask the server', async () => {
+    const user = userEvent.setup();
+    const { calls } = renderDashboard();
+    await screen.findAllByTestId('communication-row');
+    const asked = calls.filter((call) => call.path === '/api/communications/filtered').length;
+    await user.type(screen.getByRole('textbox', { name: 'From' }), '13/45/2026');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText('Date must be MM/DD/YYYY')).toBeInTheDocument();
+    expect(calls.filter((call) => call.path === '/api/communications/filtered')).toHaveLength(asked);
+  });
+
+  it('reads in Spanish', async () => {
+    renderDashboard();
+    await i18n.changeLanguage('es');
+    const rows = await screen.findAllByTestId('communication-row');
+    expect(rows[2]).toHaveTextContent('El paciente respondió STOP');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('Panel de comunicaciones');
+  });
+});

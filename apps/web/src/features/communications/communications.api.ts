@@ -1,0 +1,19 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { CommunicationCounts, CommunicationFilter, CommunicationPage } from '@pathwell/contracts/messaging';
+import { api } from '../../lib/api-client';
+
+export const communicationKeys = { all: ['communications'] as const };
+
+export const communicationQueries = {
+  page: (filter: CommunicationFilter) =>
+    queryOptions({
+      queryKey: [...communicationKeys.all, 'page', filter],
+      queryFn: () => api.post<CommunicationPage>('/api/communications/filtered', filter),
+      placeholderData: keepPreviousData,
+    }),
+  counts: () =>
+    queryOptions({
+      queryKey: [...communicationKeys.all, 'counts'],
+      queryFn: () => api.get<CommunicationCounts>('/api/communications/counts', { background: true }),
+    }),
+};

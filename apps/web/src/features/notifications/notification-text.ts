@@ -1,0 +1,14 @@
+import type { StaffNotification } from '@pathwell/contracts/messaging';
+import type { TFunction } from 'i18next';
+import { formatClinicDateTime } from '../../lib/dates';
+
+/** The specification's text: '{timestamp}: {first} {last} has submitted all forms and are ready for the doctor.' */
+export function notificationText(t: TFunction<'notifications'>, notification: StaffNotification, timeZone: string): string {
+  return t('formsCompleted', {
+    timestamp: formatClinicDateTime(notification.createdAt, timeZone),
+    first: notification.patientFirstName,
+    last: notification.patientLastName,
+  });
+}
+
+export const patientDashboardPath = (patientId: string) => `/patients/patientdashboard/${patientId}`;

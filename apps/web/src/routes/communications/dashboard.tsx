@@ -1,0 +1,5 @@
+import { CommunicationDashboard } from '../../features/communications/communication-dashboard';
+
+export function Component() {
+  return <CommunicationDashboard />;
+}

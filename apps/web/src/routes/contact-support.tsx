@@ -1,0 +1,5 @@
+import { ContactSupport } from '../features/communications/contact-support';
+
+export function Component() {
+  return <ContactSupport />;
+}

@@ -1,0 +1,5 @@
+import { NotificationPage } from '../../features/notifications/notification-page';
+
+export function Component() {
+  return <NotificationPage />;
+}
