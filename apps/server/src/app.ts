@@ -32,6 +32,7 @@ import { notificationRoutes } from './modules/notifications/notifications.routes
 import { eventRoutes } from './modules/events/events.routes';
 import { smsWebhookRoutes } from './modules/outbox/sms-webhooks.routes';
 import { supportRoutes } from './modules/communications/support.routes';
+import { intakeRoutes } from './modules/intake/intake.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { inputChecksPlugin } from './plugins/input-checks';
@@ -141,6 +142,7 @@ export async function buildApp({
   await app.register(eventRoutes);
   await app.register(smsWebhookRoutes);
   await app.register(supportRoutes);
+  await app.register(intakeRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

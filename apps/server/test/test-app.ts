@@ -69,13 +69,18 @@ export async function createTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     APP_SECRET: TEST_SECRET_CONFIG.appSecret,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     WEB_DIST: '/nonexistent',
     JOB_POLL_SECONDS: '0.5',
     JOB_RETRY_DELAY_SECONDS: '1',
     ...env,
   });
-  const app = await buildApp({ config, database: appHandle, logger: false, routes: options.routes });
+  const app = await buildApp({
+    config,
+    database: appHandle,
+    logger: process.env.TEST_LOG_LEVEL ? undefined : false,
+    routes: options.routes,
+  });
   await app.ready();
   requireMessageKeys(app);
   return {

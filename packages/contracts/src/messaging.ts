@@ -34,6 +34,7 @@ export const isSuppressionReason = (value: string | null): value is SuppressionR
 /** Templates the product sends; the dashboard filters by them. */
 export const messageTemplates = [
   'patient-link',
+  'intake',
   'perioperative',
   'support-request',
   'welcome',

@@ -14,12 +14,20 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import type { Answers, FormContent, Scores } from '@pathwell/contracts/forms';
+import type { Answers, FormContent, FormLanguage, Scores } from '@pathwell/contracts/forms';
+import type { ConsentKind, IntakeWorkStep } from '@pathwell/contracts/intake';
 import { instances, users } from './core';
 import { appointments, patients } from './patients';
 import { sameClinic } from './same-clinic';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
+
+export interface IntakePlan {
+  steps: IntakeWorkStep[];
+  formCodes: number[];
+  historyFormIds: string[];
+  checkInFormIds: string[];
+}
 const instanceId = () =>
   uuid('instance_id')
     .notNull()
@@ -90,8 +98,14 @@ export const patientLinks = pgTable(
     instanceId: instanceId(),
     patientId: uuid('patient_id').notNull(),
     appointmentId: uuid('appointment_id'),
+    /** 'form': one questionnaire or custom form; 'intake': the appointment's whole intake flow (decision 0032). */
+    kind: text('kind', { enum: ['form', 'intake'] })
+      .notNull()
+      .default('form'),
     formCode: smallint('form_code'),
     customFormId: uuid('custom_form_id'),
+    /** Intake links: the steps and forms chosen when the link was made. */
+    intakePlan: jsonb('intake_plan').$type<IntakePlan>(),
     tokenHash: text('token_hash').notNull(),
     language: text('language', { enum: ['en', 'es'] }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -109,7 +123,13 @@ export const patientLinks = pgTable(
     uniqueIndex('patient_links_token_hash_key').on(table.tokenHash),
     uniqueIndex('patient_links_access_token_hash_key').on(table.accessTokenHash),
     index('patient_links_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
-    check('patient_links_one_form', sql`(${table.formCode} is null) <> (${table.customFormId} is null)`),
+    check(
+      'patient_links_one_form',
+      sql`(${table.kind} = 'form' and (${table.formCode} is null) <> (${table.customFormId} is null)) or (${table.kind} = 'intake' and ${table.formCode} is null and ${table.customFormId} is null and ${table.appointmentId} is not null and ${table.intakePlan} is not null)`,
+    ),
+    index('patient_links_appointment_idx')
+      .on(table.instanceId, table.appointmentId, table.createdAt)
+      .where(sql`${table.appointmentId} is not null`),
     unique('patient_links_instance_id_key').on(table.instanceId, table.id),
     sameClinic('patient_links_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
     sameClinic('patient_links_appointment_fk', { instanceId: table.instanceId, column: table.appointmentId }, appointments),
@@ -160,6 +180,7 @@ export const formResponses = pgTable(
   },
   (table) => [
     uniqueIndex('form_responses_idempotency_key').on(table.instanceId, table.idempotencyKey),
+    unique('form_responses_instance_id_key').on(table.instanceId, table.id),
     index('form_responses_patient_idx').on(table.instanceId, table.patientId, table.formCode, table.submittedAt),
     index('form_responses_appointment_idx').on(table.appointmentId),
     check('form_responses_one_form', sql`(${table.formCode} is null) <> (${table.customFormVersionId} is null)`),
@@ -194,5 +215,65 @@ export const appointmentProSets = pgTable(
       { instanceId: table.instanceId, column: table.appointmentId },
       appointments,
     ),
+  ],
+);
+
+/**
+ * One step of an intake link as the patient left it: the answers (a draft until `completedAt`), or for
+ * a form inside the flow (`formKey` 'pro-2', 'cf-<id>') its draft and, once submitted, its response.
+ */
+export const intakeEntries = pgTable(
+  'intake_entries',
+  {
+    linkId: uuid('link_id').notNull(),
+    instanceId: instanceId(),
+    step: smallint('step').notNull(),
+    /** '' for the step's own answers; the form's key for a form inside the step. */
+    formKey: text('form_key').notNull().default(''),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    position: integer('position').notNull().default(0),
+    language: text('language', { enum: ['en', 'es'] }).notNull(),
+    responseId: uuid('response_id'),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.linkId, table.step, table.formKey] }),
+    sameClinic('intake_entries_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks).onDelete(
+      'cascade',
+    ),
+    sameClinic('intake_entries_response_fk', { instanceId: table.instanceId, column: table.responseId }, formResponses),
+  ],
+);
+
+/**
+ * A signed consent: the exact text the patient read (so the version can never drift), the language,
+ * the signature and when it lapses. The PDF is rendered from this row whenever staff open it.
+ */
+export const patientConsents = pgTable(
+  'patient_consents',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id').notNull(),
+    appointmentId: uuid('appointment_id'),
+    linkId: uuid('link_id'),
+    kind: text('kind').$type<ConsentKind>().notNull(),
+    title: text('title').notNull(),
+    documentText: text('document_text').notNull(),
+    /** sha256 of title and text (and of the clinic's uploaded file, when there is one). */
+    documentVersion: text('document_version').notNull(),
+    language: text('language').$type<FormLanguage>().notNull(),
+    signatureImage: text('signature_image').notNull(),
+    signedAt: timestamp('signed_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('patient_consents_patient_idx').on(table.instanceId, table.patientId, table.kind, table.signedAt),
+    unique('patient_consents_link_kind_key').on(table.linkId, table.kind),
+    sameClinic('patient_consents_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('patient_consents_appointment_fk', { instanceId: table.instanceId, column: table.appointmentId }, appointments),
+    sameClinic('patient_consents_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks),
   ],
 );

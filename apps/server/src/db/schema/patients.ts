@@ -177,6 +177,8 @@ export const appointments = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
+    /** Amount due for the visit in cents, shown on the intake's payment step. */
+    amountDueCents: integer('amount_due_cents'),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkInDelayedUntil: timestamp('check_in_delayed_until', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),

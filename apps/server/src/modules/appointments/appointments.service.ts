@@ -62,7 +62,7 @@ const isDoctor = (ctx: SignedInContext) => ctx.actor.role === 'Doctor';
  * The clinic's live appointments (a Doctor's own). A deleted patient's appointments are deleted with
  * them (patients.service deletePatient), so the scope needs no join and a list's count reads one index.
  */
-function scope(ctx: SignedInContext, doctorId?: string): SQL[] {
+export function appointmentScope(ctx: SignedInContext, doctorId?: string): SQL[] {
   const conditions: SQL[] = [eq(appointments.instanceId, ctx.instanceId), isNull(appointments.deletedAt)];
   if (isDoctor(ctx)) conditions.push(eq(appointments.doctorId, ctx.actor.userId));
   else if (doctorId) conditions.push(eq(appointments.doctorId, doctorId));
@@ -96,7 +96,7 @@ const columns = {
 };
 
 /** One query with its joins: patient, doctor, type and room names come along, never a query per row. */
-function selectAppointments(db: Database) {
+export function selectAppointments(db: Database) {
   return db
     .select(columns)
     .from(appointments)
@@ -135,7 +135,7 @@ function toAppointment(row: Row): Appointment {
 function filterConditions(ctx: SignedInContext, filter: AppointmentFilterFields, timeZone: string, now: Date): SQL[] {
   const window = appointmentDateWindow(filter, now, timeZone);
   const conditions = [
-    ...scope(ctx, filter.doctorId),
+    ...appointmentScope(ctx, filter.doctorId),
     gte(appointments.startsAt, window.from),
     lt(appointments.startsAt, window.to),
   ];
@@ -152,7 +152,7 @@ function filterConditions(ctx: SignedInContext, filter: AppointmentFilterFields,
 /** One appointment the actor may reach (this clinic, live, a Doctor's own), or 404. */
 export async function findVisibleAppointment(db: Database, ctx: SignedInContext, id: string): Promise<Row> {
   const [row] = await selectAppointments(db)
-    .where(and(eq(appointments.id, id), ...scope(ctx)))
+    .where(and(eq(appointments.id, id), ...appointmentScope(ctx)))
     .limit(1);
   if (!row) throw notFound('appointmentNotFound');
   return row;
@@ -197,7 +197,7 @@ export async function listAllAppointments(
   ctx: SignedInContext,
   query: { pageSize: number; pageNumber: number; doctorId?: string },
 ): Promise<AppointmentPage> {
-  const where = and(...scope(ctx, query.doctorId));
+  const where = and(...appointmentScope(ctx, query.doctorId));
   const rows = await selectAppointments(ctx.db)
     .where(where)
     .orderBy(desc(appointments.startsAt), desc(appointments.id))
@@ -235,7 +235,13 @@ export async function daySchedule(
   const date = query.date ?? `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
   const window = appointmentDateWindow({ dateFilter: DateFilterPreset.FixedDate, fixedDate: date }, now, timeZone);
   const rows = await selectAppointments(ctx.db)
-    .where(and(...scope(ctx, query.doctorId), gte(appointments.startsAt, window.from), lt(appointments.startsAt, window.to)))
+    .where(
+      and(
+        ...appointmentScope(ctx, query.doctorId),
+        gte(appointments.startsAt, window.from),
+        lt(appointments.startsAt, window.to),
+      ),
+    )
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
     .limit(DAY_SCHEDULE_MAX_ROWS);
   await audit(ctx.db, ctx, 'Appointment Schedules', 'Viewed', undefined, `Viewed the schedule of ${date}`);
@@ -491,7 +497,7 @@ export async function getStatuses(ctx: SignedInContext, ids: string[]): Promise<
     .select({ id: appointments.id, status: appointments.status })
     .from(appointments)
     .innerJoin(patients, eq(patients.id, appointments.patientId))
-    .where(and(inArray(appointments.id, ids), ...scope(ctx)));
+    .where(and(inArray(appointments.id, ids), ...appointmentScope(ctx)));
   return rows.map((row) => ({ id: row.id, status: row.status as AppointmentStatusCode }));
 }
 
@@ -500,7 +506,7 @@ export async function nextAppointment(ctx: SignedInContext, patientId: string, n
   const [row] = await selectAppointments(ctx.db)
     .where(
       and(
-        ...scope(ctx),
+        ...appointmentScope(ctx),
         eq(appointments.patientId, patientId),
         gte(appointments.startsAt, now),
         inArray(appointments.status, [AppointmentStatus.Upcoming, AppointmentStatus.Checking_In]),

@@ -284,14 +284,17 @@ async function applicableFormCodes(db: Database, instanceId: string): Promise<nu
   return applicableForms.filter((id): id is number => typeof id === 'number' && isFormCode(id));
 }
 
-async function assignedFormCodes(db: Database, ctx: SignedInContext, appointmentId: string) {
+/** The appointment's outcome forms: the staff's choice when made, else the clinic's applicable forms. */
+export async function appointmentFormCodes(db: Database, instanceId: string, appointmentId: string) {
   const [set] = await db
     .select({ formCodes: appointmentProSets.formCodes })
     .from(appointmentProSets)
-    .where(and(eq(appointmentProSets.appointmentId, appointmentId), eq(appointmentProSets.instanceId, ctx.instanceId)));
+    .where(and(eq(appointmentProSets.appointmentId, appointmentId), eq(appointmentProSets.instanceId, instanceId)));
   if (set) return { formCodes: set.formCodes, isDefault: false };
-  return { formCodes: await applicableFormCodes(db, ctx.instanceId), isDefault: true };
+  return { formCodes: await applicableFormCodes(db, instanceId), isDefault: true };
 }
+const assignedFormCodes = (db: Database, ctx: SignedInContext, appointmentId: string) =>
+  appointmentFormCodes(db, ctx.instanceId, appointmentId);
 
 export async function assignedPro(ctx: SignedInContext, appointmentId: string): Promise<AssignedPro> {
   await findVisibleAppointment(ctx.db, ctx, appointmentId);

@@ -1,6 +1,14 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Answers, FormLanguage, LocalizedText, RenderableForm, Scores } from '@pathwell/contracts/forms';
+import {
+  formLanguages,
+  type Answers,
+  type FormLanguage,
+  type LocalizedText,
+  type RenderableForm,
+  type Scores,
+} from '@pathwell/contracts/forms';
+import { INTAKE_LINK_TITLE } from '@pathwell/contracts/intake';
 import { formProblems, keepVisibleAnswers, visibleQuestions } from '@pathwell/contracts/form-logic';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import {
@@ -59,8 +67,8 @@ const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 const LINK_TARGET = 'patient link';
 
-const linkNotFound = () => new AppError('NOT_FOUND', 'linkNotFound');
-const gone = (status: LinkStatus) => new AppError('GONE', 'linkGone', { params: { status } });
+export const linkNotFound = () => new AppError('NOT_FOUND', 'linkNotFound');
+export const gone = (status: LinkStatus) => new AppError('GONE', 'linkGone', { params: { status } });
 const noAccess = () => new AppError('UNAUTHENTICATED', 'identityAgain');
 
 /** Precedence: what can never change again first, then what the clinic did, then what time did. */
@@ -91,7 +99,7 @@ const mdyToIso = (value: string) => {
 
 // ---- forms -----------------------------------------------------------------------------------------
 
-interface LoadedForm {
+export interface LoadedForm {
   form: RenderableForm;
   title: LocalizedText;
   customFormVersionId: string | null;
@@ -103,7 +111,10 @@ function instrumentTitle(formCode: number): LocalizedText {
 }
 
 /** The form as the patient sees it now: the clinic's licensed wording when imported, the current custom version. */
-async function loadForm(db: Database, link: Pick<LinkRow, 'instanceId' | 'formCode' | 'customFormId'>): Promise<LoadedForm> {
+export async function loadForm(
+  db: Database,
+  link: Pick<LinkRow, 'instanceId' | 'formCode' | 'customFormId'>,
+): Promise<LoadedForm> {
   if (link.formCode !== null) {
     const code = link.formCode;
     if (!isFormCode(code)) throw new Error(`Unknown form code ${code}`);
@@ -265,14 +276,27 @@ export async function listLinks(ctx: SignedInContext, patientId: string): Promis
     .from(patientLinks)
     .leftJoin(
       formResponses,
-      and(eq(formResponses.linkId, patientLinks.id), eq(formResponses.instanceId, patientLinks.instanceId)),
+      and(
+        eq(formResponses.linkId, patientLinks.id),
+        eq(formResponses.instanceId, patientLinks.instanceId),
+        eq(patientLinks.kind, 'form'),
+      ),
     )
     .leftJoin(customForms, eq(customForms.id, patientLinks.customFormId))
     .where(and(eq(patientLinks.instanceId, ctx.instanceId), eq(patientLinks.patientId, patientId)))
     .orderBy(desc(patientLinks.createdAt), desc(patientLinks.id));
   const now = new Date();
   return rows.map(({ link, responseId, customTitle }) =>
-    toPatientLink(link, link.formCode !== null ? instrumentTitle(link.formCode).en : (customTitle ?? ''), responseId, now),
+    toPatientLink(
+      link,
+      link.kind === 'intake'
+        ? INTAKE_LINK_TITLE.en
+        : link.formCode !== null
+          ? instrumentTitle(link.formCode).en
+          : (customTitle ?? ''),
+      responseId,
+      now,
+    ),
   );
 }
 
@@ -314,7 +338,7 @@ export async function enterLinkClinic(ctx: ServiceContext, token: string): Promi
   return link ? enterClinicOf(ctx, link.instanceId) : ctx;
 }
 
-async function findLink(db: Database, token: string, forUpdate = false): Promise<LinkRow> {
+export async function findLink(db: Database, token: string, forUpdate = false): Promise<LinkRow> {
   if (!LINK_TOKEN_PATTERN.test(token)) throw linkNotFound();
   const query = db
     .select()
@@ -325,7 +349,7 @@ async function findLink(db: Database, token: string, forUpdate = false): Promise
   return link;
 }
 
-async function findLinkPatient(db: Database, link: LinkRow) {
+export async function findLinkPatient(db: Database, link: LinkRow) {
   const [patient] = await db
     .select({
       id: patients.id,
@@ -340,32 +364,32 @@ async function findLinkPatient(db: Database, link: LinkRow) {
   return patient;
 }
 
-async function clinicName(db: Database, instanceId: string) {
+export async function clinicName(db: Database, instanceId: string) {
   const [clinic] = await db.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
   return clinic?.name ?? '';
 }
 
 /** The access token must be the one issued for THIS link, and still fresh. */
-function requireAccess(link: LinkRow, bearer: string | undefined, now = new Date()) {
+export function requireAccess(link: LinkRow, bearer: string | undefined, now = new Date()) {
   if (!bearer || !link.accessTokenHash || !link.accessExpiresAt) throw noAccess();
   if (!sameHash(link.accessTokenHash, sha256(bearer))) throw noAccess();
   if (link.accessExpiresAt.getTime() <= now.getTime()) throw noAccess();
 }
 
 /** Open links only; a lock matters to identity checks, not to a patient already verified. */
-function requireOpen(link: LinkRow, now = new Date()) {
+export function requireOpen(link: LinkRow, now = new Date()) {
   const status = linkStatusOf(link, now);
   if (status !== 'active' && status !== 'locked') throw gone(status);
 }
 
-const accessExpiry = (now = new Date()) => new Date(now.getTime() + LINK_ACCESS_MINUTES * MINUTE_MS);
+export const accessExpiry = (now = new Date()) => new Date(now.getTime() + LINK_ACCESS_MINUTES * MINUTE_MS);
 
 /** The patient has no user account: the row names no actor, the link or response is the target. */
-const patientActivity = (
+export const patientActivity = (
   ctx: ServiceContext,
-  link: LinkRow,
-  area: 'Patient Sign-In' | 'Form Submission',
-  action: 'Created' | 'Failed',
+  link: Pick<LinkRow, 'instanceId'>,
+  area: 'Patient Sign-In' | 'Form Submission' | 'Intake Information' | 'Checkins',
+  action: 'Created' | 'Updated' | 'Failed',
   target: { type: string; id: string; description: string },
 ) => ({
   instanceId: link.instanceId,
@@ -382,12 +406,15 @@ const patientActivity = (
 export async function linkStatus(ctx: ServiceContext, token: string): Promise<LinkStatusResponse> {
   const link = await findLink(ctx.db, token);
   await findLinkPatient(ctx.db, link);
-  const { form, title } = await loadForm(ctx.db, link);
+  const { languages, title } =
+    link.kind === 'intake'
+      ? { languages: [...formLanguages], title: INTAKE_LINK_TITLE }
+      : await loadForm(ctx.db, link).then(({ form, title }) => ({ languages: form.languages, title }));
   return {
     status: linkStatusOf(link),
     clinicName: await clinicName(ctx.db, link.instanceId),
     formTitle: title.es ? { en: title.en, es: title.es } : { en: title.en },
-    languages: form.languages,
+    languages,
     suggestedLanguage: link.language ?? 'en',
   };
 }
@@ -454,6 +481,7 @@ export async function verifyLink(ctx: ServiceContext, token: string, input: Veri
 export async function linkForm(ctx: ServiceContext, token: string, bearer: string | undefined): Promise<LinkForm> {
   return ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token);
+    if (link.kind !== 'form') throw linkNotFound();
     requireAccess(link, bearer);
     requireOpen(link);
     const patient = await findLinkPatient(tx, link);
@@ -469,13 +497,14 @@ export async function linkForm(ctx: ServiceContext, token: string, bearer: strin
   });
 }
 
-function requireLanguage(form: RenderableForm, language: FormLanguage) {
+export function requireLanguage(form: RenderableForm, language: FormLanguage) {
   if (!form.languages.includes(language)) throw fieldError('language', 'invalid', 'formLanguageMissing');
 }
 
 export async function saveDraft(ctx: ServiceContext, token: string, bearer: string | undefined, input: Draft): Promise<void> {
   await ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
+    if (link.kind !== 'form') throw linkNotFound();
     requireAccess(link, bearer);
     requireOpen(link);
     const { form } = await loadForm(tx, link);
@@ -516,6 +545,27 @@ export function customTotal(form: RenderableForm, answers: Answers): number | nu
   return total;
 }
 
+/**
+ * What a submission stores: the answers to visible questions and the server's scores (an instrument's
+ * own scoring and headline, or a custom form's points total). Validate with `formProblems` first.
+ */
+export function scoredAnswers(form: RenderableForm, formCode: number | null, given: Answers) {
+  const answers = keepVisibleAnswers(form, given);
+  let scores: Scores = {};
+  let headlineScore: number | null = null;
+  let band: number | null = null;
+  if (formCode !== null && isFormCode(formCode)) {
+    scores = scoreForm(formCode, numericAnswers(answers));
+    const headline = headlineOf(formCode, scores);
+    headlineScore = headline.score;
+    band = headline.band;
+  } else {
+    headlineScore = customTotal(form, answers);
+    if (headlineScore !== null) scores = { total: headlineScore };
+  }
+  return { answers, scores, headlineScore, band };
+}
+
 export async function submitLink(
   ctx: ServiceContext,
   token: string,
@@ -525,6 +575,7 @@ export async function submitLink(
   const answered = (responseId: string, replay: boolean) => ({ replay, body: { message: FORM_RESPONSE_ADDED, responseId } });
   return ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
+    if (link.kind !== 'form') throw linkNotFound();
     requireAccess(link, bearer);
     const previous = async () => {
       const [row] = await tx
@@ -547,19 +598,7 @@ export async function submitLink(
         fields: problems as Record<string, ValidationMessageKey>,
       });
     }
-    const answers = keepVisibleAnswers(form, input.answers);
-    let scores: Scores = {};
-    let headlineScore: number | null = null;
-    let band: number | null = null;
-    if (link.formCode !== null && isFormCode(link.formCode)) {
-      scores = scoreForm(link.formCode, numericAnswers(answers));
-      const headline = headlineOf(link.formCode, scores);
-      headlineScore = headline.score;
-      band = headline.band;
-    } else {
-      headlineScore = customTotal(form, answers);
-      if (headlineScore !== null) scores = { total: headlineScore };
-    }
+    const { answers, scores, headlineScore, band } = scoredAnswers(form, link.formCode, input.answers);
     const [inserted] = await tx
       .insert(formResponses)
       .values({

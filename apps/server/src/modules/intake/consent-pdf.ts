@@ -1,0 +1,276 @@
+import { crc32, inflateSync } from 'node:zlib';
+import PDFDocument from 'pdfkit';
+
+/**
+ * Renders a signed patient consent (the agreement text plus the patient's signature) to a PDF.
+ *
+ * The output is deterministic: the same input gives the same bytes. pdfkit's file /ID is an MD5 of the
+ * document info, whose CreationDate and ModDate are set to `signedAt`, and the standard Helvetica fonts
+ * are referenced, not embedded, so there is no random subset tag.
+ *
+ * Text is drawn with the PDF standard 14 fonts, which pdfkit encodes as WinAnsi (Windows-1252): that covers
+ * English and Spanish (á é í ó ú ü ñ ¿ ¡ « », curly quotes, dashes). A character outside it (e.g. CJK or
+ * emoji) would not render; embed a TrueType font if the consent texts ever need one.
+ */
+export interface ConsentPdfInput {
+  clinicName: string;
+  /** e.g. 'New patient agreement' / 'Acuerdo para pacientes nuevos' */
+  documentTitle: string;
+  /** Plain text with paragraphs separated by blank lines. */
+  documentText: string;
+  /** e.g. 'sha256:ab12…'; a short form is shown in the footer, the full value goes in the PDF Subject. */
+  documentVersion: string;
+  language: 'en' | 'es';
+  patientName: string;
+  /** MM/DD/YYYY */
+  dateOfBirth: string;
+  signedAt: Date;
+  /** Already formatted in the clinic's time zone, e.g. '11/25/2026 3:04 PM CST'. */
+  signedAtText: string;
+  /** MM/DD/YYYY or null */
+  expiresAtText: string | null;
+  /** image = 'data:image/png;base64,...' */
+  signature: { image: string } | { typedName: string };
+}
+
+export interface ConsentPdfOptions {
+  /** Deflate the page content streams (default true); tests turn it off to read the drawn text. */
+  compress?: boolean;
+}
+
+const LABELS = {
+  en: {
+    signature: 'Signature',
+    signedBy: 'Signed by',
+    dateOfBirth: 'DOB',
+    signedAt: 'Signed',
+    expires: 'Expires',
+    noExpiry: 'Does not expire',
+    typedSignature: 'Typed signature',
+    drawnSignature: 'Drawn signature',
+    version: 'Document version',
+    page: (page: number, count: number) => `Page ${page} of ${count}`,
+  },
+  es: {
+    signature: 'Firma',
+    signedBy: 'Firmado por',
+    dateOfBirth: 'fecha de nacimiento',
+    signedAt: 'Firmado el',
+    expires: 'Vence el',
+    noExpiry: 'No vence',
+    typedSignature: 'Firma escrita',
+    drawnSignature: 'Firma dibujada',
+    version: 'Versión del documento',
+    page: (page: number, count: number) => `Página ${page} de ${count}`,
+  },
+} as const;
+
+const MARGIN = 54;
+const SIGNATURE_FIT: [number, number] = [220, 80];
+/** Height the signature block needs, so it is never split across a page break. */
+const SIGNATURE_BLOCK_HEIGHT = 200;
+
+/** Largest accepted data URL (base64 characters) and image side (pixels): a signature pad's canvas is far smaller. */
+const MAX_DATA_URL_LENGTH = 4 * 1024 * 1024;
+const MAX_IMAGE_SIDE = 4000;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const PNG_DATA_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/;
+/** Channels per pixel for each PNG colour type: grey, RGB, palette, grey+alpha, RGBA. */
+const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/**
+ * Decodes a `data:image/png;base64,` URL and checks the PNG all the way through, throwing an Error when it is
+ * not a PNG or is malformed. The check is this thorough because pdfkit decodes some PNGs (those with an alpha
+ * channel) in a zlib callback, where a corrupt image would throw outside any promise and crash the process.
+ * Only what a signature pad produces is accepted: 8-bit, not interlaced.
+ */
+export function decodePngDataUrl(dataUrl: string): Buffer {
+  if (dataUrl.length > MAX_DATA_URL_LENGTH) throw new Error('Signature image is too large');
+  const match = PNG_DATA_URL.exec(dataUrl);
+  if (!match?.[1] || match[1].length % 4 !== 0) throw new Error('Signature image must be a base64 PNG data URL');
+  const png = Buffer.from(match[1], 'base64');
+  if (png.length < PNG_SIGNATURE.length || !png.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) {
+    throw new Error('Signature image is not a PNG');
+  }
+
+  let header: { width: number; height: number; channels: number; colorType: number } | null = null;
+  let hasPalette = false;
+  let ended = false;
+  const idat: Buffer[] = [];
+  let pos = PNG_SIGNATURE.length;
+  while (pos < png.length && !ended) {
+    if (pos + 12 > png.length) throw new Error('Signature image is a truncated PNG');
+    const length = png.readUInt32BE(pos);
+    const end = pos + 8 + length;
+    if (end + 4 > png.length) throw new Error('Signature image is a truncated PNG');
+    const type = png.toString('latin1', pos + 4, pos + 8);
+    const data = png.subarray(pos + 8, end);
+    if (crc32(png.subarray(pos + 4, end)) !== png.readUInt32BE(end)) throw new Error('Signature image has a corrupt PNG chunk');
+    if (header === null && type !== 'IHDR') throw new Error('Signature image PNG does not start with a header');
+    switch (type) {
+      case 'IHDR': {
+        if (header !== null || length !== 13) throw new Error('Signature image has a bad PNG header');
+        const width = data.readUInt32BE(0);
+        const height = data.readUInt32BE(4);
+        const colorType = data.readUInt8(9);
+        const channels = PNG_CHANNELS[colorType];
+        if (width < 1 || height < 1 || width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE) {
+          throw new Error('Signature image has unsupported dimensions');
+        }
+        if (channels === undefined) throw new Error('Signature image has an unknown PNG colour type');
+        // Bit depth 8; compression, filter method and interlace 0.
+        if (data.readUInt8(8) !== 8 || data.readUIntBE(10, 3) !== 0) {
+          throw new Error('Signature image must be an 8-bit, non-interlaced PNG');
+        }
+        header = { width, height, channels, colorType };
+        break;
+      }
+      case 'PLTE':
+        hasPalette = length > 0 && length % 3 === 0;
+        break;
+      case 'IDAT':
+        idat.push(data);
+        break;
+      case 'IEND':
+        ended = true;
+        break;
+      default:
+        break;
+    }
+    pos = end + 4;
+  }
+  if (header === null || !ended || idat.length === 0) throw new Error('Signature image is an incomplete PNG');
+  if (header.colorType === 3 && !hasPalette) throw new Error('Signature image is a palette PNG without a palette');
+
+  const rowLength = 1 + header.width * header.channels;
+  const expected = rowLength * header.height;
+  let pixels: Buffer;
+  try {
+    pixels = inflateSync(Buffer.concat(idat), { maxOutputLength: expected + 1 });
+  } catch {
+    throw new Error('Signature image has corrupt PNG image data');
+  }
+  if (pixels.length !== expected) throw new Error('Signature image has the wrong amount of PNG image data');
+  for (let row = 0; row < expected; row += rowLength) {
+    if ((pixels[row] ?? 255) > 4) throw new Error('Signature image has an invalid PNG row filter');
+  }
+  return png;
+}
+
+/** 'sha256:<64 hex>' is shown as 'sha256:<first 16 hex>'; anything else as is. */
+function shortVersion(version: string): string {
+  const match = /^([a-z0-9-]+):([0-9a-f]{17,})$/i.exec(version);
+  return match ? `${match[1]}:${match[2]?.slice(0, 16)}` : version;
+}
+
+function paragraphs(text: string): string[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph.length > 0);
+}
+
+export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentPdfOptions = {}): Promise<Buffer> {
+  // Validate before drawing anything, so a bad signature rejects instead of producing half a document.
+  const signatureImage = 'image' in input.signature ? decodePngDataUrl(input.signature.image) : null;
+  const labels = LABELS[input.language];
+
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margin: MARGIN,
+    font: 'Helvetica',
+    bufferPages: true,
+    compress: options.compress ?? true,
+    lang: input.language === 'es' ? 'es-US' : 'en-US',
+    displayTitle: true,
+    info: {
+      Title: input.documentTitle,
+      Author: input.clinicName,
+      Subject: `${input.documentTitle} (${labels.version} ${input.documentVersion})`,
+      Creator: 'Pathwell',
+      CreationDate: input.signedAt,
+      ModDate: input.signedAt,
+    },
+  });
+
+  const output = new Promise<Buffer>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const left = MARGIN;
+  const width = doc.page.width - 2 * MARGIN;
+
+  // Title and clinic.
+  doc.font('Helvetica-Bold').fontSize(18).text(input.documentTitle, left, MARGIN, { width });
+  doc.moveDown(0.2);
+  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(input.clinicName, { width });
+  doc.fillColor('black');
+  doc.moveDown(1);
+
+  // The agreement itself; pdfkit wraps lines and continues on new pages.
+  doc.font('Helvetica').fontSize(11);
+  for (const paragraph of paragraphs(input.documentText)) {
+    doc.text(paragraph, left, doc.y, { width, lineGap: 2 });
+    doc.moveDown(0.7);
+  }
+
+  // Signature block, kept on one page.
+  doc.moveDown(0.5);
+  if (doc.y + SIGNATURE_BLOCK_HEIGHT > doc.page.height - MARGIN) doc.addPage();
+  doc.font('Helvetica-Bold').fontSize(12).text(labels.signature, left, doc.y, { width });
+  doc.moveDown(0.3);
+  doc.font('Helvetica').fontSize(11);
+  doc.text(`${labels.signedBy} ${input.patientName} (${labels.dateOfBirth} ${input.dateOfBirth})`, { width });
+  doc.text(`${labels.signedAt}: ${input.signedAtText}`, { width });
+  doc.text(input.expiresAtText === null ? labels.noExpiry : `${labels.expires}: ${input.expiresAtText}`, { width });
+  doc.moveDown(0.8);
+
+  const signatureTop = doc.y;
+  let lineY: number;
+  if (signatureImage) {
+    doc.image(signatureImage, left, signatureTop, { fit: SIGNATURE_FIT });
+    lineY = signatureTop + SIGNATURE_FIT[1] + 4;
+  } else {
+    const typedName = 'typedName' in input.signature ? input.signature.typedName : '';
+    doc
+      .font('Helvetica-Oblique')
+      .fontSize(22)
+      .text(typedName, left, signatureTop + 30, { width: SIGNATURE_FIT[0] * 2 });
+    lineY = Math.max(doc.y, signatureTop + SIGNATURE_FIT[1]) + 4;
+  }
+  doc
+    .moveTo(left, lineY)
+    .lineTo(left + SIGNATURE_FIT[0], lineY)
+    .lineWidth(0.75)
+    .strokeColor('#888888')
+    .stroke();
+  doc
+    .font('Helvetica')
+    .fontSize(9)
+    .fillColor('#444444')
+    .text(signatureImage ? labels.drawnSignature : labels.typedSignature, left, lineY + 4, { width });
+  doc.fillColor('black');
+
+  // Footer on every page: document version on the left, "Page X of Y" on the right.
+  const range = doc.bufferedPageRange();
+  const footerVersion = `${labels.version}: ${shortVersion(input.documentVersion)}`;
+  for (let index = range.start; index < range.start + range.count; index++) {
+    doc.switchToPage(index);
+    // Writing inside the bottom margin would otherwise make pdfkit start a new page.
+    const bottomMargin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const footerY = doc.page.height - MARGIN + 18;
+    const pageLabel = labels.page(index - range.start + 1, range.count);
+    doc.font('Helvetica').fontSize(8).fillColor('#666666');
+    doc.text(footerVersion, left, footerY, { lineBreak: false });
+    doc.text(pageLabel, left + width - doc.widthOfString(pageLabel), footerY, { lineBreak: false });
+    doc.page.margins.bottom = bottomMargin;
+  }
+
+  doc.end();
+  return output;
+}

@@ -1,0 +1,292 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorBodySchema } from '@pathwell/contracts/errors';
+import { formLanguageSchema } from '@pathwell/contracts/forms';
+import {
+  appointmentDashboardQuerySchema,
+  appointmentDashboardSchema,
+  bulkIntakePreviewSchema,
+  bulkIntakeProgressSchema,
+  bulkIntakeQuerySchema,
+  bulkIntakeStartedSchema,
+  createdIntakeSchema,
+  createIntakeSchema,
+  intakeFormKeySchema,
+  intakeSaveResponseSchema,
+  intakeStepSaves,
+  intakeViewSchema,
+  staffIntakeSchema,
+  type IntakeStepSlug,
+} from '@pathwell/contracts/intake';
+import {
+  draftSchema,
+  linkFormResponseSchema,
+  submitLinkResponseSchema,
+  submitLinkSchema,
+} from '@pathwell/contracts/patient-links';
+import type { Role } from '@pathwell/contracts/roles';
+import { idSchema, optionalMdyDaySchema } from '@pathwell/contracts/validation';
+import { requireSignedIn } from '../../context';
+import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
+import * as intake from './intake.service';
+import * as staffIntake from './intake-staff.service';
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  409: errorBodySchema,
+  410: errorBodySchema,
+  429: errorBodySchema,
+};
+const staffRoles: readonly Role[] = ['Admin', 'Doctor', 'Staff', 'SystemManager'];
+const staff = { roles: staffRoles };
+const open = (max: number) => ({ public: true, rateLimit: { max, timeWindow: '1 minute' } });
+const tokenParams = z.object({ token: z.string().max(200) });
+const bearerOf = (request: FastifyRequest) => {
+  const header = request.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
+};
+
+/**
+ * Patient intake (decision 0032). The patient's calls take the intake link's token and the access token
+ * of its identity check (`/api/patient-links/{token}/verify`); staff calls are signed in.
+ */
+export async function intakeRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['Intake'];
+
+  // ---- patient (open) ----
+  app.get('/api/intake/:token', {
+    config: open(60),
+    schema: {
+      tags,
+      summary: 'The intake: steps, what is saved, the options the clinic set',
+      params: tokenParams,
+      response: { 200: intakeViewSchema, ...errors },
+    },
+    handler: async (request) =>
+      intake.intakeView(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
+  });
+
+  app.get('/api/intake/:token/agreement', {
+    config: open(30),
+    schema: {
+      tags,
+      summary: "The clinic's uploaded new-patient agreement (PDF)",
+      params: tokenParams,
+      querystring: z.object({ language: formLanguageSchema.default('en') }),
+      response: { 200: z.any(), ...errors },
+    },
+    handler: async (request, reply) => {
+      const pdf = await intake.agreementPdf(
+        await enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.query.language,
+      );
+      return reply.header('Content-Type', 'application/pdf').header('Cache-Control', 'no-store').send(pdf);
+    },
+  });
+
+  for (const slug of Object.keys(intakeStepSaves) as IntakeStepSlug[]) {
+    app.put(`/api/intake/:token/${slug}`, {
+      config: open(240),
+      schema: {
+        tags,
+        summary: `Save the ${slug} step (final: true finishes it)`,
+        params: tokenParams,
+        body: intakeStepSaves[slug],
+        response: { 200: intakeSaveResponseSchema, ...errors },
+      },
+      handler: async (request) =>
+        intake.saveStep(
+          await enterLinkClinic(request.ctx, request.params.token),
+          request.params.token,
+          bearerOf(request),
+          slug,
+          request.body as { final: boolean; language: 'en' | 'es'; data: Record<string, unknown> },
+        ),
+    });
+  }
+
+  const formParams = tokenParams.extend({ key: intakeFormKeySchema });
+  app.get('/api/intake/:token/forms/:key', {
+    config: open(60),
+    schema: {
+      tags,
+      summary: 'A form inside the intake, with its draft',
+      params: formParams,
+      response: { 200: linkFormResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      intake.intakeForm(
+        await enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.params.key,
+      ),
+  });
+
+  app.put('/api/intake/:token/forms/:key/draft', {
+    config: open(240),
+    schema: {
+      tags,
+      summary: "Save a form's answers so far",
+      params: formParams,
+      body: draftSchema,
+      response: { 204: z.null(), ...errors },
+    },
+    handler: async (request, reply) => {
+      await intake.saveIntakeFormDraft(
+        await enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.params.key,
+        request.body,
+      );
+      return reply.status(204).send(null);
+    },
+  });
+
+  app.post('/api/intake/:token/forms/:key/submit', {
+    config: open(30),
+    schema: {
+      tags,
+      summary: 'Submit a form of the intake; scored on the server, once per idempotency key',
+      params: formParams,
+      body: submitLinkSchema,
+      response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const result = await intake.submitIntakeForm(
+        await enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.params.key,
+        request.body,
+      );
+      return reply.status(result.replay ? 200 : 201).send(result.body);
+    },
+  });
+
+  // ---- staff ----
+  app.post('/api/patients/intake', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "Create an appointment's intake link; optionally send it by email and/or text",
+      body: createIntakeSchema,
+      response: { 201: createdIntakeSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const ctx = requireSignedIn(request.ctx);
+      const origin = linkOrigin(ctx, request.headers.origin, request.host);
+      return reply.status(201).send(await staffIntake.createIntake(ctx, request.body, origin));
+    },
+  });
+
+  app.post('/api/patients/intakeenddate', {
+    config: staff,
+    schema: {
+      tags,
+      summary: 'Close an intake link now or at a later time (intakeenddate)',
+      body: z.object({ linkId: idSchema, endsAt: z.iso.datetime({ offset: true }).max(40).nullish() }),
+      response: { 204: z.null(), ...errors },
+    },
+    handler: async (request, reply) => {
+      await staffIntake.endIntake(
+        requireSignedIn(request.ctx),
+        request.body.linkId,
+        request.body.endsAt ? new Date(request.body.endsAt) : null,
+      );
+      return reply.status(204).send(null);
+    },
+  });
+
+  app.get('/api/patients/:id/intake', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "A patient's intakes, newest appointment first, with answers, forms and consents",
+      params: z.object({ id: idSchema }),
+      response: { 200: z.array(staffIntakeSchema), ...errors },
+    },
+    handler: async (request) => staffIntake.patientIntakes(requireSignedIn(request.ctx), request.params.id),
+  });
+
+  app.get('/api/patients/:id/consents/:consentId/pdf', {
+    config: staff,
+    schema: {
+      tags,
+      summary: 'A signed consent as PDF',
+      params: z.object({ id: idSchema, consentId: idSchema }),
+      response: { 200: z.any(), ...errors },
+    },
+    handler: async (request, reply) => {
+      const { pdf, fileName } = await staffIntake.consentPdf(
+        requireSignedIn(request.ctx),
+        request.params.id,
+        request.params.consentId,
+      );
+      return reply
+        .header('Content-Type', 'application/pdf')
+        .header('Content-Disposition', `inline; filename="${fileName}"`)
+        .header('Cache-Control', 'no-store')
+        .send(pdf);
+    },
+  });
+
+  app.post('/api/patients/appointmentdashboardinfo', {
+    config: { menuPath: '/patients/appointmentdashboard' },
+    schema: {
+      tags,
+      summary: "A day's appointments with each patient's intake steps",
+      body: appointmentDashboardQuerySchema.extend({ date: optionalMdyDaySchema.optional() }).transform((value) => ({
+        ...value,
+        date: value.date || undefined,
+      })),
+      response: { 200: appointmentDashboardSchema, ...errors },
+    },
+    handler: async (request) => staffIntake.appointmentDashboard(requireSignedIn(request.ctx), request.body),
+  });
+
+  app.post('/api/patients/bulkintakenotification/preview', {
+    config: staff,
+    schema: {
+      tags,
+      summary: 'Who a bulk intake notification would reach, and why not',
+      body: bulkIntakeQuerySchema,
+      response: { 200: bulkIntakePreviewSchema, ...errors },
+    },
+    handler: async (request) => staffIntake.previewBulkIntake(requireSignedIn(request.ctx), request.body),
+  });
+
+  app.post('/api/patients/bulkintakenotification', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "Send intake links to a day's patients",
+      body: bulkIntakeQuerySchema,
+      response: { 201: bulkIntakeStartedSchema, ...errors },
+    },
+    handler: async (request, reply) => {
+      const ctx = requireSignedIn(request.ctx);
+      const origin = linkOrigin(ctx, request.headers.origin, request.host);
+      return reply.status(201).send(await staffIntake.startBulkIntake(ctx, request.body, origin));
+    },
+  });
+
+  app.get('/api/patients/bulkintakenotification/:batchId', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "A bulk notification's progress",
+      params: z.object({ batchId: idSchema }),
+      response: { 200: bulkIntakeProgressSchema, ...errors },
+    },
+    handler: async (request) => staffIntake.bulkIntakeProgress(requireSignedIn(request.ctx), request.params.batchId),
+  });
+}

@@ -1,0 +1,491 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { clinicIsoDate, clinicMdy, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppointmentDashboard, CreatedIntake, IntakeView, StaffIntake } from '@pathwell/contracts/intake';
+import type { LinkForm, LinkStatusResponse } from '@pathwell/contracts/patient-links';
+import {
+  activityLogs,
+  appointments,
+  instances,
+  instanceSettings,
+  notifications,
+  outboxMessages,
+  patientConsents,
+  patientLinks,
+  patientPhoneNumbers,
+  patients,
+  users,
+} from '../../db/schema';
+import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp } from '../../../test/test-app';
+
+let t: TestApp;
+let riverside: string;
+let lakeside: string;
+const tokens: Record<string, { headers: Record<string, string>; id: string }> = {};
+const ids = {} as {
+  newPatient: string;
+  newVisit: string;
+  laterVisit: string;
+  otherPatient: string;
+  otherVisit: string;
+  otherDoctorPatient: string;
+  otherDoctorVisit: string;
+  lakesidePatient: string;
+  lakesideVisit: string;
+  doctor: string;
+};
+const ZONE = 'America/Chicago';
+const WHO = { lastName: 'Ortega', dateOfBirth: '06/15/1968' };
+const SIGNATURE = {
+  image: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  signedAt: new Date().toISOString(),
+};
+const PAPERWORK = {
+  email: 'ana.ortega@example.test',
+  streetAddress1: '12 Elm St',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78701',
+  preferredLanguage: 'es',
+  phones: [{ type: 'MOBILE', number: '(512) 555-0161' }],
+  contacts: [{ role: 'emergency', name: 'Luis Ortega', relationship: 'Husband', phone: '(512) 555-0162' }],
+  primaryInsurance: { payer: 'Blue Cross', memberId: 'XJ123', relationshipToInsured: 'self' },
+  agreementSignature: SIGNATURE,
+};
+
+async function setSetting(instanceId: string, key: string, value: string) {
+  await t.db
+    .insert(instanceSettings)
+    .values({ instanceId, configurationId: key, configurationValue: value })
+    .onConflictDoUpdate({
+      target: [instanceSettings.instanceId, instanceSettings.configurationId],
+      set: { configurationValue: value },
+    });
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const rows = await t.db.select().from(instances);
+  riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
+  lakeside = rows.find((row) => row.name === 'Lakeside Pain Center')!.id;
+  for (const who of ['admin', 'doctor', 'staff', 'admin2']) tokens[who] = await signIn(t.app, `${who}@pathwell.demo`);
+  const [doctor] = await t.db.select().from(users).where(eq(users.email, 'doctor@pathwell.demo'));
+  ids.doctor = doctor!.id;
+  const [otherDoctor] = await t.db
+    .insert(users)
+    .values({
+      email: 'other.doctor@example.test',
+      firstName: 'Other',
+      lastName: 'Doctor',
+      passwordHash: 'x',
+      role: 3,
+      status: 'active',
+    })
+    .returning({ id: users.id });
+  const patient = async (instanceId: string, lastName: string, doctorId: string | null, email: string | null) => {
+    const [row] = await t.db
+      .insert(patients)
+      .values({ instanceId, firstName: 'Ana', lastName, dateOfBirth: '1968-06-15', email, doctorId, preferredLanguage: 'en' })
+      .returning({ id: patients.id });
+    return row!.id;
+  };
+  const visit = async (instanceId: string, patientId: string, doctorId: string | null, hoursFromNow: number) => {
+    const [row] = await t.db
+      .insert(appointments)
+      .values({
+        instanceId,
+        patientId,
+        doctorId,
+        reason: 'new_patient',
+        startsAt: new Date(Date.now() + hoursFromNow * 3_600_000),
+      })
+      .returning({ id: appointments.id });
+    return row!.id;
+  };
+  ids.newPatient = await patient(riverside, 'Ortega', ids.doctor, 'ana.ortega@example.test');
+  await t.db.insert(patientPhoneNumbers).values({
+    instanceId: riverside,
+    patientId: ids.newPatient,
+    phoneType: 7,
+    number: '(512) 555-0160',
+    digits: '5125550160',
+    isPrimary: true,
+  });
+  ids.newVisit = await visit(riverside, ids.newPatient, ids.doctor, 2);
+  ids.laterVisit = await visit(riverside, ids.newPatient, ids.doctor, 24 * 14);
+  ids.otherPatient = await patient(riverside, 'Baker', ids.doctor, null);
+  ids.otherVisit = await visit(riverside, ids.otherPatient, ids.doctor, 3);
+  ids.otherDoctorPatient = await patient(riverside, 'Stone', otherDoctor!.id, 'stone@example.test');
+  ids.otherDoctorVisit = await visit(riverside, ids.otherDoctorPatient, otherDoctor!.id, 4);
+  ids.lakesidePatient = await patient(lakeside, 'Lake', null, 'lake@example.test');
+  ids.lakesideVisit = await visit(lakeside, ids.lakesidePatient, null, 2);
+  await setSetting(riverside, 'enableEmail', 'true');
+  await setSetting(riverside, 'enablePaymentCollection', 'true');
+  await setSetting(riverside, 'isPharmacyRequired', 'false');
+  await setSetting(riverside, 'timeZoneId', ZONE);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+type Who = keyof typeof tokens;
+const call = (method: 'GET' | 'POST' | 'PUT', url: string, as: Who, payload?: unknown) =>
+  t.app.inject({ method, url, headers: tokens[as]!.headers, payload: payload as object | undefined, remoteAddress: nextIp() });
+const open = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, accessToken?: string) =>
+  t.app.inject({
+    method,
+    url,
+    headers: accessToken ? { authorization: `Bearer ${accessToken}` } : {},
+    payload: payload as object | undefined,
+    remoteAddress: nextIp(),
+  });
+
+const tokenOf = (url: string) => new URL(url).pathname.split('/')[3]!;
+
+async function createIntake(body: Record<string, unknown>, as: Who = 'staff') {
+  const response = await call('POST', '/api/patients/intake', as, body);
+  expect(response.statusCode, response.body).toBe(201);
+  const created = response.json<CreatedIntake>();
+  return { ...created, token: tokenOf(created.url) };
+}
+async function verified(token: string) {
+  const response = await open('POST', `/api/patient-links/${token}/verify`, WHO);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ accessToken: string }>().accessToken;
+}
+const view = async (token: string, access: string) => {
+  const response = await open('GET', `/api/intake/${token}`, undefined, access);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<IntakeView>();
+};
+const save = (token: string, access: string, slug: string, data: unknown, final: boolean) =>
+  open('PUT', `/api/intake/${token}/${slug}`, { final, language: 'es', data }, access);
+
+describe('staff create an intake link', () => {
+  it('plans the steps from the settings and the patient, and emails the link in the patient language', async () => {
+    const created = await createIntake({
+      patientId: ids.newPatient,
+      appointmentId: ids.newVisit,
+      formCodes: [10],
+      amountDueCents: 4500,
+      send: ['email'],
+      language: 'es',
+    });
+    // No signed agreement yet: paperwork; PRO with the chosen form; payment with the clinic switch on.
+    expect(created.steps).toEqual([1, 2, 4, 5, 6, 7]);
+    expect(created.url).toMatch(new RegExp(`/patients/intake/[A-Za-z0-9_-]{43}/${ids.newVisit}$`));
+    expect(created.sent).toEqual([{ channel: 'email', status: expect.any(String) }]);
+    const email = await latestEmailTo(t.db, 'ana.ortega@example.test');
+    expect(email.subject).toContain('complete su registro');
+    expect(email.body).toContain(created.url);
+    const [link] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, created.linkId));
+    expect(link).toMatchObject({ kind: 'intake', appointmentId: ids.newVisit, language: 'es' });
+    expect(link!.tokenHash).not.toContain(created.token);
+    const logs = await t.db.select().from(activityLogs).where(eq(activityLogs.targetId, created.linkId));
+    expect(logs.map((log) => `${log.area}/${log.action}`).sort()).toEqual([
+      'Intake Information/Created',
+      'Intake Information/Sent',
+    ]);
+  });
+
+  it('answers 400 with fields for bad input, 404 for another clinic or another doctor, and refuses a send it cannot make', async () => {
+    const bad = await call('POST', '/api/patients/intake', 'staff', {
+      patientId: 'nope',
+      appointmentId: ids.newVisit,
+      steps: [9],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(Object.keys(bad.json<{ fields: Record<string, string> }>().fields).sort()).toEqual(['patientId', 'steps.0']);
+    const lakesideAsRiverside = await call('POST', '/api/patients/intake', 'staff', {
+      patientId: ids.lakesidePatient,
+      appointmentId: ids.lakesideVisit,
+    });
+    expect(lakesideAsRiverside.statusCode).toBe(404);
+    const notTheirs = await call('POST', '/api/patients/intake', 'doctor', {
+      patientId: ids.otherDoctorPatient,
+      appointmentId: ids.otherDoctorVisit,
+    });
+    expect(notTheirs.statusCode).toBe(404);
+    const mismatched = await call('POST', '/api/patients/intake', 'staff', {
+      patientId: ids.otherPatient,
+      appointmentId: ids.newVisit,
+    });
+    expect(mismatched.statusCode).toBe(404);
+    const noEmail = await call('POST', '/api/patients/intake', 'staff', {
+      patientId: ids.otherPatient,
+      appointmentId: ids.otherVisit,
+      send: ['email'],
+    });
+    expect(noEmail.statusCode).toBe(400);
+    expect(noEmail.json<{ fields: Record<string, string> }>().fields).toEqual({ send: 'patientEmailMissing' });
+    const noPhone = await call('POST', '/api/patients/intake', 'staff', {
+      patientId: ids.otherPatient,
+      appointmentId: ids.otherVisit,
+      send: ['sms'],
+    });
+    expect(noPhone.json<{ fields: Record<string, string> }>().fields).toEqual({ send: 'phoneRequired' });
+  });
+});
+
+describe('the patient runs the intake', () => {
+  let token: string;
+  let access: string;
+  let linkId: string;
+
+  beforeAll(async () => {
+    await t.db.delete(notifications);
+    const created = await createIntake({
+      patientId: ids.newPatient,
+      appointmentId: ids.newVisit,
+      formCodes: [10],
+      amountDueCents: 4500,
+    });
+    token = created.token;
+    linkId = created.linkId;
+  });
+
+  it('the link names the visit, not the patient, until identity is confirmed', async () => {
+    const status = await open('GET', `/api/patient-links/${token}/status`);
+    expect(status.json<LinkStatusResponse>()).toMatchObject({
+      status: 'active',
+      formTitle: { en: 'Visit check-in', es: 'Registro para su cita' },
+      languages: ['en', 'es'],
+    });
+    expect((await open('GET', `/api/intake/${token}`)).statusCode).toBe(401);
+    access = await verified(token);
+    const intake = await view(token, access);
+    expect(intake.patientFirstName).toBe('Ana');
+    expect(intake.steps).toEqual([1, 2, 4, 5, 6, 7].map((step) => ({ step, done: false })));
+    expect(intake.forms).toEqual([
+      { key: 'pro-10', step: 6, title: expect.objectContaining({ en: expect.stringContaining('PHQ-2') }), done: false },
+    ]);
+    expect(intake.amountDueCents).toBe(4500);
+    expect(intake.agreement?.version).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(intake.previousBodyMap).toBeNull();
+  });
+
+  it('a form link route does not open an intake link, nor an intake route a form link', async () => {
+    expect((await open('GET', `/api/patient-links/${token}/form`, undefined, access)).statusCode).toBe(404);
+    const form = await call('POST', '/api/patient-links', 'staff', { patientId: ids.newPatient, formCode: 10 });
+    const formToken = form.json<{ token: string }>().token;
+    const formAccess = await verified(formToken);
+    expect((await open('GET', `/api/intake/${formToken}`, undefined, formAccess)).statusCode).toBe(404);
+    // Another link's access token is not this link's.
+    expect((await open('GET', `/api/intake/${token}`, undefined, formAccess)).statusCode).toBe(401);
+  });
+
+  it('drafts keep partial answers; a finished step checks what it needs, field by field', async () => {
+    const draft = await save(token, access, 'paperwork', { city: 'Austin', phones: [] }, false);
+    expect(draft.json()).toEqual({ done: false, completed: false });
+    expect((await view(token, access)).saved.paperwork).toEqual({ city: 'Austin', phones: [] });
+    const incomplete = await save(token, access, 'paperwork', { city: 'Austin' }, true);
+    expect(incomplete.statusCode).toBe(400);
+    expect(incomplete.json<{ fields: Record<string, string> }>().fields).toMatchObject({
+      streetAddress1: 'required',
+      phones: 'required',
+      'contacts.emergency.name': 'required',
+      'primaryInsurance.payer': 'required',
+      agreementSignature: 'required',
+    });
+    const malformed = await save(token, access, 'paperwork', { zip: '7870', email: 'nope' }, false);
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json<{ fields: Record<string, string> }>().fields).toMatchObject({
+      'data.zip': 'zipInvalid',
+      'data.email': 'emailInvalid',
+    });
+    const outOfRange = await save(token, access, 'vas', { current: 11 }, false);
+    expect(outOfRange.statusCode).toBe(400);
+    const unknownRegion = await save(token, access, 'bodymap', { regions: { 'third-arm': 4 } }, false);
+    expect(unknownRegion.statusCode).toBe(400);
+  });
+
+  it('each finished step lands where staff read it, and the last one completes the intake and tells staff', async () => {
+    const paperwork = await save(token, access, 'paperwork', PAPERWORK, true);
+    expect(paperwork.json(), paperwork.body).toEqual({ done: true, completed: false });
+    const [patient] = await t.db.select().from(patients).where(eq(patients.id, ids.newPatient));
+    expect(patient).toMatchObject({ streetAddress1: '12 Elm St', zip: '78701', preferredLanguage: 'es' });
+    expect(patient!.agreementSignedDate).not.toBeNull();
+    const [consent] = await t.db.select().from(patientConsents).where(eq(patientConsents.linkId, linkId));
+    expect(consent).toMatchObject({ kind: 'newPatientAgreement', language: 'es', title: 'Acuerdo para pacientes nuevos' });
+    expect(consent!.expiresAt!.getTime() - consent!.signedAt.getTime()).toBeGreaterThan(364 * 86_400_000);
+
+    expect((await save(token, access, 'history', { noKnownAllergies: true }, true)).statusCode).toBe(400);
+    const history = { noKnownAllergies: true, medications: [{ name: 'Gabapentin', dose: '300 mg', frequency: 'twice a day' }] };
+    expect((await save(token, access, 'history', history, true)).json()).toEqual({ done: true, completed: false });
+    expect((await save(token, access, 'vas', { current: 6, average: 5, best: 2 }, true)).statusCode).toBe(400);
+    expect((await save(token, access, 'vas', { current: 6, average: 5, best: 2, worst: 9 }, true)).statusCode).toBe(200);
+    const [visit] = await t.db.select().from(appointments).where(eq(appointments.id, ids.newVisit));
+    expect(visit!.painScore).toBe(6);
+    const map = { regions: { 'lower-back': 7, 'left-upper-leg': 4 } };
+    expect((await save(token, access, 'bodymap', map, true)).statusCode).toBe(200);
+    expect((await save(token, access, 'payment', { method: 'desk' }, true)).json()).toEqual({ done: true, completed: false });
+    // A finished step keeps what was sent: a late draft changes nothing.
+    await save(token, access, 'bodymap', { regions: {} }, false);
+    expect((await view(token, access)).saved.bodymap).toEqual(map);
+
+    const formResponse = await open('GET', `/api/intake/${token}/forms/pro-10`, undefined, access);
+    expect(formResponse.statusCode).toBe(200);
+    const form = formResponse.json<LinkForm>().form;
+    const [first, second] = form.questions.map((question) => question.id);
+    const draft = await open(
+      'PUT',
+      `/api/intake/${token}/forms/pro-10/draft`,
+      { answers: { [first!]: 2 }, position: 1, language: 'es' },
+      access,
+    );
+    expect(draft.statusCode).toBe(204);
+    expect((await open('GET', `/api/intake/${token}/forms/pro-10`, undefined, access)).json<LinkForm>().draft?.answers).toEqual({
+      [first!]: 2,
+    });
+    const key = crypto.randomUUID();
+    const incomplete = await open(
+      'POST',
+      `/api/intake/${token}/forms/pro-10/submit`,
+      { idempotencyKey: key, answers: { [first!]: 2 }, language: 'es' },
+      access,
+    );
+    expect(incomplete.statusCode).toBe(400);
+    const submit = () =>
+      open(
+        'POST',
+        `/api/intake/${token}/forms/pro-10/submit`,
+        { idempotencyKey: key, answers: { [first!]: 2, [second!]: 1 }, language: 'es' },
+        access,
+      );
+    const submitted = await submit();
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const again = await submit();
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ responseId: string }>().responseId).toBe(submitted.json<{ responseId: string }>().responseId);
+    expect((await open('GET', `/api/intake/${token}/forms/pro-99`, undefined, access)).statusCode).toBe(400);
+    expect((await open('GET', `/api/intake/${token}/forms/pro-11`, undefined, access)).statusCode).toBe(404);
+
+    const done = await view(token, access);
+    expect(done.completedAt).not.toBeNull();
+    expect(done.steps.every((step) => step.done)).toBe(true);
+    const [link] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, linkId));
+    expect(link!.completedAt).not.toBeNull();
+    const bell = await t.db.select().from(notifications).where(eq(notifications.appointmentId, ids.newVisit));
+    expect(bell).toHaveLength(1);
+    const logs = await t.db
+      .select({ area: activityLogs.area })
+      .from(activityLogs)
+      .where(and(eq(activityLogs.instanceId, riverside), eq(activityLogs.targetId, linkId)));
+    expect(new Set(logs.map((log) => log.area))).toEqual(new Set(['Intake Information', 'Checkins', 'Patient Sign-In']));
+  });
+
+  it('staff see the whole intake on the patient, with the consent as a PDF; other clinics and other doctors do not', async () => {
+    const response = await call('GET', `/api/patients/${ids.newPatient}/intake`, 'doctor');
+    expect(response.statusCode, response.body).toBe(200);
+    const [intake] = response.json<StaffIntake[]>().filter((entry) => entry.linkId === linkId);
+    expect(intake).toMatchObject({
+      status: 'completed',
+      saved: {
+        vas: { current: 6, average: 5, best: 2, worst: 9 },
+        bodymap: { regions: { 'lower-back': 7, 'left-upper-leg': 4 } },
+      },
+      forms: [{ key: 'pro-10', done: true, headlineScore: 3 }],
+    });
+    expect(intake!.consents).toHaveLength(1);
+    const pdf = await call('GET', intake!.consents[0]!.pdfUrl, 'doctor');
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect((await call('GET', `/api/patients/${ids.newPatient}/intake`, 'admin2')).statusCode).toBe(404);
+    expect((await call('GET', intake!.consents[0]!.pdfUrl, 'admin2')).statusCode).toBe(404);
+    expect((await call('GET', `/api/patients/${ids.otherDoctorPatient}/intake`, 'doctor')).statusCode).toBe(404);
+    expect((await call('GET', `/api/patients/${ids.otherDoctorPatient}/intake`, 'staff')).statusCode).toBe(200);
+  });
+
+  it('a finished intake reads again but takes no new answers', async () => {
+    const revisit = await view(token, access);
+    expect(revisit.saved.history?.medications?.[0]?.name).toBe('Gabapentin');
+    expect((await save(token, access, 'vas', { current: 1, average: 1, best: 1, worst: 1 }, true)).json()).toEqual({
+      done: true,
+      completed: true,
+    });
+    const [visit] = await t.db.select().from(appointments).where(eq(appointments.id, ids.newVisit));
+    expect(visit!.painScore).toBe(6);
+  });
+
+  it('the next visit skips the signed paperwork and shows this body map as the previous one', async () => {
+    const next = await createIntake({ patientId: ids.newPatient, appointmentId: ids.laterVisit, formCodes: [] });
+    expect(next.steps).toEqual([2, 4, 5, 7]);
+    const nextAccess = await verified(next.token);
+    expect((await view(next.token, nextAccess)).previousBodyMap).toEqual({ regions: { 'lower-back': 7, 'left-upper-leg': 4 } });
+  });
+});
+
+describe('closed links', () => {
+  it('an ended intake answers 410 expired; an unknown token 404', async () => {
+    const created = await createIntake({ patientId: ids.otherPatient, appointmentId: ids.otherVisit });
+    const access = await verified(created.token).catch(() => '');
+    expect(access).toBe('');
+    const baker = await open('POST', `/api/patient-links/${created.token}/verify`, {
+      lastName: 'Baker',
+      dateOfBirth: '06/15/1968',
+    });
+    const bakerAccess = baker.json<{ accessToken: string }>().accessToken;
+    expect((await call('POST', '/api/patients/intakeenddate', 'staff', { linkId: created.linkId })).statusCode).toBe(204);
+    const closed = await open('GET', `/api/intake/${created.token}`, undefined, bakerAccess);
+    expect(closed.statusCode).toBe(410);
+    expect((await open('GET', `/api/intake/${'x'.repeat(43)}`, undefined, bakerAccess)).statusCode).toBe(404);
+    expect((await call('POST', '/api/patients/intakeenddate', 'admin2', { linkId: created.linkId })).statusCode).toBe(404);
+  });
+});
+
+describe('appointment dashboard and bulk notification', () => {
+  it("lists a day's appointments with each intake's steps, for the clinic only", async () => {
+    const [visit] = await t.db.select().from(appointments).where(eq(appointments.id, ids.newVisit));
+    const response = await call('POST', '/api/patients/appointmentdashboardinfo', 'staff', {
+      date: clinicMdy(visit!.startsAt, ZONE),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const dashboard = response.json<AppointmentDashboard>();
+    const row = dashboard.rows.find((entry) => entry.appointmentId === ids.newVisit);
+    expect(row?.intake?.linkStatus).toBe('completed');
+    expect(row?.intake?.steps.every((step) => step.done)).toBe(true);
+    expect(dashboard.rows.some((entry) => entry.appointmentId === ids.lakesideVisit)).toBe(false);
+    const today = await call('POST', '/api/patients/appointmentdashboardinfo', 'staff', {});
+    expect(today.json<AppointmentDashboard>().date).toBe(clinicMdy(new Date(), ZONE));
+    const bad = await call('POST', '/api/patients/appointmentdashboardinfo', 'staff', { date: '13/45/2026' });
+    expect(bad.statusCode).toBe(400);
+  });
+
+  it('previews who can be reached and why not, sends to the rest under one batch, and reports progress', async () => {
+    // Both visits at noon, clinic time, ten days from now: one day, whatever the hour of the run.
+    const [year, month, date] = clinicIsoDate(Date.now() + 10 * 86_400_000, ZONE)
+      .split('-')
+      .map(Number);
+    const noon = instantOfClinicTime(year!, month!, date!, ZONE, 12);
+    await t.db
+      .update(appointments)
+      .set({ startsAt: noon })
+      .where(inArray(appointments.id, [ids.otherVisit, ids.otherDoctorVisit]));
+    const day = clinicMdy(noon, ZONE);
+    const preview = await call('POST', '/api/patients/bulkintakenotification/preview', 'staff', { date: day, send: ['email'] });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const candidates = preview.json<{ candidates: { appointmentId: string; channels: string[]; reason: string | null }[] }>()
+      .candidates;
+    const stone = candidates.find((candidate) => candidate.appointmentId === ids.otherDoctorVisit);
+    const baker = candidates.find((candidate) => candidate.appointmentId === ids.otherVisit);
+    {
+      expect(stone).toMatchObject({ channels: ['email'], reason: null });
+      expect(baker).toMatchObject({ channels: [], reason: 'noContact' });
+      const started = await call('POST', '/api/patients/bulkintakenotification', 'staff', { date: day, send: ['email'] });
+      expect(started.statusCode, started.body).toBe(201);
+      const { batchId, links } = started.json<{ batchId: string; links: number }>();
+      expect(links).toBeGreaterThanOrEqual(1);
+      const progress = await call('GET', `/api/patients/bulkintakenotification/${batchId}`, 'staff');
+      expect(progress.json<{ total: number }>().total).toBe(
+        (await t.db.select().from(outboxMessages).where(eq(outboxMessages.batchId, batchId))).length,
+      );
+      expect((await call('GET', `/api/patients/bulkintakenotification/${batchId}`, 'admin2')).statusCode).toBe(404);
+      const repeat = await call('POST', '/api/patients/bulkintakenotification/preview', 'staff', { date: day, send: ['email'] });
+      const again = repeat.json<{ candidates: { appointmentId: string; reason: string | null }[] }>().candidates;
+      expect(again.find((candidate) => candidate.appointmentId === ids.otherDoctorVisit)?.reason).toBe('alreadySent');
+    }
+    const bad = await call('POST', '/api/patients/bulkintakenotification/preview', 'staff', { date: 'soon', doctorIds: ['x'] });
+    expect(bad.statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,360 @@
+import { z } from 'zod';
+import { bodyMapSchema } from './body-map.js';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_ZIP_PATTERN } from './validation.js';
+import { formLanguageSchema, localizedTextSchema, signatureAnswerSchema } from './forms.js';
+import { US_PHONE_PATTERN } from './patients.js';
+
+/**
+ * Patient intake (issue #12, decision 0032). One link per appointment runs the patient through the
+ * steps of section 3 in this order; the link itself is a patient link of kind 'intake' (decision 0016
+ * for the token, identity check and access token).
+ */
+export const IntakeStep = {
+  NewPatientPaperwork: 1,
+  HealthHistoryForms: 2,
+  CheckInQuestions: 3,
+  VasScores: 4,
+  BodyMap: 5,
+  Pro: 6,
+  Payment: 7,
+  Completed: 8,
+} as const;
+export type IntakeStepCode = (typeof IntakeStep)[keyof typeof IntakeStep];
+/** Steps a patient does (Completed is the state after the last of them). */
+export const intakeWorkSteps = [1, 2, 3, 4, 5, 6, 7] as const;
+export type IntakeWorkStep = (typeof intakeWorkSteps)[number];
+export const intakeWorkStepSchema = z
+  .number()
+  .int()
+  .refine((value): value is IntakeWorkStep => (intakeWorkSteps as readonly number[]).includes(value), 'invalid');
+
+/** How long an intake link stays open after the appointment starts, unless staff set another end date. */
+export const INTAKE_OPEN_HOURS_AFTER_START = 12;
+/** A link sent long before the visit still works up to this many days. */
+export const INTAKE_MAX_DAYS = 60;
+
+export const INTAKE_LINK_TITLE = { en: 'Visit check-in', es: 'Registro para su cita' } as const;
+
+const text = (max: number) => z.string().trim().max(max, 'tooLong');
+const optionalText = (max: number) => text(max).optional();
+const phone = z.string().trim().max(30, 'phoneInvalid').regex(US_PHONE_PATTERN, 'phoneInvalid');
+/** Blank, or matching the pattern: a patient may leave an optional field empty. */
+const blankOr = (pattern: RegExp, max: number, key: 'phoneInvalid' | 'emailInvalid' | 'zipInvalid' | 'invalid') =>
+  z
+    .string()
+    .trim()
+    .max(max, key)
+    .refine((value) => value === '' || pattern.test(value), key)
+    .optional();
+const optionalPhone = blankOr(US_PHONE_PATTERN, 30, 'phoneInvalid');
+
+export const intakePhoneTypes = ['MOBILE', 'HOME', 'WORK'] as const;
+export const contactRoles = ['emergency', 'guarantor', 'nextOfKin'] as const;
+
+const insuranceSchema = z.object({
+  payer: optionalText(120),
+  memberId: optionalText(60),
+  groupNumber: optionalText(60),
+  subscriberName: optionalText(120),
+  relationshipToInsured: z.enum(['self', 'spouse', 'child', 'other']).optional(),
+});
+
+/**
+ * New-patient paperwork as the patient fills it in. Every field is optional while it is a draft; the
+ * server checks what a finished step needs (`paperworkProblems`), including the clinic's own switches.
+ */
+export const paperworkSchema = z.object({
+  email: blankOr(EMAIL_PATTERN, EMAIL_MAX_LENGTH, 'emailInvalid'),
+  streetAddress1: optionalText(200),
+  streetAddress2: optionalText(200),
+  city: optionalText(100),
+  state: blankOr(/^[A-Z]{2}$/, 2, 'invalid'),
+  zip: blankOr(US_ZIP_PATTERN, 10, 'zipInvalid'),
+  preferredLanguage: formLanguageSchema.optional(),
+  phones: z
+    .array(z.object({ type: z.enum(intakePhoneTypes), number: phone }))
+    .max(3, 'tooLong')
+    .optional(),
+  contacts: z
+    .array(
+      z.object({
+        role: z.enum(contactRoles),
+        name: text(120),
+        relationship: optionalText(60),
+        phone: optionalPhone,
+      }),
+    )
+    .max(3, 'tooLong')
+    .optional(),
+  selfPay: z.boolean().optional(),
+  primaryInsurance: insuranceSchema.optional(),
+  secondaryInsurance: insuranceSchema.optional(),
+  pharmacy: z.object({ name: optionalText(120), phone: optionalPhone }).optional(),
+  extended: z
+    .object({
+      sexualOrientation: optionalText(60),
+      sexAssignedAtBirth: z.enum(['female', 'male', 'intersex', 'declined']).optional(),
+      pronouns: optionalText(40),
+      communicationPreference: z.enum(['email', 'text', 'phone', 'mail']).optional(),
+    })
+    .optional(),
+  agreementSignature: signatureAnswerSchema.nullable().optional(),
+});
+export type Paperwork = z.infer<typeof paperworkSchema>;
+
+export interface PaperworkRules {
+  pharmacyRequired: boolean;
+}
+
+/** What a finished paperwork step must hold: field path → validation message key. */
+export function paperworkProblems(paperwork: Paperwork, rules: PaperworkRules): Record<string, 'required'> {
+  const problems: Record<string, 'required'> = {};
+  const need = (path: string, value: string | undefined | null) => {
+    if (!value || !value.trim()) problems[path] = 'required';
+  };
+  need('streetAddress1', paperwork.streetAddress1);
+  need('city', paperwork.city);
+  need('state', paperwork.state);
+  need('zip', paperwork.zip);
+  if (!paperwork.phones?.length) problems.phones = 'required';
+  const emergency = paperwork.contacts?.find((contact) => contact.role === 'emergency');
+  need('contacts.emergency.name', emergency?.name);
+  need('contacts.emergency.phone', emergency?.phone);
+  if (!paperwork.selfPay) {
+    need('primaryInsurance.payer', paperwork.primaryInsurance?.payer);
+    need('primaryInsurance.memberId', paperwork.primaryInsurance?.memberId);
+  }
+  if (rules.pharmacyRequired) need('pharmacy.name', paperwork.pharmacy?.name);
+  if (!paperwork.agreementSignature) problems.agreementSignature = 'required';
+  return problems;
+}
+
+export const PAIN_SCALE_MIN = 0;
+export const PAIN_SCALE_MAX = 10;
+const painScore = z.number().int().min(PAIN_SCALE_MIN, 'numberOutOfRange').max(PAIN_SCALE_MAX, 'numberOutOfRange');
+/** Section 9: 0 no pain, 5 moderate, 10 worst possible. */
+export const vasScoresSchema = z.object({
+  current: painScore,
+  average: painScore,
+  best: painScore,
+  worst: painScore,
+});
+export type VasScores = z.infer<typeof vasScoresSchema>;
+export const vasKeys = ['current', 'average', 'best', 'worst'] as const;
+
+export const healthHistorySchema = z.object({
+  noKnownAllergies: z.boolean().optional(),
+  allergies: z
+    .array(z.object({ name: text(120).min(1, 'required'), reaction: optionalText(200) }))
+    .max(50, 'tooLong')
+    .optional(),
+  noMedications: z.boolean().optional(),
+  medications: z
+    .array(z.object({ name: text(120).min(1, 'required'), dose: optionalText(60), frequency: optionalText(60) }))
+    .max(100, 'tooLong')
+    .optional(),
+});
+export type HealthHistory = z.infer<typeof healthHistorySchema>;
+
+export function healthHistoryProblems(history: HealthHistory): Record<string, 'required'> {
+  const problems: Record<string, 'required'> = {};
+  if (!history.noKnownAllergies && !history.allergies?.length) problems.allergies = 'required';
+  if (!history.noMedications && !history.medications?.length) problems.medications = 'required';
+  return problems;
+}
+
+/** Card payment comes later (payments issue); today the patient chooses to pay at the desk. */
+export const paymentChoiceSchema = z.object({ method: z.enum(['desk']) });
+export type PaymentChoice = z.infer<typeof paymentChoiceSchema>;
+
+/** A step's answers as sent by the patient: `final` finishes the step, otherwise it is a draft. */
+export const intakeStepSaves = {
+  paperwork: z.object({ final: z.boolean(), language: formLanguageSchema, data: paperworkSchema }),
+  history: z.object({ final: z.boolean(), language: formLanguageSchema, data: healthHistorySchema }),
+  vas: z.object({ final: z.boolean(), language: formLanguageSchema, data: vasScoresSchema.partial() }),
+  bodymap: z.object({ final: z.boolean(), language: formLanguageSchema, data: bodyMapSchema }),
+  payment: z.object({ final: z.boolean(), language: formLanguageSchema, data: paymentChoiceSchema }),
+} as const;
+export type IntakeStepSlug = keyof typeof intakeStepSaves;
+export const intakeStepOfSlug: Record<IntakeStepSlug, IntakeWorkStep> = {
+  paperwork: 1,
+  history: 2,
+  vas: 4,
+  bodymap: 5,
+  payment: 7,
+};
+
+/** A form inside the flow: an outcome form (PRO step) or a clinic's custom form (history, check-in). */
+export const intakeFormKeySchema = z
+  .string()
+  .max(50)
+  .regex(/^(pro-([1-9]|1[0-5])|cf-[0-9a-f-]{36})$/i, 'invalid');
+export const intakeFormSchema = z.object({
+  key: z.string(),
+  step: z.union([z.literal(2), z.literal(3), z.literal(6)]),
+  title: localizedTextSchema,
+  done: z.boolean(),
+});
+export type IntakeForm = z.infer<typeof intakeFormSchema>;
+
+export const intakeViewSchema = z.object({
+  patientFirstName: z.string(),
+  clinicName: z.string(),
+  appointment: z.object({
+    id: idSchema,
+    startsAt: z.string(),
+    /** Day and time in the clinic's time zone, MM/DD/YYYY h:mm AM. */
+    startsAtText: z.string(),
+    doctorName: z.string().nullable(),
+    newPatient: z.boolean(),
+  }),
+  steps: z.array(z.object({ step: intakeWorkStepSchema, done: z.boolean() })),
+  forms: z.array(intakeFormSchema),
+  saved: z.object({
+    paperwork: paperworkSchema.nullable(),
+    history: healthHistorySchema.nullable(),
+    vas: vasScoresSchema.partial().nullable(),
+    bodymap: bodyMapSchema.nullable(),
+    payment: paymentChoiceSchema.nullable(),
+  }),
+  previousBodyMap: bodyMapSchema.nullable(),
+  agreement: z
+    .object({ title: localizedTextSchema, text: localizedTextSchema, version: z.string(), fileUrl: z.string().nullable() })
+    .nullable(),
+  options: z.object({
+    defaultPainScore: z.number().int(),
+    welcomeScreen: z.boolean(),
+    hideExitPro: z.boolean(),
+    checkinConfirmation: z.boolean(),
+    pharmacyRequired: z.boolean(),
+    ask: z.object({
+      sexualOrientation: z.boolean(),
+      sexAssignedAtBirth: z.boolean(),
+      pronouns: z.boolean(),
+      communicationPreferences: z.boolean(),
+    }),
+  }),
+  amountDueCents: z.number().int().nullable(),
+  completedAt: z.string().nullable(),
+});
+export type IntakeView = z.infer<typeof intakeViewSchema>;
+
+export const intakeSaveResponseSchema = z.object({ done: z.boolean(), completed: z.boolean() });
+export type IntakeSaveResponse = z.infer<typeof intakeSaveResponseSchema>;
+
+// ---- staff side ------------------------------------------------------------------------------------
+
+export const intakeSendChannels = ['email', 'sms'] as const;
+export const createIntakeSchema = z.object({
+  patientId: idSchema,
+  appointmentId: idSchema,
+  /** Which of steps 1–7 the link asks for; empty or absent: what the clinic's settings and the patient need. */
+  steps: z.array(intakeWorkStepSchema).max(7).optional(),
+  /** Outcome forms of the PRO step; absent: the appointment's assigned forms. */
+  formCodes: z.array(z.number().int().min(1, 'invalid').max(15, 'invalid')).max(15).optional(),
+  historyFormIds: z.array(idSchema).max(10).optional(),
+  checkInFormIds: z.array(idSchema).max(10).optional(),
+  amountDueCents: z.number().int().min(0, 'numberOutOfRange').max(10_000_000, 'numberOutOfRange').nullish(),
+  send: z.array(z.enum(intakeSendChannels)).max(2).default([]),
+  language: formLanguageSchema.optional(),
+});
+export type CreateIntake = z.input<typeof createIntakeSchema>;
+
+export const intakeSendResultSchema = z.object({
+  channel: z.enum(intakeSendChannels),
+  status: z.string(),
+});
+export const createdIntakeSchema = z.object({
+  linkId: idSchema,
+  url: z.string(),
+  steps: z.array(intakeWorkStepSchema),
+  expiresAt: z.string(),
+  sent: z.array(intakeSendResultSchema),
+});
+export type CreatedIntake = z.infer<typeof createdIntakeSchema>;
+
+export const consentKinds = ['newPatientAgreement', 'shotConsent', 'digitalConsent'] as const;
+export type ConsentKind = (typeof consentKinds)[number];
+export const consentSchema = z.object({
+  id: idSchema,
+  kind: z.enum(consentKinds),
+  title: z.string(),
+  language: formLanguageSchema,
+  version: z.string(),
+  signedAt: z.string(),
+  expiresAt: z.string().nullable(),
+  expired: z.boolean(),
+  pdfUrl: z.string(),
+});
+export type Consent = z.infer<typeof consentSchema>;
+
+export const staffIntakeSchema = z.object({
+  linkId: idSchema,
+  appointmentId: idSchema,
+  appointmentStartsAt: z.string(),
+  status: z.enum(['active', 'completed', 'expired', 'revoked', 'locked']),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  steps: z.array(z.object({ step: intakeWorkStepSchema, done: z.boolean() })),
+  forms: z.array(intakeFormSchema.extend({ responseId: idSchema.nullable(), headlineScore: z.number().nullable() })),
+  saved: intakeViewSchema.shape.saved,
+  previousBodyMap: bodyMapSchema.nullable(),
+  consents: z.array(consentSchema),
+});
+export type StaffIntake = z.infer<typeof staffIntakeSchema>;
+
+export const appointmentDashboardQuerySchema = z.object({
+  /** MM/DD/YYYY in clinic time; absent: today. */
+  date: z.string().max(10).optional(),
+  doctorId: idSchema.optional(),
+  roomId: idSchema.optional(),
+});
+export const appointmentDashboardRowSchema = z.object({
+  appointmentId: idSchema,
+  patientId: idSchema,
+  patientName: z.string(),
+  startsAt: z.string(),
+  timeText: z.string(),
+  doctorName: z.string().nullable(),
+  roomName: z.string().nullable(),
+  status: z.number().int(),
+  checkedIn: z.boolean(),
+  intake: z
+    .object({
+      linkStatus: z.enum(['active', 'completed', 'expired', 'revoked', 'locked']),
+      steps: z.array(z.object({ step: intakeWorkStepSchema, done: z.boolean() })),
+    })
+    .nullable(),
+});
+export const appointmentDashboardSchema = z.object({
+  date: z.string(),
+  rows: z.array(appointmentDashboardRowSchema),
+});
+export type AppointmentDashboard = z.infer<typeof appointmentDashboardSchema>;
+
+export const bulkIntakeQuerySchema = z.object({
+  date: z.string().max(10),
+  doctorIds: z.array(idSchema).max(200).default([]),
+  send: z.array(z.enum(intakeSendChannels)).min(1, 'required').max(2).default(['email', 'sms']),
+});
+export const bulkIntakeCandidateSchema = z.object({
+  appointmentId: idSchema,
+  patientId: idSchema,
+  patientName: z.string(),
+  timeText: z.string(),
+  doctorName: z.string().nullable(),
+  channels: z.array(z.enum(intakeSendChannels)),
+  /** Why nobody can be reached, when channels is empty. */
+  reason: z.enum(['noContact', 'optedOut', 'alreadySent', 'completed']).nullable(),
+});
+export const bulkIntakePreviewSchema = z.object({ candidates: z.array(bulkIntakeCandidateSchema) });
+export const bulkIntakeStartedSchema = z.object({ batchId: idSchema, links: z.number().int(), messages: z.number().int() });
+export const bulkIntakeProgressSchema = z.object({
+  batchId: idSchema,
+  total: z.number().int(),
+  waiting: z.number().int(),
+  sent: z.number().int(),
+  failed: z.number().int(),
+  notSent: z.number().int(),
+});
+export type BulkIntakeProgress = z.infer<typeof bulkIntakeProgressSchema>;
