@@ -12,7 +12,8 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * Dev server only: patient link paths get patient.html, as the server's web plugin does in production
  * (there with the exact instrument slugs; here any slug followed by a 43-character link token).
  */
-const patientLinkPath = /^\/(patients\/[a-z0-9]+\/[A-Za-z0-9_-]{43}(\/[^/?]+)?|customform\/[^/?]+\/surveryform)\/?(\?|$)/i;
+const patientLinkPath =
+  /^\/(patients\/[a-z0-9]+\/[A-Za-z0-9_-]{43}(\/[^/?]+){0,2}|customform\/[^/?]+\/surveryform|patients\/intake(complete|notavailable))\/?(\?|$)/i;
 const patientPages: Plugin = {
   name: 'pathwell-patient-pages',
   configureServer(server) {

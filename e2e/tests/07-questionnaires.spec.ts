@@ -32,6 +32,8 @@ test('a patient answers a PHQ-9 link on a phone in Spanish, changes one answer, 
   browser,
   request,
 }) => {
+  // Two browsers, a tab closed and reopened, then the doctor: a long journey on a busy CI machine.
+  test.setTimeout(60_000);
   const staff = await tokenOf(request, 'staff@pathwell.demo');
   const doctor = await tokenOf(request, 'doctor@pathwell.demo');
   const created = await request.post('/api/patients/create', {

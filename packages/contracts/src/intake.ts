@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { bodyMapSchema } from './body-map.js';
-import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_ZIP_PATTERN } from './validation.js';
+import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation.js';
 import { formLanguageSchema, localizedTextSchema, signatureAnswerSchema } from './forms.js';
-import { US_PHONE_PATTERN } from './patients.js';
 
 /**
  * Patient intake (issue #12, decision 0032). One link per appointment runs the patient through the
@@ -209,6 +208,8 @@ export const intakeViewSchema = z.object({
     newPatient: z.boolean(),
   }),
   steps: z.array(z.object({ step: intakeWorkStepSchema, done: z.boolean() })),
+  /** Steps whose own answers are final (a step may still wait for its forms). */
+  ownDone: z.array(intakeWorkStepSchema),
   forms: z.array(intakeFormSchema),
   saved: z.object({
     paperwork: paperworkSchema.nullable(),

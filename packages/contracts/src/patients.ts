@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from './constants';
 import { enumerations } from './enumerations';
-import { EMAIL_PATTERN, idSchema, isValidMdyDate, isYearInRange, US_ZIP_PATTERN } from './validation';
+import { EMAIL_PATTERN, idSchema, isValidMdyDate, isYearInRange, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation';
 import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
 /**
@@ -49,8 +49,7 @@ export const contactPhoneTypes: readonly number[] = [
   PatientPhoneType.NEXT_OF_KIN,
 ];
 
-/** US numbers: ten digits (area code not starting with 0 or 1), optional +1, common separators. */
-export const US_PHONE_PATTERN = /^(\+?1[\s.-]?)?\(?[2-9]\d{2}\)?[\s.-]?\d{3}[\s.-]?\d{4}$/;
+export { US_PHONE_PATTERN };
 export const phoneDigits = (value: string) => value.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '');
 
 const trimmedOrNull = (max: number) =>

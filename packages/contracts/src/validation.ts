@@ -11,6 +11,8 @@ export const ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@][^\s@.]*\.[^\s@]+$/;
 /** RFC 5321: a forward path holds at most 254 characters of address. */
 export const EMAIL_MAX_LENGTH = 254;
+/** US numbers: ten digits (area code not starting with 0 or 1), optional +1, common separators. */
+export const US_PHONE_PATTERN = /^(\+?1[\s.-]?)?\(?[2-9]\d{2}\)?[\s.-]?\d{3}[\s.-]?\d{4}$/;
 export const US_ZIP_PATTERN = /^\d{5}(-\d{4})?$/;
 export const FOUR_DIGIT_PATTERN = /^\d{4}$/;
 export const PIN_PATTERN = /^\d{6}$/;

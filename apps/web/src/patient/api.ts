@@ -1,5 +1,6 @@
 import type { ErrorBody } from '@pathwell/contracts/errors';
 import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
+import type { IntakeSaveResponse, IntakeStepSlug, IntakeView } from '@pathwell/contracts/intake';
 import type { Draft, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
 
 /**
@@ -94,3 +95,39 @@ export function loadLookup(kind: LookupKind): Promise<LookupOption[]> {
 export function clearLookups() {
   lookups.clear();
 }
+
+const intakePath = (token: string) => `/api/intake/${encodeURIComponent(token)}`;
+
+/** The intake's calls (decision 0032); identity is checked by the link calls above. */
+export const intakeApi = {
+  view: (token: string, accessToken: string) => call<IntakeView>('GET', intakePath(token), { accessToken }),
+  saveStep: (
+    token: string,
+    accessToken: string,
+    slug: IntakeStepSlug,
+    body: { final: boolean; language: FormLanguage; data: unknown },
+  ) => call<IntakeSaveResponse>('PUT', `${intakePath(token)}/${slug}`, { body, accessToken }),
+  form: (token: string, accessToken: string, key: string) =>
+    call<LinkForm>('GET', `${intakePath(token)}/forms/${encodeURIComponent(key)}`, { accessToken }),
+  saveFormDraft: (token: string, accessToken: string, key: string, draft: Draft) =>
+    call<unknown>('PUT', `${intakePath(token)}/forms/${encodeURIComponent(key)}/draft`, { body: draft, accessToken }),
+  submitForm: (
+    token: string,
+    accessToken: string,
+    key: string,
+    body: { idempotencyKey: string; answers: Answers; language: FormLanguage },
+  ) =>
+    call<{ message: string; responseId: string }>('POST', `${intakePath(token)}/forms/${encodeURIComponent(key)}/submit`, {
+      body,
+      accessToken,
+    }),
+  /** The clinic's agreement PDF, fetched with the access token and opened as a blob. */
+  async agreement(token: string, accessToken: string, language: FormLanguage): Promise<Blob> {
+    const response = await fetch(`${intakePath(token)}/agreement?language=${language}`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+      cache: 'no-store',
+    });
+    if (!response.ok) throw new PatientApiError(response.status, {});
+    return response.blob();
+  },
+};

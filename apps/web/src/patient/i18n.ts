@@ -4,6 +4,10 @@ import { formLanguages, type FormLanguage } from '@pathwell/contracts/forms';
 import { validationMessages } from '@pathwell/contracts/messages';
 import enPatient from '../locales/en/patient.json';
 import esPatient from '../locales/es/patient.json';
+import enIntake from '../locales/en/intake.json';
+import esIntake from '../locales/es/intake.json';
+import enBodyMap from '../locales/en/bodyMap.json';
+import esBodyMap from '../locales/es/bodyMap.json';
 
 /**
  * The patient bundle's own i18n: only the `patient` texts and the validation messages of the
@@ -14,8 +18,8 @@ function validationFor(language: FormLanguage): Record<string, string> {
 }
 
 export const patientResources = {
-  en: { patient: enPatient, validation: validationFor('en') },
-  es: { patient: esPatient, validation: validationFor('es') },
+  en: { patient: enPatient, intake: enIntake, bodyMap: enBodyMap, validation: validationFor('en') },
+  es: { patient: esPatient, intake: esIntake, bodyMap: esBodyMap, validation: validationFor('es') },
 } as const;
 
 export function isFormLanguage(value: unknown): value is FormLanguage {
@@ -34,7 +38,7 @@ void patientI18n.use(initReactI18next).init({
   lng: browserLanguage(),
   fallbackLng: 'en',
   supportedLngs: [...formLanguages],
-  ns: ['patient', 'validation'],
+  ns: ['patient', 'intake', 'bodyMap', 'validation'],
   defaultNS: 'patient',
   interpolation: { escapeValue: false },
   returnNull: false,

@@ -2,7 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormLanguage } from '@pathwell/contracts/forms';
 import { LINK_LOCK_MINUTES, type LinkForm, type LinkStatus, type LinkStatusResponse } from '@pathwell/contracts/patient-links';
-import { isNetworkError, PatientApiError, patientApi } from './api';
+import type { IntakeView } from '@pathwell/contracts/intake';
+import { intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
+import { IntakeFlow } from './intake-flow';
 import { patientI18n } from './i18n';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
@@ -18,6 +20,7 @@ type Phase =
   | { name: 'gone'; status: GoneStatus }
   | { name: 'identity'; notice: string | null }
   | { name: 'form'; accessToken: string; linkForm: LinkForm; focus: boolean }
+  | { name: 'intake'; accessToken: string; view: IntakeView }
   | { name: 'thanks' };
 
 type Props = {
@@ -36,7 +39,8 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   const { t } = useTranslation('patient');
   const [route] = useState(() => parsePatientPath(pathname));
   const token = route?.token ?? '';
-  const [phase, setPhase] = useState<Phase>(route ? { name: 'loading' } : { name: 'notFound' });
+  const isIntake = route?.kind === 'intake';
+  const [phase, setPhase] = useState<Phase>(route && route.kind !== 'page' ? { name: 'loading' } : { name: 'notFound' });
   const [status, setStatus] = useState<LinkStatusResponse | null>(null);
   const [language, setLanguage] = useState<FormLanguage>(patientI18n.language === 'es' ? 'es' : 'en');
   const mainRef = useRef<HTMLElement>(null);
@@ -58,6 +62,10 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
     async (accessToken: string, focus: boolean) => {
       setPhase({ name: 'loading' });
       try {
+        if (isIntake) {
+          const view = await intakeApi.view(token, accessToken);
+          return setPhase({ name: 'intake', accessToken, view });
+        }
         const linkForm = await patientApi.form(token, accessToken);
         const resumeLanguage = linkStorage.draft(token)?.language ?? linkForm.draft?.language;
         if (resumeLanguage && linkForm.form.languages.includes(resumeLanguage)) chooseLanguage(resumeLanguage);
@@ -72,7 +80,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         setPhase({ name: 'problem', retry: () => void loadForm(accessToken, focus) });
       }
     },
-    [chooseLanguage, gone, token],
+    [chooseLanguage, gone, isIntake, token],
   );
 
   const loadStatus = useCallback(async () => {
@@ -83,8 +91,10 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       // The patient's language for the page even when the form lacks it: the form then shows in
       // English with a notice, in the patient's language, saying why.
       if (!linkStorage.draft(token)) chooseLanguage(linkStatus.suggestedLanguage);
-      if (linkStatus.status !== 'active') return gone(linkStatus.status);
       const accessToken = linkStorage.accessToken(token);
+      // A finished intake can be read again on the device that finished it.
+      if (isIntake && linkStatus.status === 'completed' && accessToken) return void (await loadForm(accessToken, false));
+      if (linkStatus.status !== 'active') return gone(linkStatus.status);
       if (accessToken) return void (await loadForm(accessToken, false));
       setPhase({ name: 'identity', notice: null });
     } catch (failure) {
@@ -97,10 +107,10 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         setPhase({ name: 'problem', retry: () => void loadStatus() });
       }
     }
-  }, [chooseLanguage, gone, loadForm, token]);
+  }, [chooseLanguage, gone, isIntake, loadForm, token]);
 
   useEffect(() => {
-    if (route) void loadStatus();
+    if (route && route.kind !== 'page') void loadStatus();
     // The link is read once per page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -114,10 +124,16 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
 
   const form = phase.name === 'form' ? phase.linkForm.form : null;
   const title = form ? localized(form.title, language) : status ? localized(status.formTitle, language) : t('pageTitle');
-  const clinicName = phase.name === 'form' ? phase.linkForm.clinicName : (status?.clinicName ?? '');
+  const clinicName =
+    phase.name === 'form'
+      ? phase.linkForm.clinicName
+      : phase.name === 'intake'
+        ? phase.view.clinicName
+        : (status?.clinicName ?? '');
   const formLanguages = form?.languages ?? status?.languages ?? ['en', 'es'];
   const englishOnly = language === 'es' && !formLanguages.includes('es');
   const showFormParts = phase.name === 'identity' || phase.name === 'form' || phase.name === 'loading';
+  const pageTitle = route?.kind === 'page' ? t(`intakePages.${route.page}.heading`) : title;
 
   useEffect(() => {
     document.title = clinicName ? `${title} · ${clinicName}` : title;
@@ -143,7 +159,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             ))}
           </div>
         </div>
-        {phase.name !== 'notFound' && <h1 className="pw-title">{title}</h1>}
+        {(phase.name !== 'notFound' || route?.kind === 'page') && <h1 className="pw-title">{pageTitle}</h1>}
       </header>
 
       <main className="pw-main" ref={mainRef}>
@@ -160,7 +176,10 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             {t('loading')}
           </p>
         )}
-        {phase.name === 'notFound' && <Message title={t('notFound.title')} body={t('notFound.body')} />}
+        {phase.name === 'notFound' && route?.kind === 'page' && (
+          <Message testId={route.page} title={t(`intakePages.${route.page}.title`)} body={t(`intakePages.${route.page}.body`)} />
+        )}
+        {phase.name === 'notFound' && route?.kind !== 'page' && <Message title={t('notFound.title')} body={t('notFound.body')} />}
         {phase.name === 'problem' && (
           <div className="pw-card" role="alert">
             <h2 className="pw-question-title">{t('problem.title')}</h2>
@@ -204,6 +223,20 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             onSubmitted={() => {
               linkStorage.clear(token);
               setPhase({ name: 'thanks' });
+            }}
+          />
+        )}
+        {phase.name === 'intake' && (
+          <IntakeFlow
+            token={token}
+            accessToken={phase.accessToken}
+            initial={phase.view}
+            language={language}
+            retryDelaysMs={retryDelaysMs}
+            onGone={gone}
+            onSessionEnded={() => {
+              linkStorage.setAccessToken(token, null);
+              setPhase({ name: 'identity', notice: t('form.sessionEnded') });
             }}
           />
         )}

@@ -9,7 +9,7 @@ import {
   QuestionType,
   quizDefaults,
 } from '@pathwell/contracts/forms';
-import type { LinkForm, LinkStatus } from '@pathwell/contracts/patient-links';
+import type { Draft, LinkForm, LinkStatus } from '@pathwell/contracts/patient-links';
 import { isNetworkError, PatientApiError, patientApi } from './api';
 import { answerDisplay } from './answer-format';
 import { lookupKindFor, useLookup } from './lookups';
@@ -20,8 +20,18 @@ import { localized } from './text';
 export const DRAFT_DEBOUNCE_MS = 800;
 const OFFLINE_RETRY_MS = 5000;
 
+/** Where a form's draft and submission go: a form link's own calls, or a form inside an intake. */
+export interface FormEndpoints {
+  saveDraft: (draft: Draft) => Promise<unknown>;
+  submit: (body: { idempotencyKey: string; answers: Answers; language: FormLanguage }) => Promise<unknown>;
+}
+
 type Props = {
   token: string;
+  /** Default: the form link's calls for `token`. */
+  endpoints?: FormEndpoints;
+  /** Device copy key; default the token. */
+  storageKey?: string;
   accessToken: string;
   linkForm: LinkForm;
   /** The patient's chosen language; the form falls back to English where it has no Spanish. */
@@ -48,7 +58,9 @@ function initialDraft(token: string, linkForm: LinkForm) {
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function Questionnaire({
-  token,
+  token: linkToken,
+  endpoints: givenEndpoints,
+  storageKey,
   accessToken,
   linkForm,
   language,
@@ -59,6 +71,15 @@ export function Questionnaire({
   focusOnMount,
 }: Props) {
   const { t } = useTranslation('patient');
+  const token = storageKey ?? linkToken;
+  const endpoints = useMemo<FormEndpoints>(
+    () =>
+      givenEndpoints ?? {
+        saveDraft: (draft) => patientApi.saveDraft(linkToken, accessToken, draft),
+        submit: (body) => patientApi.submit(linkToken, accessToken, body),
+      },
+    [accessToken, givenEndpoints, linkToken],
+  );
   const form = linkForm.form;
   const formLanguage: FormLanguage = form.languages.includes(language) ? language : 'en';
   const [start] = useState(() => initialDraft(token, linkForm));
@@ -102,7 +123,7 @@ export function Questionnaire({
       if (finished.current) return;
       setSaveState('saving');
       try {
-        await patientApi.saveDraft(token, accessToken, draft);
+        await endpoints.saveDraft(draft);
         if (version.current === savingVersion) keepLocal(false);
         setSaveState('saved');
       } catch (failure) {
@@ -118,7 +139,7 @@ export function Questionnaire({
       }
     });
     return queue.current;
-  }, [accessToken, form, keepLocal, token]);
+  }, [endpoints, form, keepLocal]);
 
   useEffect(() => {
     const online = () => void saveNow();
@@ -210,7 +231,7 @@ export function Questionnaire({
     let networkFailures = 0;
     for (;;) {
       try {
-        await patientApi.submit(token, accessToken, body);
+        await endpoints.submit(body);
         finished.current = true;
         clearTimeout(offlineRetry.current);
         onSubmitted();

@@ -1,13 +1,20 @@
 import { instrumentSlugs } from '@pathwell/contracts/patient-links';
 
 export type PatientRoute =
-  { kind: 'instrument'; slug: string; token: string; appointmentId: string | null } | { kind: 'custom'; token: string };
+  | { kind: 'instrument'; slug: string; token: string; appointmentId: string | null }
+  | { kind: 'custom'; token: string }
+  | { kind: 'intake'; token: string; appointmentId: string | null }
+  | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable'; token: '' };
 
 const slugs = new Set<string>(Object.values(instrumentSlugs));
 
 /**
- * The two patient link routes of section 2, read from the path without a router:
- *   /patients/{slug}/{token}/{appointmentId?}   and   /customform/{token}/surveryform
+ * The patient routes of section 2, read from the path without a router:
+ *   /patients/{slug}/{token}/{appointmentId?}          a questionnaire link
+ *   /customform/{token}/surveryform                    a custom form link
+ *   /patients/intake/{token}/{appointmentId?}          an intake link (decision 0032), and its
+ *   /patients/appointmentdashboard/{token}/{appointmentId}/{revisit?}   step list
+ *   /patients/intakecomplete, /patients/intakenotavailable
  * Fixed words ignore case, as the staff router does; the token keeps its case.
  */
 export function parsePatientPath(pathname: string): PatientRoute | null {
@@ -21,11 +28,21 @@ export function parsePatientPath(pathname: string): PatientRoute | null {
     return null;
   }
   const [first, second, third, fourth, ...rest] = parts;
+  const firstWord = first?.toLowerCase();
+  const secondWord = second?.toLowerCase();
+  if (firstWord === 'patients' && parts.length === 2) {
+    if (secondWord === 'intakecomplete') return { kind: 'page', page: 'intakeComplete', token: '' };
+    if (secondWord === 'intakenotavailable') return { kind: 'page', page: 'intakeNotAvailable', token: '' };
+  }
+  if (firstWord === 'patients' && (secondWord === 'intake' || secondWord === 'appointmentdashboard') && third) {
+    if (rest.length > (secondWord === 'appointmentdashboard' ? 1 : 0)) return null;
+    return { kind: 'intake', token: third, appointmentId: fourth ?? null };
+  }
   if (rest.length > 0 || !first || !second || !third) return null;
-  if (first.toLowerCase() === 'patients' && slugs.has(second.toLowerCase())) {
+  if (firstWord === 'patients' && slugs.has(second.toLowerCase())) {
     return { kind: 'instrument', slug: second.toLowerCase(), token: third, appointmentId: fourth ?? null };
   }
-  if (first.toLowerCase() === 'customform' && third.toLowerCase() === 'surveryform' && fourth === undefined) {
+  if (firstWord === 'customform' && third.toLowerCase() === 'surveryform' && fourth === undefined) {
     return { kind: 'custom', token: second };
   }
   return null;

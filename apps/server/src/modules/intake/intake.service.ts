@@ -271,6 +271,9 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
         newPatient: appointment.reason === 'new_patient',
       },
       steps: stepStates(plan, entries),
+      ownDone: entries
+        .filter((entry) => entry.formKey === '' && entry.completedAt !== null)
+        .map((entry) => entry.step as IntakeWorkStep),
       forms: await intakeForms(tx, link, entries),
       saved: savedAnswers(entries),
       previousBodyMap: plan.steps.includes(5) ? await previousBodyMap(tx, link, appointment.startsAt) : null,

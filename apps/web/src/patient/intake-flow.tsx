@@ -1,0 +1,335 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { IntakeView, IntakeWorkStep } from '@pathwell/contracts/intake';
+import type { LinkForm } from '@pathwell/contracts/patient-links';
+import { intakeApi, PatientApiError } from './api';
+import { BodyMapView } from './body-map';
+import { clearIntakeDrafts } from './intake-draft';
+import { BodyMapStep, HistoryStep, PaperworkStep, PaymentStep, VasStep, type StepProps } from './intake-steps';
+import { Questionnaire, type FormEndpoints } from './questionnaire';
+import { localized } from './text';
+
+type Gone = 'completed' | 'expired' | 'revoked' | 'locked';
+type Screen =
+  | { name: 'dashboard' }
+  | { name: 'step'; step: IntakeWorkStep }
+  | { name: 'form'; key: string; linkForm: LinkForm }
+  | { name: 'review'; step: IntakeWorkStep }
+  | { name: 'done' };
+
+interface Props {
+  token: string;
+  accessToken: string;
+  initial: IntakeView;
+  language: 'en' | 'es';
+  retryDelaysMs: number[];
+  onGone: (status: Gone) => void;
+  onSessionEnded: () => void;
+}
+
+/** Steps whose own answers the patient gives; 3 and 6 are forms only. */
+const ownStep: Partial<Record<IntakeWorkStep, (props: StepProps) => React.JSX.Element>> = {
+  1: PaperworkStep,
+  2: HistoryStep,
+  4: VasStep,
+  5: BodyMapStep,
+  7: PaymentStep,
+};
+
+export const COMPLETE_PATH = '/patients/intakecomplete';
+
+/**
+ * The patient's intake (decision 0032): the appointment dashboard lists the steps with done / to do and
+ * resumes at the first unfinished one; each step saves as the patient goes; the last one completes it.
+ */
+export function IntakeFlow({ token, accessToken, initial, language, retryDelaysMs, onGone, onSessionEnded }: Props) {
+  const { t } = useTranslation('intake');
+  const [view, setView] = useState(initial);
+  const [screen, setScreen] = useState<Screen>({ name: 'dashboard' });
+  const [problem, setProblem] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  const openForm = useCallback(
+    async (key: string) => {
+      try {
+        const linkForm = await intakeApi.form(token, accessToken, key);
+        setScreen({ name: 'form', key, linkForm });
+      } catch (failure) {
+        if (failure instanceof PatientApiError) {
+          const gone = failure.goneStatus;
+          if (gone) return onGone(gone);
+          if (failure.status === 401) return onSessionEnded();
+        }
+        setProblem(true);
+      }
+    },
+    [accessToken, onGone, onSessionEnded, token],
+  );
+
+  /** After a step or form: read the intake again and go on to what is left, in order. */
+  const goOn = useCallback(
+    async (after?: IntakeWorkStep) => {
+      setProblem(false);
+      let current = view;
+      try {
+        current = await intakeApi.view(token, accessToken);
+        setView(current);
+      } catch (failure) {
+        if (failure instanceof PatientApiError) {
+          const gone = failure.goneStatus;
+          if (gone) return onGone(gone);
+          if (failure.status === 401) return onSessionEnded();
+        }
+        setProblem(true);
+        return;
+      }
+      if (current.completedAt) {
+        clearIntakeDrafts(token);
+        window.history.replaceState(null, '', COMPLETE_PATH);
+        return setScreen({ name: 'done' });
+      }
+      const next = current.steps.find((state) => !state.done && (after === undefined || state.step >= after));
+      const first = next ?? current.steps.find((state) => !state.done);
+      if (!first) return setScreen({ name: 'dashboard' });
+      await startStep(current, first.step);
+    },
+    // startStep is defined below and only reads stable values.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [accessToken, onGone, onSessionEnded, token, view],
+  );
+
+  const startStep = async (current: IntakeView, step: IntakeWorkStep) => {
+    if (current.steps.find((state) => state.step === step)?.done) return setScreen({ name: 'review', step });
+    if (ownStep[step] && !current.ownDone.includes(step)) return setScreen({ name: 'step', step });
+    const next = stepFormsLeft(current, step)[0];
+    if (next) return openForm(next.key);
+    setScreen({ name: 'review', step });
+  };
+
+  const focusKey = screen.name === 'step' ? `step-${screen.step}` : screen.name === 'form' ? `form-${screen.key}` : screen.name;
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, [focusKey]);
+
+  const stepTitle = (step: IntakeWorkStep) => t(`steps.${step}`);
+  const position = useMemo(() => {
+    const step =
+      screen.name === 'step' || screen.name === 'review'
+        ? screen.step
+        : screen.name === 'form'
+          ? view.forms.find((form) => form.key === screen.key)?.step
+          : null;
+    if (!step) return null;
+    return { index: view.steps.findIndex((state) => state.step === step) + 1, total: view.steps.length, step };
+  }, [screen, view]);
+
+  if (screen.name === 'done') {
+    return (
+      <section className="pw-card pw-message" data-testid="intake-complete">
+        <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+          {t('complete.title')}
+        </h2>
+        <p>{t('complete.body', { clinic: view.clinicName })}</p>
+      </section>
+    );
+  }
+
+  const stepProps: Omit<StepProps, 'onFinished'> = { token, accessToken, view, language, onGone, onSessionEnded };
+
+  return (
+    <div className="pw-intake">
+      {problem && (
+        <p className="pw-error" role="alert">
+          {t('problem')}{' '}
+          <button type="button" className="pw-button-link" onClick={() => void goOn()}>
+            {t('retry')}
+          </button>
+        </p>
+      )}
+      {position && (
+        <div className="pw-progress-block">
+          <p className="pw-progress-text" aria-live="polite">
+            {t('progress', { current: position.index, total: position.total })}
+          </p>
+          <button type="button" className="pw-button-link" onClick={() => setScreen({ name: 'dashboard' })}>
+            {t('allSteps')}
+          </button>
+        </div>
+      )}
+
+      {screen.name === 'dashboard' && (
+        <section data-testid="intake-dashboard">
+          <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+            {t('dashboard.title', { name: view.patientFirstName })}
+          </h2>
+          <p>{t('dashboard.visit', { when: view.appointment.startsAtText, doctor: view.appointment.doctorName ?? '' })}</p>
+          <ol className="pw-steps">
+            {view.steps.map((state) => (
+              <li key={state.step} className="pw-step-item">
+                <span className={state.done ? 'pw-step-done' : 'pw-step-todo'} aria-hidden="true">
+                  {state.done ? '✓' : '○'}
+                </span>
+                <span className="pw-step-name">{stepTitle(state.step)}</span>
+                <span className="pw-step-state">{state.done ? t('dashboard.done') : t('dashboard.todo')}</span>
+                <button
+                  type="button"
+                  className="pw-button-link"
+                  aria-label={`${state.done ? t('dashboard.review') : t('dashboard.open')}: ${stepTitle(state.step)}`}
+                  onClick={() => void startStep(view, state.step)}
+                >
+                  {state.done ? t('dashboard.review') : t('dashboard.open')}
+                </button>
+              </li>
+            ))}
+          </ol>
+          {view.completedAt ? (
+            <p className="pw-notice">{t('dashboard.allDone')}</p>
+          ) : (
+            <div className="pw-nav">
+              <button type="button" className="pw-button pw-button-primary" onClick={() => void goOn()}>
+                {view.steps.some((state) => state.done) ? t('dashboard.continue') : t('dashboard.start')}
+              </button>
+            </div>
+          )}
+        </section>
+      )}
+
+      {screen.name === 'step' && (
+        <section>
+          <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+            {stepTitle(screen.step)}
+          </h2>
+          {(() => {
+            const Step = ownStep[screen.step];
+            return Step ? <Step key={screen.step} {...stepProps} onFinished={() => void goOn(screen.step)} /> : null;
+          })()}
+        </section>
+      )}
+
+      {screen.name === 'form' && (
+        <section>
+          <h2 className="pw-question-title pw-form-title" tabIndex={-1} ref={headingRef}>
+            {localized(screen.linkForm.form.title, language)}
+          </h2>
+          <Questionnaire
+            key={screen.key}
+            token={token}
+            storageKey={`${token}.${screen.key}`}
+            endpoints={formEndpoints(token, accessToken, screen.key)}
+            accessToken={accessToken}
+            linkForm={screen.linkForm}
+            language={language}
+            retryDelaysMs={retryDelaysMs}
+            focusOnMount
+            onGone={onGone}
+            onSessionEnded={onSessionEnded}
+            onSubmitted={() => void goOn(view.forms.find((form) => form.key === screen.key)?.step)}
+          />
+          {!view.options.hideExitPro && view.forms.find((form) => form.key === screen.key)?.step === 6 && (
+            <p>
+              <button type="button" className="pw-button-link" onClick={() => setScreen({ name: 'dashboard' })}>
+                {t('exitPro')}
+              </button>
+            </p>
+          )}
+        </section>
+      )}
+
+      {screen.name === 'review' && (
+        <section>
+          <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+            {stepTitle(screen.step)}
+          </h2>
+          <StepSummary view={view} step={screen.step} language={language} />
+          <div className="pw-nav">
+            <button type="button" className="pw-button pw-button-secondary" onClick={() => setScreen({ name: 'dashboard' })}>
+              {t('allSteps')}
+            </button>
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
+
+const formEndpointsCache = new Map<string, FormEndpoints>();
+function formEndpoints(token: string, accessToken: string, key: string): FormEndpoints {
+  const cacheKey = `${token}.${accessToken}.${key}`;
+  let endpoints = formEndpointsCache.get(cacheKey);
+  if (!endpoints) {
+    endpoints = {
+      saveDraft: (draft) => intakeApi.saveFormDraft(token, accessToken, key, draft),
+      submit: (body) => intakeApi.submitForm(token, accessToken, key, body),
+    };
+    formEndpointsCache.set(cacheKey, endpoints);
+  }
+  return endpoints;
+}
+
+const formsOf = (view: IntakeView, step: IntakeWorkStep) => view.forms.filter((form) => form.step === step);
+const stepFormsLeft = (view: IntakeView, step: IntakeWorkStep) => formsOf(view, step).filter((form) => !form.done);
+/** What a finished step holds, read-only (a revisit after completion, or Review from the dashboard). */
+function StepSummary({ view, step, language }: { view: IntakeView; step: IntakeWorkStep; language: 'en' | 'es' }) {
+  const { t } = useTranslation('intake');
+  const forms = formsOf(view, step);
+  return (
+    <div className="pw-card" data-testid={`summary-${step}`}>
+      {step === 1 && view.saved.paperwork && (
+        <dl className="pw-review-list">
+          <dt>{t('paperwork.street')}</dt>
+          <dd>
+            {[
+              view.saved.paperwork.streetAddress1,
+              view.saved.paperwork.city,
+              view.saved.paperwork.state,
+              view.saved.paperwork.zip,
+            ]
+              .filter(Boolean)
+              .join(', ')}
+          </dd>
+          <dt>{t('paperwork.mobile')}</dt>
+          <dd>{view.saved.paperwork.phones?.map((phone) => phone.number).join(', ')}</dd>
+          <dt>{t('paperwork.agreementSigned')}</dt>
+          <dd>{view.saved.paperwork.agreementSignature ? '✓' : '—'}</dd>
+        </dl>
+      )}
+      {step === 2 && view.saved.history && (
+        <dl className="pw-review-list">
+          <dt>{t('history.allergies')}</dt>
+          <dd>
+            {view.saved.history.noKnownAllergies
+              ? t('history.noAllergies')
+              : view.saved.history.allergies?.map((entry) => entry.name).join(', ')}
+          </dd>
+          <dt>{t('history.medications')}</dt>
+          <dd>
+            {view.saved.history.noMedications
+              ? t('history.noMedications')
+              : view.saved.history.medications?.map((entry) => entry.name).join(', ')}
+          </dd>
+        </dl>
+      )}
+      {step === 4 && view.saved.vas && (
+        <dl className="pw-review-list">
+          {(['current', 'average', 'best', 'worst'] as const).map((key) => (
+            <div key={key}>
+              <dt>{t(`vas.${key}`)}</dt>
+              <dd>{view.saved.vas?.[key]}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {step === 5 && view.saved.bodymap && <BodyMapView value={view.saved.bodymap} language={language} title={t('steps.5')} />}
+      {step === 7 && <p>{t('payment.payAtDesk')}</p>}
+      {forms.length > 0 && (
+        <ul className="pw-list">
+          {forms.map((form) => (
+            <li key={form.key}>
+              {localized(form.title, language)}: {form.done ? t('dashboard.done') : t('dashboard.todo')}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,720 @@
+import { useId, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { SignatureAnswer } from '@pathwell/contracts/forms';
+import { vasKeys, type HealthHistory, type IntakeView, type Paperwork, type VasScores } from '@pathwell/contracts/intake';
+import type { BodyMap } from '@pathwell/contracts/body-map';
+import { intakeApi } from './api';
+import { BodyMapInput } from './body-map';
+import { SignaturePad } from './signature-pad';
+import { useStepDraft, type FieldErrors, type SaveState } from './intake-draft';
+
+export interface StepProps {
+  token: string;
+  accessToken: string;
+  view: IntakeView;
+  language: 'en' | 'es';
+  onFinished: () => void;
+  onGone: (status: 'completed' | 'expired' | 'revoked' | 'locked') => void;
+  onSessionEnded: () => void;
+}
+
+/** Server paths are 'data.zip' for a malformed field and 'zip' for a missing one: both mean 'zip'. */
+const errorOf = (errors: FieldErrors, path: string) => errors[path] ?? errors[`data.${path}`];
+
+function SaveNotice({ state }: { state: SaveState }) {
+  const { t } = useTranslation('patient');
+  if (state === 'idle') return null;
+  return (
+    <p className="pw-save-state" role="status" aria-live="polite">
+      {state === 'saving' ? t('form.saving') : state === 'saved' ? t('form.saved') : t('form.offline')}
+    </p>
+  );
+}
+
+function TextField({
+  label,
+  value,
+  onChange,
+  error,
+  required,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  hint,
+}: {
+  label: string;
+  value: string | undefined;
+  onChange: (value: string) => void;
+  error?: string;
+  required?: boolean;
+  type?: string;
+  autoComplete?: string;
+  inputMode?: 'text' | 'email' | 'tel' | 'numeric';
+  hint?: string;
+}) {
+  const { t } = useTranslation(['intake', 'validation']);
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  return (
+    <div className="pw-field">
+      <label htmlFor={id}>
+        {label}
+        {required ? ` (${t('intake:required')})` : ''}
+      </label>
+      {hint && (
+        <p className="pw-hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      <input
+        id={id}
+        className="pw-input"
+        type={type}
+        value={value ?? ''}
+        autoComplete={autoComplete}
+        inputMode={inputMode}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined}
+        onChange={(event) => onChange(event.target.value)}
+      />
+      {error && (
+        <p className="pw-error" id={errorId}>
+          {t(`validation:${error}`)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="pw-card pw-intake-section">
+      <legend className="pw-section-title">{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function FinishButton({ busy, label, onClick }: { busy: boolean; label: string; onClick: () => void }) {
+  const { t } = useTranslation('intake');
+  return (
+    <div className="pw-nav">
+      <button type="button" className="pw-button pw-button-primary" disabled={busy} onClick={onClick}>
+        {busy ? t('saving') : label}
+      </button>
+    </div>
+  );
+}
+
+function ErrorSummary({ errors }: { errors: FieldErrors }) {
+  const { t } = useTranslation('intake');
+  if (Object.keys(errors).length === 0) return null;
+  return (
+    <p className="pw-error" role="alert">
+      {t('fixErrors')}
+    </p>
+  );
+}
+
+// ---- 1. new-patient paperwork ----------------------------------------------------------------------
+
+export function PaperworkStep(props: StepProps) {
+  const { t } = useTranslation('intake');
+  const { view, language } = props;
+  const draft = useStepDraft<Paperwork>({
+    token: props.token,
+    accessToken: props.accessToken,
+    slug: 'paperwork',
+    language,
+    saved: view.saved.paperwork,
+    initial: { preferredLanguage: language, phones: [], contacts: [] },
+    onGone: props.onGone,
+    onSessionEnded: props.onSessionEnded,
+  });
+  const data = draft.data;
+  const set = (patch: Partial<Paperwork>) => draft.update({ ...data, ...patch });
+  const phone = (type: 'MOBILE' | 'HOME') => data.phones?.find((entry) => entry.type === type)?.number ?? '';
+  const setPhone = (type: 'MOBILE' | 'HOME', number: string) =>
+    set({ phones: [...(data.phones ?? []).filter((entry) => entry.type !== type), ...(number ? [{ type, number }] : [])] });
+  const emergency = data.contacts?.find((contact) => contact.role === 'emergency') ?? { role: 'emergency' as const, name: '' };
+  const setEmergency = (patch: Partial<typeof emergency>) =>
+    set({ contacts: [...(data.contacts ?? []).filter((contact) => contact.role !== 'emergency'), { ...emergency, ...patch }] });
+  const insurance = data.primaryInsurance ?? {};
+  const setInsurance = (patch: Partial<typeof insurance>) => set({ primaryInsurance: { ...insurance, ...patch } });
+  const e = (path: string) => errorOf(draft.errors, path);
+  const signatureLabel = useId();
+  const agreement = view.agreement;
+  const [pdfProblem, setPdfProblem] = useState(false);
+
+  const openAgreement = async () => {
+    setPdfProblem(false);
+    try {
+      const blob = await intakeApi.agreement(props.token, props.accessToken, language);
+      window.open(URL.createObjectURL(blob), '_blank', 'noopener');
+    } catch {
+      setPdfProblem(true);
+    }
+  };
+
+  return (
+    <form
+      className="pw-intake-step"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void draft.finish().then((ok) => ok && props.onFinished());
+      }}
+    >
+      <Section title={t('paperwork.contact')}>
+        <TextField
+          label={t('paperwork.email')}
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          value={data.email}
+          onChange={(email) => set({ email })}
+          error={e('email')}
+        />
+        <TextField
+          label={t('paperwork.mobile')}
+          type="tel"
+          inputMode="tel"
+          autoComplete="tel"
+          value={phone('MOBILE')}
+          onChange={(value) => setPhone('MOBILE', value)}
+          error={e('phones') ?? e('phones.0.number')}
+          required
+          hint={t('paperwork.phoneHint')}
+        />
+        <TextField
+          label={t('paperwork.homePhone')}
+          type="tel"
+          inputMode="tel"
+          value={phone('HOME')}
+          onChange={(value) => setPhone('HOME', value)}
+          error={e('phones.1.number')}
+        />
+        <TextField
+          label={t('paperwork.street')}
+          autoComplete="address-line1"
+          value={data.streetAddress1}
+          onChange={(streetAddress1) => set({ streetAddress1 })}
+          error={e('streetAddress1')}
+          required
+        />
+        <TextField
+          label={t('paperwork.street2')}
+          autoComplete="address-line2"
+          value={data.streetAddress2}
+          onChange={(streetAddress2) => set({ streetAddress2 })}
+          error={e('streetAddress2')}
+        />
+        <TextField
+          label={t('paperwork.city')}
+          autoComplete="address-level2"
+          value={data.city}
+          onChange={(city) => set({ city })}
+          error={e('city')}
+          required
+        />
+        <TextField
+          label={t('paperwork.state')}
+          autoComplete="address-level1"
+          value={data.state}
+          onChange={(state) => set({ state: state.toUpperCase().slice(0, 2) })}
+          error={e('state')}
+          required
+          hint={t('paperwork.stateHint')}
+        />
+        <TextField
+          label={t('paperwork.zip')}
+          inputMode="numeric"
+          autoComplete="postal-code"
+          value={data.zip}
+          onChange={(zip) => set({ zip })}
+          error={e('zip')}
+          required
+        />
+        <div className="pw-field">
+          <label htmlFor="pw-preferred-language">{t('paperwork.language')}</label>
+          <select
+            id="pw-preferred-language"
+            className="pw-input"
+            value={data.preferredLanguage ?? language}
+            onChange={(event) => set({ preferredLanguage: event.target.value as 'en' | 'es' })}
+          >
+            <option value="en">English</option>
+            <option value="es">Español</option>
+          </select>
+        </div>
+      </Section>
+
+      <Section title={t('paperwork.emergency')}>
+        <TextField
+          label={t('paperwork.contactName')}
+          value={emergency.name}
+          onChange={(name) => setEmergency({ name })}
+          error={e('contacts.emergency.name')}
+          required
+        />
+        <TextField
+          label={t('paperwork.relationship')}
+          value={emergency.relationship}
+          onChange={(relationship) => setEmergency({ relationship })}
+        />
+        <TextField
+          label={t('paperwork.contactPhone')}
+          type="tel"
+          inputMode="tel"
+          value={emergency.phone}
+          onChange={(value) => setEmergency({ phone: value })}
+          error={e('contacts.emergency.phone')}
+          required
+        />
+      </Section>
+
+      <Section title={t('paperwork.insurance')}>
+        <label className="pw-choice">
+          <input type="checkbox" checked={Boolean(data.selfPay)} onChange={(event) => set({ selfPay: event.target.checked })} />
+          <span>{t('paperwork.selfPay')}</span>
+        </label>
+        {!data.selfPay && (
+          <>
+            <TextField
+              label={t('paperwork.payer')}
+              value={insurance.payer}
+              onChange={(payer) => setInsurance({ payer })}
+              error={e('primaryInsurance.payer')}
+              required
+            />
+            <TextField
+              label={t('paperwork.memberId')}
+              value={insurance.memberId}
+              onChange={(memberId) => setInsurance({ memberId })}
+              error={e('primaryInsurance.memberId')}
+              required
+            />
+            <TextField
+              label={t('paperwork.group')}
+              value={insurance.groupNumber}
+              onChange={(groupNumber) => setInsurance({ groupNumber })}
+            />
+            <TextField
+              label={t('paperwork.subscriber')}
+              value={insurance.subscriberName}
+              onChange={(subscriberName) => setInsurance({ subscriberName })}
+            />
+            <div className="pw-field">
+              <label htmlFor="pw-insured-relationship">{t('paperwork.relationshipToInsured')}</label>
+              <select
+                id="pw-insured-relationship"
+                className="pw-input"
+                value={insurance.relationshipToInsured ?? ''}
+                onChange={(event) =>
+                  setInsurance({
+                    relationshipToInsured: (event.target.value || undefined) as 'self' | 'spouse' | 'child' | 'other' | undefined,
+                  })
+                }
+              >
+                <option value="">{t('choose')}</option>
+                {(['self', 'spouse', 'child', 'other'] as const).map((value) => (
+                  <option key={value} value={value}>
+                    {t(`paperwork.relation.${value}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </>
+        )}
+      </Section>
+
+      <Section title={t('paperwork.pharmacy')}>
+        <TextField
+          label={t('paperwork.pharmacyName')}
+          value={data.pharmacy?.name}
+          onChange={(name) => set({ pharmacy: { ...data.pharmacy, name } })}
+          error={e('pharmacy.name')}
+          required={view.options.pharmacyRequired}
+        />
+        <TextField
+          label={t('paperwork.pharmacyPhone')}
+          type="tel"
+          inputMode="tel"
+          value={data.pharmacy?.phone}
+          onChange={(value) => set({ pharmacy: { ...data.pharmacy, phone: value } })}
+          error={e('pharmacy.phone')}
+        />
+      </Section>
+
+      {(view.options.ask.sexAssignedAtBirth ||
+        view.options.ask.pronouns ||
+        view.options.ask.sexualOrientation ||
+        view.options.ask.communicationPreferences) && (
+        <Section title={t('paperwork.aboutYou')}>
+          {view.options.ask.sexAssignedAtBirth && (
+            <div className="pw-field">
+              <label htmlFor="pw-sex-at-birth">{t('paperwork.sexAtBirth')}</label>
+              <select
+                id="pw-sex-at-birth"
+                className="pw-input"
+                value={data.extended?.sexAssignedAtBirth ?? ''}
+                onChange={(event) =>
+                  set({
+                    extended: {
+                      ...data.extended,
+                      sexAssignedAtBirth: (event.target.value || undefined) as
+                        'female' | 'male' | 'intersex' | 'declined' | undefined,
+                    },
+                  })
+                }
+              >
+                <option value="">{t('choose')}</option>
+                {(['female', 'male', 'intersex', 'declined'] as const).map((value) => (
+                  <option key={value} value={value}>
+                    {t(`paperwork.sex.${value}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          {view.options.ask.pronouns && (
+            <TextField
+              label={t('paperwork.pronouns')}
+              value={data.extended?.pronouns}
+              onChange={(pronouns) => set({ extended: { ...data.extended, pronouns } })}
+            />
+          )}
+          {view.options.ask.sexualOrientation && (
+            <TextField
+              label={t('paperwork.orientation')}
+              value={data.extended?.sexualOrientation}
+              onChange={(sexualOrientation) => set({ extended: { ...data.extended, sexualOrientation } })}
+            />
+          )}
+          {view.options.ask.communicationPreferences && (
+            <div className="pw-field">
+              <label htmlFor="pw-communication">{t('paperwork.communication')}</label>
+              <select
+                id="pw-communication"
+                className="pw-input"
+                value={data.extended?.communicationPreference ?? ''}
+                onChange={(event) =>
+                  set({
+                    extended: {
+                      ...data.extended,
+                      communicationPreference: (event.target.value || undefined) as
+                        'email' | 'text' | 'phone' | 'mail' | undefined,
+                    },
+                  })
+                }
+              >
+                <option value="">{t('choose')}</option>
+                {(['email', 'text', 'phone', 'mail'] as const).map((value) => (
+                  <option key={value} value={value}>
+                    {t(`paperwork.channel.${value}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+        </Section>
+      )}
+
+      {agreement && (
+        <Section title={agreement.title[language] ?? agreement.title.en}>
+          <div className="pw-agreement" tabIndex={0} aria-label={agreement.title[language] ?? agreement.title.en}>
+            {(agreement.text[language] ?? agreement.text.en).split('\n\n').map((paragraph) => (
+              <p key={paragraph}>{paragraph}</p>
+            ))}
+          </div>
+          {agreement.fileUrl && (
+            <p>
+              <button type="button" className="pw-button-link" onClick={() => void openAgreement()}>
+                {t('paperwork.openPdf')}
+              </button>
+              {pdfProblem && <span className="pw-error"> {t('paperwork.pdfFailed')}</span>}
+            </p>
+          )}
+          <p className="pw-hint" id={signatureLabel}>
+            {t('paperwork.signBelow')}
+          </p>
+          <SignaturePad
+            value={(data.agreementSignature as SignatureAnswer | null | undefined) ?? null}
+            onChange={(agreementSignature) => set({ agreementSignature })}
+            labelledBy={signatureLabel}
+            invalid={Boolean(e('agreementSignature'))}
+          />
+          {e('agreementSignature') && <p className="pw-error">{t('paperwork.signatureRequired')}</p>}
+        </Section>
+      )}
+      <SaveNotice state={draft.saveState} />
+      <ErrorSummary errors={draft.errors} />
+      <div className="pw-nav">
+        <button type="submit" className="pw-button pw-button-primary" disabled={draft.finishing}>
+          {draft.finishing ? t('saving') : t('saveContinue')}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+// ---- 2. health history (allergies, medications) -------------------------------------------------------
+
+export function HistoryStep(props: StepProps) {
+  const { t } = useTranslation('intake');
+  const draft = useStepDraft<HealthHistory>({
+    token: props.token,
+    accessToken: props.accessToken,
+    slug: 'history',
+    language: props.language,
+    saved: props.view.saved.history,
+    initial: { allergies: [], medications: [] },
+    onGone: props.onGone,
+    onSessionEnded: props.onSessionEnded,
+  });
+  const data = draft.data;
+  const set = (patch: Partial<HealthHistory>) => draft.update({ ...data, ...patch });
+  const [allergy, setAllergy] = useState('');
+  const [medication, setMedication] = useState({ name: '', dose: '', frequency: '' });
+  const e = (path: string) => errorOf(draft.errors, path);
+  return (
+    <div className="pw-intake-step">
+      <Section title={t('history.allergies')}>
+        <label className="pw-choice">
+          <input
+            type="checkbox"
+            checked={Boolean(data.noKnownAllergies)}
+            onChange={(event) => set({ noKnownAllergies: event.target.checked })}
+          />
+          <span>{t('history.noAllergies')}</span>
+        </label>
+        {!data.noKnownAllergies && (
+          <>
+            <ul className="pw-list">
+              {(data.allergies ?? []).map((entry, index) => (
+                <li key={`${entry.name}-${index}`}>
+                  {entry.name}
+                  <button
+                    type="button"
+                    className="pw-button-link"
+                    aria-label={t('history.removeNamed', { name: entry.name })}
+                    onClick={() => set({ allergies: (data.allergies ?? []).filter((_, at) => at !== index) })}
+                  >
+                    {t('history.remove')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <TextField label={t('history.allergyName')} value={allergy} onChange={setAllergy} error={e('allergies')} />
+            <button
+              type="button"
+              className="pw-button pw-button-secondary"
+              disabled={!allergy.trim()}
+              onClick={() => {
+                set({ allergies: [...(data.allergies ?? []), { name: allergy.trim() }] });
+                setAllergy('');
+              }}
+            >
+              {t('history.addAllergy')}
+            </button>
+          </>
+        )}
+      </Section>
+      <Section title={t('history.medications')}>
+        <label className="pw-choice">
+          <input
+            type="checkbox"
+            checked={Boolean(data.noMedications)}
+            onChange={(event) => set({ noMedications: event.target.checked })}
+          />
+          <span>{t('history.noMedications')}</span>
+        </label>
+        {!data.noMedications && (
+          <>
+            <ul className="pw-list">
+              {(data.medications ?? []).map((entry, index) => (
+                <li key={`${entry.name}-${index}`}>
+                  {[entry.name, entry.dose, entry.frequency].filter(Boolean).join(' · ')}
+                  <button
+                    type="button"
+                    className="pw-button-link"
+                    aria-label={t('history.removeNamed', { name: entry.name })}
+                    onClick={() => set({ medications: (data.medications ?? []).filter((_, at) => at !== index) })}
+                  >
+                    {t('history.remove')}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <TextField
+              label={t('history.medicationName')}
+              value={medication.name}
+              onChange={(name) => setMedication({ ...medication, name })}
+              error={e('medications')}
+            />
+            <TextField
+              label={t('history.dose')}
+              value={medication.dose}
+              onChange={(dose) => setMedication({ ...medication, dose })}
+            />
+            <TextField
+              label={t('history.frequency')}
+              value={medication.frequency}
+              onChange={(frequency) => setMedication({ ...medication, frequency })}
+            />
+            <button
+              type="button"
+              className="pw-button pw-button-secondary"
+              disabled={!medication.name.trim()}
+              onClick={() => {
+                set({
+                  medications: [
+                    ...(data.medications ?? []),
+                    {
+                      name: medication.name.trim(),
+                      ...(medication.dose.trim() ? { dose: medication.dose.trim() } : {}),
+                      ...(medication.frequency.trim() ? { frequency: medication.frequency.trim() } : {}),
+                    },
+                  ],
+                });
+                setMedication({ name: '', dose: '', frequency: '' });
+              }}
+            >
+              {t('history.addMedication')}
+            </button>
+          </>
+        )}
+      </Section>
+      <SaveNotice state={draft.saveState} />
+      <ErrorSummary errors={draft.errors} />
+      <FinishButton
+        busy={draft.finishing}
+        label={t('saveContinue')}
+        onClick={() => void draft.finish().then((ok) => ok && props.onFinished())}
+      />
+    </div>
+  );
+}
+
+// ---- 4. pain scores ------------------------------------------------------------------------------------
+
+export function VasStep(props: StepProps) {
+  const { t } = useTranslation('intake');
+  const start = props.view.options.defaultPainScore;
+  const draft = useStepDraft<Partial<VasScores>>({
+    token: props.token,
+    accessToken: props.accessToken,
+    slug: 'vas',
+    language: props.language,
+    saved: props.view.saved.vas,
+    initial: {},
+    onGone: props.onGone,
+    onSessionEnded: props.onSessionEnded,
+  });
+  const values = Object.fromEntries(vasKeys.map((key) => [key, draft.data[key] ?? start])) as VasScores;
+  return (
+    <div className="pw-intake-step">
+      <p className="pw-hint">{t('vas.scale')}</p>
+      {vasKeys.map((key) => (
+        <div className="pw-card pw-vas" key={key}>
+          <label htmlFor={`pw-vas-${key}`} className="pw-section-title">
+            {t(`vas.${key}`)}
+          </label>
+          <div className="pw-vas-row">
+            <input
+              id={`pw-vas-${key}`}
+              type="range"
+              min={0}
+              max={10}
+              step={1}
+              value={values[key]}
+              aria-valuetext={t('vas.valueText', { value: values[key] })}
+              onChange={(event) => draft.update({ ...values, [key]: Number(event.target.value) })}
+            />
+            <output htmlFor={`pw-vas-${key}`} className="pw-vas-value">
+              {values[key]}
+            </output>
+          </div>
+          <div className="pw-vas-anchors" aria-hidden="true">
+            <span>{t('vas.none')}</span>
+            <span>{t('vas.moderate')}</span>
+            <span>{t('vas.worst')}</span>
+          </div>
+        </div>
+      ))}
+      <SaveNotice state={draft.saveState} />
+      <ErrorSummary errors={draft.errors} />
+      <FinishButton
+        busy={draft.finishing}
+        label={t('saveContinue')}
+        onClick={() => void draft.finish(values).then((ok) => ok && props.onFinished())}
+      />
+    </div>
+  );
+}
+
+// ---- 5. body map ----------------------------------------------------------------------------------------
+
+export function BodyMapStep(props: StepProps) {
+  const { t } = useTranslation('intake');
+  const draft = useStepDraft<BodyMap>({
+    token: props.token,
+    accessToken: props.accessToken,
+    slug: 'bodymap',
+    language: props.language,
+    saved: props.view.saved.bodymap,
+    initial: { regions: {} },
+    onGone: props.onGone,
+    onSessionEnded: props.onSessionEnded,
+  });
+  return (
+    <div className="pw-intake-step">
+      <BodyMapInput value={draft.data} onChange={draft.update} language={props.language} previous={props.view.previousBodyMap} />
+      <SaveNotice state={draft.saveState} />
+      <ErrorSummary errors={draft.errors} />
+      <FinishButton
+        busy={draft.finishing}
+        label={t('saveContinue')}
+        onClick={() => void draft.finish().then((ok) => ok && props.onFinished())}
+      />
+    </div>
+  );
+}
+
+// ---- 7. payment -----------------------------------------------------------------------------------------
+
+export function PaymentStep(props: StepProps) {
+  const { t } = useTranslation('intake');
+  const draft = useStepDraft<{ method: 'desk' }>({
+    token: props.token,
+    accessToken: props.accessToken,
+    slug: 'payment',
+    language: props.language,
+    saved: props.view.saved.payment,
+    initial: { method: 'desk' },
+    onGone: props.onGone,
+    onSessionEnded: props.onSessionEnded,
+  });
+  const cents = props.view.amountDueCents;
+  const amount =
+    cents === null
+      ? null
+      : new Intl.NumberFormat(props.language === 'es' ? 'es-US' : 'en-US', { style: 'currency', currency: 'USD' }).format(
+          cents / 100,
+        );
+  return (
+    <div className="pw-intake-step">
+      <div className="pw-card">
+        <p className="pw-section-title">{amount ? t('payment.due', { amount }) : t('payment.nothingDue')}</p>
+        <p>{t('payment.desk')}</p>
+      </div>
+      <ErrorSummary errors={draft.errors} />
+      <FinishButton
+        busy={draft.finishing}
+        label={t('payment.payAtDesk')}
+        onClick={() => void draft.finish({ method: 'desk' }).then((ok) => ok && props.onFinished())}
+      />
+    </div>
+  );
+}
