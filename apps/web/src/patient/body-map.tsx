@@ -248,7 +248,6 @@ function Figure({ view, value, language, interactive }: FigureProps) {
               onClick={() => interactive.onActivate(region.id)}
               onKeyDown={onKeyDown(region.id)}
             >
-              <title>{label}</title>
               {content}
             </g>
           );

@@ -637,9 +637,9 @@ export function VasStep(props: StepProps) {
             </output>
           </div>
           <div className="pw-vas-anchors" aria-hidden="true">
-            <span>{t('vas.none')}</span>
-            <span>{t('vas.moderate')}</span>
-            <span>{t('vas.worst')}</span>
+            <span>{t('vas.anchorNone')}</span>
+            <span>{t('vas.anchorModerate')}</span>
+            <span>{t('vas.anchorWorst')}</span>
           </div>
         </div>
       ))}

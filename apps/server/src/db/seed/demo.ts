@@ -45,6 +45,9 @@ const clinicSettings = (name: string, phone: string, address: string) => ({
   enableSms: 'false',
   useCodePull: 'true',
   defaultPainScore: '0',
+  // The intake's payment step shows the amount due and offers paying at the desk (issue #12).
+  enablePaymentCollection: 'true',
+  showIntakeFormForNewPatients: 'true',
 });
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {
