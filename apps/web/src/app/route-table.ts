@@ -54,13 +54,13 @@ export const routeTable: RouteEntry[] = [
   auth('/patients/create/:id', () => import('../routes/patients/create')),
   auth('/patients/createnevro/:id/:nevroCaseId'),
   auth('/patients/patientdashboard/:id', () => import('../routes/patients/patient-dashboard')),
-  auth('/patients/basicintake'),
+  auth('/patients/basicintake', () => import('../routes/patients/basic-intake')),
   auth('/patients/basicintakenevro'),
   auth('/patients/appointments', () => import('../routes/patients/appointments')),
   auth('/patients/staffappointments', () => import('../routes/patients/staff-appointments')),
   auth('/formresponse/result/:id', () => import('../routes/questionnaires/form-response')),
   auth('/patients/intervention/interventionform/:id/:patientid'),
-  auth('/patients/bulkintakenotification'),
+  auth('/patients/bulkintakenotification', () => import('../routes/patients/bulk-intake')),
   auth('/patients/procedurenoteform/:id/:patientid/:providerId/:type'),
   auth('/patients/basicintakemainstay'),
   auth('/patients/createmainstay/:id'),
@@ -72,7 +72,7 @@ export const routeTable: RouteEntry[] = [
   // Questionnaire links (/patients/{form}/{token}/…) and /customform/{token}/surveryform are served by
   // the separate patient bundle (apps/web/patient.html), not by this router.
   // The bare path is the staff dashboard of the side menu; with a patient id it is the patient's view.
-  auth('/patients/appointmentdashboard'),
+  auth('/patients/appointmentdashboard', () => import('../routes/patients/appointment-dashboard')),
   open('/patients/appointmentdashboard/:id/:appointmentid?/:revisit?'),
   open('/patients/intakenotavailable'),
   open('/patients/intakecomplete'),

@@ -20,6 +20,10 @@ import enLists from '../locales/en/lists.json';
 import enOutbox from '../locales/en/outbox.json';
 import enNotifications from '../locales/en/notifications.json';
 import enCommunications from '../locales/en/communications.json';
+import enIntakeStaff from '../locales/en/intakeStaff.json';
+import enApptDashboard from '../locales/en/apptDashboard.json';
+import enBulkIntake from '../locales/en/bulkIntake.json';
+import enBodyMap from '../locales/en/bodyMap.json';
 import enUserMessages from '../locales/en/userMessages.json';
 import enPatientDashboard from '../locales/en/patientDashboard.json';
 import enSettings from '../locales/en/settings.json';
@@ -43,6 +47,10 @@ import esMenu from '../locales/es/menu.json';
 import esOutbox from '../locales/es/outbox.json';
 import esNotifications from '../locales/es/notifications.json';
 import esCommunications from '../locales/es/communications.json';
+import esIntakeStaff from '../locales/es/intakeStaff.json';
+import esApptDashboard from '../locales/es/apptDashboard.json';
+import esBulkIntake from '../locales/es/bulkIntake.json';
+import esBodyMap from '../locales/es/bodyMap.json';
 import esUserMessages from '../locales/es/userMessages.json';
 import esPatientDashboard from '../locales/es/patientDashboard.json';
 import esSettings from '../locales/es/settings.json';
@@ -81,6 +89,10 @@ export const resources = {
     outbox: enOutbox,
     notifications: enNotifications,
     communications: enCommunications,
+    intakeStaff: enIntakeStaff,
+    apptDashboard: enApptDashboard,
+    bulkIntake: enBulkIntake,
+    bodyMap: enBodyMap,
     userMessages: enUserMessages,
     activity: { ...enActivity, ...activityLabelsFor('en') },
     appointments: enAppointments,
@@ -107,6 +119,10 @@ export const resources = {
     outbox: esOutbox,
     notifications: esNotifications,
     communications: esCommunications,
+    intakeStaff: esIntakeStaff,
+    apptDashboard: esApptDashboard,
+    bulkIntake: esBulkIntake,
+    bodyMap: esBodyMap,
     userMessages: esUserMessages,
     activity: { ...esActivity, ...activityLabelsFor('es') },
     appointments: esAppointments,

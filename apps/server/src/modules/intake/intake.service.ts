@@ -327,10 +327,7 @@ const clinicDay = (settings: SettingsMap, instant: Date) => clinicIsoDate(instan
 async function applyPaperwork(ctx: ServiceContext, tx: Database, link: LinkRow, paperwork: Paperwork, language: FormLanguage) {
   const settings = await readSettings(tx, link.instanceId);
   const now = new Date();
-  const [patient] = await tx
-    .select({ extended: patients.extended })
-    .from(patients)
-    .where(and(eq(patients.id, link.patientId), eq(patients.instanceId, link.instanceId)));
+  // The extended answers stay with the intake: the record's extended fields are coded list items.
   await tx
     .update(patients)
     .set({
@@ -341,7 +338,6 @@ async function applyPaperwork(ctx: ServiceContext, tx: Database, link: LinkRow, 
       state: paperwork.state || null,
       zip: paperwork.zip || null,
       ...(paperwork.preferredLanguage ? { preferredLanguage: paperwork.preferredLanguage } : {}),
-      extended: { ...(patient?.extended ?? {}), ...(paperwork.extended ?? {}) },
       agreementSignedDate: clinicDay(settings, now),
       updatedAt: now,
     })

@@ -1,0 +1,187 @@
+import { Anchor, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { IconCircle, IconCircleCheck, IconFileTypePdf } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { widespreadCount } from '@pathwell/contracts/body-map';
+import type { StaffIntake } from '@pathwell/contracts/intake';
+import { ErrorAlert } from '../../components/error-alert';
+import { api, apiFetch } from '../../lib/api-client';
+import { formatClinicDate, formatClinicDateTime } from '../../lib/dates';
+import { errorText } from '../../lib/error-text';
+import { notify } from '../../lib/notify';
+import { BodyMapView } from '../../patient/body-map';
+
+export const intakeKeys = { patient: (patientId: string) => ['intake', 'patient', patientId] as const };
+
+const statusColor: Record<StaffIntake['status'], string> = {
+  active: 'blue',
+  completed: 'green',
+  expired: 'gray',
+  revoked: 'gray',
+  locked: 'orange',
+};
+
+/** A consent PDF needs the session's Authorization header, so it is fetched and opened as a blob. */
+async function openPdf(url: string) {
+  try {
+    const blob = await (await apiFetch(url, { accept: 'application/pdf' })).blob();
+    window.open(URL.createObjectURL(blob), '_blank', 'noopener');
+  } catch (failure) {
+    notify('error', errorText(failure));
+  }
+}
+
+/**
+ * What the patient gave through the intake, newest visit first (issue #12 §3): each step's state, pain
+ * scores, the body map beside the previous visit's, allergies and medications, questionnaires with their
+ * scores and the signed consents as PDFs. A doctor reads the latest one in half a minute.
+ */
+export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; timeZone: string }) {
+  const { t, i18n } = useTranslation('intakeStaff');
+  const language = i18n.language === 'es' ? 'es' : 'en';
+  const intakes = useQuery({
+    queryKey: intakeKeys.patient(patientId),
+    queryFn: () => api.get<StaffIntake[]>(`/api/patients/${patientId}/intake`),
+  });
+  return (
+    <Paper withBorder p="md" data-testid="patient-intake">
+      <Stack gap="sm">
+        <Group justify="space-between">
+          <Title order={2} size="h4">
+            {t('card.title')}
+          </Title>
+          <Button component={Link} to="/patients/basicintake" variant="light" size="xs">
+            {t('card.send')}
+          </Button>
+        </Group>
+        {intakes.isPending ? <Loader size="sm" aria-label={t('common:loading')} /> : null}
+        {intakes.isError ? <ErrorAlert>{t('card.loadFailed')}</ErrorAlert> : null}
+        {intakes.data?.length === 0 ? <Text c="dimmed">{t('card.none')}</Text> : null}
+        {intakes.data?.slice(0, 3).map((intake, index) => (
+          <Paper key={intake.linkId} withBorder p="sm" radius="sm" data-testid="intake-entry">
+            <Stack gap="xs">
+              <Group justify="space-between" wrap="nowrap">
+                <Text fw={600}>
+                  {t('card.appointment', { when: formatClinicDateTime(intake.appointmentStartsAt, timeZone) })}
+                </Text>
+                <Badge color={statusColor[intake.status]} variant="light" style={{ flexShrink: 0 }}>
+                  {t(`card.status.${intake.status}`)}
+                </Badge>
+              </Group>
+              <Group gap="md" wrap="wrap" aria-label={t('intake.steps')} role="list">
+                {intake.steps.map((state) => (
+                  <Group key={state.step} gap={4} role="listitem" wrap="nowrap">
+                    {state.done ? (
+                      <IconCircleCheck size={16} color="var(--mantine-color-green-7)" aria-hidden />
+                    ) : (
+                      <IconCircle size={16} color="var(--mantine-color-gray-6)" aria-hidden />
+                    )}
+                    <Text size="sm">
+                      {t(`steps.${state.step}`)}
+                      <VisuallyHidden>: {state.done ? t('card.status.completed') : t('card.notDone')}</VisuallyHidden>
+                    </Text>
+                  </Group>
+                ))}
+              </Group>
+              {intake.saved.vas && intake.saved.vas.current !== undefined ? (
+                <Text size="sm" data-testid="intake-vas">
+                  {t('card.pain', {
+                    current: intake.saved.vas.current ?? '–',
+                    average: intake.saved.vas.average ?? '–',
+                    best: intake.saved.vas.best ?? '–',
+                    worst: intake.saved.vas.worst ?? '–',
+                  })}
+                </Text>
+              ) : null}
+              {intake.saved.history ? (
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+                  <Text size="sm">
+                    <b>{t('card.allergies')}:</b>{' '}
+                    {intake.saved.history.noKnownAllergies
+                      ? t('card.noAllergies')
+                      : (intake.saved.history.allergies ?? []).map((entry) => entry.name).join(', ') || '–'}
+                  </Text>
+                  <Text size="sm">
+                    <b>{t('card.medications')}:</b>{' '}
+                    {intake.saved.history.noMedications
+                      ? t('card.noMedications')
+                      : (intake.saved.history.medications ?? [])
+                          .map((entry) => [entry.name, entry.dose, entry.frequency].filter(Boolean).join(' '))
+                          .join(', ') || '–'}
+                  </Text>
+                </SimpleGrid>
+              ) : null}
+              {intake.saved.bodymap && index === 0 ? (
+                <SimpleGrid cols={{ base: 1, md: intake.previousBodyMap ? 2 : 1 }} spacing="sm">
+                  <div>
+                    <Text size="sm" fw={600}>
+                      {t('card.bodyMap')} · {t('card.regions', { count: widespreadCount(intake.saved.bodymap) })}
+                    </Text>
+                    <BodyMapView value={intake.saved.bodymap} language={language} title={t('card.bodyMap')} />
+                  </div>
+                  {intake.previousBodyMap ? (
+                    <div>
+                      <Text size="sm" fw={600}>
+                        {t('card.previous')} · {t('card.regions', { count: widespreadCount(intake.previousBodyMap) })}
+                      </Text>
+                      <BodyMapView value={intake.previousBodyMap} language={language} title={t('card.previous')} />
+                    </div>
+                  ) : null}
+                </SimpleGrid>
+              ) : null}
+              {intake.forms.length > 0 ? (
+                <Text size="sm">
+                  <b>{t('card.forms')}:</b>{' '}
+                  {intake.forms.map((form, at) => (
+                    <span key={form.key}>
+                      {at > 0 ? ' · ' : ''}
+                      {form.responseId && form.step === 6 ? (
+                        <Anchor component={Link} to={`/formresponse/result/${form.responseId}`} size="sm">
+                          {language === 'es' && form.title.es ? form.title.es : form.title.en}
+                        </Anchor>
+                      ) : (
+                        <span>{language === 'es' && form.title.es ? form.title.es : form.title.en}</span>
+                      )}{' '}
+                      {form.done
+                        ? form.headlineScore !== null
+                          ? `(${t('card.score', { score: form.headlineScore })})`
+                          : ''
+                        : `(${t('card.notDone')})`}
+                    </span>
+                  ))}
+                </Text>
+              ) : null}
+              {intake.saved.payment ? <Text size="sm">{t('card.payment')}</Text> : null}
+              {intake.consents.length > 0 ? (
+                <Stack gap={4}>
+                  <Text size="sm" fw={600}>
+                    {t('card.consents')}
+                  </Text>
+                  {intake.consents.map((consent) => (
+                    <Group key={consent.id} gap="xs" wrap="wrap">
+                      <Text size="sm">
+                        {consent.title} · {t('card.signed', { date: formatClinicDate(consent.signedAt, timeZone) })}
+                        {consent.expiresAt
+                          ? ` · ${consent.expired ? t('card.expired') : t('card.expires', { date: formatClinicDate(consent.expiresAt, timeZone) })}`
+                          : ''}
+                      </Text>
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        leftSection={<IconFileTypePdf size={14} />}
+                        onClick={() => void openPdf(consent.pdfUrl)}
+                      >
+                        {t('card.openPdf')}
+                      </Button>
+                    </Group>
+                  ))}
+                </Stack>
+              ) : null}
+            </Stack>
+          </Paper>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}

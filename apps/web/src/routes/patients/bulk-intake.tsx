@@ -1,0 +1,5 @@
+import { BulkIntakeNotification } from '../../features/intake/bulk-intake';
+
+export function Component() {
+  return <BulkIntakeNotification />;
+}
