@@ -36,6 +36,9 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/patients/nevro/chatternotification',
       '/user-messages',
       '/contactsupport',
+      '/patients/basicintake',
+      '/patients/appointmentdashboard',
+      '/patients/bulkintakenotification',
     ],
   },
   Doctor: {
@@ -50,7 +53,14 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
   },
   Staff: {
     email: 'staff@pathwell.demo',
-    paths: ['/patients/dashboard', '/patients/list', '/patients/appointments', '/contactsupport'],
+    paths: [
+      '/patients/dashboard',
+      '/patients/list',
+      '/patients/appointments',
+      '/contactsupport',
+      '/patients/basicintake',
+      '/patients/appointmentdashboard',
+    ],
   },
   SystemManager: { email: 'manager@pathwell.demo', paths: ['/instances', '/instances/instanceform', '/outbox'] },
 };

@@ -237,8 +237,13 @@ export const intakeViewSchema = z.object({
   }),
   amountDueCents: z.number().int().nullable(),
   completedAt: z.string().nullable(),
+  /** Self (at the clinic) or home check-in from the link: offered on the day of the visit when the clinic allows it. */
+  checkIn: z.object({ offered: z.boolean(), checkedIn: z.boolean() }),
 });
 export type IntakeView = z.infer<typeof intakeViewSchema>;
+
+export const patientCheckInResponseSchema = z.object({ checkedIn: z.boolean(), confirmationPage: z.boolean() });
+export type PatientCheckInResponse = z.infer<typeof patientCheckInResponseSchema>;
 
 export const intakeSaveResponseSchema = z.object({ done: z.boolean(), completed: z.boolean() });
 export type IntakeSaveResponse = z.infer<typeof intakeSaveResponseSchema>;

@@ -208,6 +208,10 @@ export const serverMessages = {
   valuesInvalid: { en: 'Some values are not valid', es: 'Algunos valores no son válidos' },
   answersNeedAttention: { en: 'Some answers need attention', es: 'Algunas respuestas necesitan atención' },
   submissionKeyUsed: { en: 'This submission key was already used', es: 'Esta clave de envío ya se ha utilizado' },
+  checkinNotToday: {
+    en: 'Check-in opens on the day of the appointment',
+    es: 'El registro de llegada se abre el día de la cita',
+  },
   nobodyToNotify: {
     en: 'None of these patients can be sent an intake link',
     es: 'A ninguno de estos pacientes se le puede enviar un enlace de registro',

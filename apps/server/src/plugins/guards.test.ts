@@ -65,7 +65,7 @@ describe('route access inventory', () => {
     const open = t.app.routeAccess.filter((route) => route.access === 'open').map((route) => route.url);
     for (const url of open) {
       expect(url).toMatch(
-        /^\/api\/(users(\/(authenticate|confirmSignup|twofactor\/(verify|send)|forgetPassword|setPassword|resendWelcomeEmail))?|patient-links\/:token\/\w+|intake\/:token(\/(agreement|paperwork|history|vas|bodymap|payment|forms\/:key(\/(draft|submit))?))?|instancesettings\/logos\/:instanceId\/:fileKey|enums|timezones|health|sms\/twilio\/:instanceId\/(status|inbound))$/,
+        /^\/api\/(users(\/(authenticate|confirmSignup|twofactor\/(verify|send)|forgetPassword|setPassword|resendWelcomeEmail))?|patient-links\/:token\/\w+|intake\/:token(\/(agreement|paperwork|history|vas|bodymap|payment|checkin|forms\/:key(\/(draft|submit))?))?|instancesettings\/logos\/:instanceId\/:fileKey|enums|timezones|health|sms\/twilio\/:instanceId\/(status|inbound))$/,
       );
     }
   });

@@ -101,4 +101,15 @@ describe('web pages', () => {
     expect(isPatientPagePath('/patients/unknownform/tok')).toBe(false);
     expect(isPatientPagePath('/customform/tok/reactiveight/appt')).toBe(false);
   });
+
+  it('serves the intake pages from the patient bundle but keeps the staff appointment dashboard', () => {
+    const token = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
+    expect(isPatientPagePath(`/patients/intake/${token}/appt`)).toBe(true);
+    expect(isPatientPagePath(`/patients/appointmentdashboard/${token}/appt/revisit`)).toBe(true);
+    expect(isPatientPagePath('/patients/intakecomplete')).toBe(true);
+    expect(isPatientPagePath('/checkincomplete')).toBe(true);
+    expect(isPatientPagePath('/homecheckincomplete?x=1')).toBe(true);
+    expect(isPatientPagePath('/patients/appointmentdashboard')).toBe(false);
+    expect(isPatientPagePath('/patients/basicintake')).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import type { ErrorBody } from '@pathwell/contracts/errors';
 import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
-import type { IntakeSaveResponse, IntakeStepSlug, IntakeView } from '@pathwell/contracts/intake';
+import type { IntakeSaveResponse, IntakeStepSlug, IntakeView, PatientCheckInResponse } from '@pathwell/contracts/intake';
 import type { Draft, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
 
 /**
@@ -121,6 +121,8 @@ export const intakeApi = {
       body,
       accessToken,
     }),
+  checkIn: (token: string, accessToken: string) =>
+    call<PatientCheckInResponse>('POST', `${intakePath(token)}/checkin`, { accessToken }),
   /** The clinic's agreement PDF, fetched with the access token and opened as a blob. */
   async agreement(token: string, accessToken: string, language: FormLanguage): Promise<Blob> {
     const response = await fetch(`${intakePath(token)}/agreement?language=${language}`, {

@@ -15,7 +15,8 @@ type Screen =
   | { name: 'step'; step: IntakeWorkStep }
   | { name: 'form'; key: string; linkForm: LinkForm }
   | { name: 'review'; step: IntakeWorkStep }
-  | { name: 'done' };
+  | { name: 'done' }
+  | { name: 'checkedIn' };
 
 interface Props {
   token: string;
@@ -37,6 +38,7 @@ const ownStep: Partial<Record<IntakeWorkStep, (props: StepProps) => React.JSX.El
 };
 
 export const COMPLETE_PATH = '/patients/intakecomplete';
+export const CHECKIN_COMPLETE_PATH = '/checkincomplete';
 
 /**
  * The patient's intake (decision 0032): the appointment dashboard lists the steps with done / to do and
@@ -47,6 +49,30 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
   const [view, setView] = useState(initial);
   const [screen, setScreen] = useState<Screen>({ name: 'dashboard' });
   const [problem, setProblem] = useState(false);
+  const [checkingIn, setCheckingIn] = useState(false);
+  const [checkInProblem, setCheckInProblem] = useState<string | null>(null);
+
+  const checkIn = async () => {
+    setCheckingIn(true);
+    setCheckInProblem(null);
+    try {
+      const result = await intakeApi.checkIn(token, accessToken);
+      setView((current) => ({ ...current, checkIn: { offered: false, checkedIn: result.checkedIn } }));
+      if (result.confirmationPage) {
+        window.history.replaceState(null, '', CHECKIN_COMPLETE_PATH);
+        setScreen({ name: 'checkedIn' });
+      }
+    } catch (failure) {
+      if (failure instanceof PatientApiError) {
+        const gone = failure.goneStatus;
+        if (gone) return onGone(gone);
+        if (failure.status === 401) return onSessionEnded();
+      }
+      setCheckInProblem(t('checkin.failed'));
+    } finally {
+      setCheckingIn(false);
+    }
+  };
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const openForm = useCallback(
@@ -123,6 +149,17 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
     return { index: view.steps.findIndex((state) => state.step === step) + 1, total: view.steps.length, step };
   }, [screen, view]);
 
+  if (screen.name === 'checkedIn') {
+    return (
+      <section className="pw-card pw-message" data-testid="checkin-complete">
+        <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+          {t('checkin.completeTitle')}
+        </h2>
+        <p>{t('checkin.completeBody', { clinic: view.clinicName })}</p>
+      </section>
+    );
+  }
+
   if (screen.name === 'done') {
     return (
       <section className="pw-card pw-message" data-testid="intake-complete">
@@ -163,6 +200,23 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
             {t('dashboard.title', { name: view.patientFirstName })}
           </h2>
           <p>{t('dashboard.visit', { when: view.appointment.startsAtText, doctor: view.appointment.doctorName ?? '' })}</p>
+          {view.checkIn.checkedIn ? (
+            <p className="pw-notice" role="status" data-testid="checked-in">
+              {t('checkin.done')}
+            </p>
+          ) : view.checkIn.offered ? (
+            <div className="pw-card" data-testid="checkin-offer">
+              <p>{t('checkin.offer')}</p>
+              <button type="button" className="pw-button pw-button-primary" disabled={checkingIn} onClick={() => void checkIn()}>
+                {checkingIn ? t('saving') : t('checkin.button')}
+              </button>
+              {checkInProblem && (
+                <p className="pw-error" role="alert">
+                  {checkInProblem}
+                </p>
+              )}
+            </div>
+          ) : null}
           <ol className="pw-steps">
             {view.steps.map((state) => (
               <li key={state.step} className="pw-step-item">

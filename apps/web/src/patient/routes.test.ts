@@ -21,6 +21,23 @@ describe('patient paths', () => {
     expect(parsePatientPath(`/Patients/PHQ9/${token}/`)).toMatchObject({ slug: 'phq9', token });
   });
 
+  it('reads intake links, their step list and the intake pages (decision 0032)', () => {
+    expect(parsePatientPath(`/patients/intake/${token}/appt-1`)).toEqual({ kind: 'intake', token, appointmentId: 'appt-1' });
+    expect(parsePatientPath(`/patients/intake/${token}`)).toEqual({ kind: 'intake', token, appointmentId: null });
+    expect(parsePatientPath(`/patients/appointmentdashboard/${token}/appt-1/revisit`)).toEqual({
+      kind: 'intake',
+      token,
+      appointmentId: 'appt-1',
+    });
+    expect(parsePatientPath(`/patients/intake/${token}/appt-1/extra`)).toBeNull();
+    expect(parsePatientPath('/patients/intakecomplete')).toEqual({ kind: 'page', page: 'intakeComplete', token: '' });
+    expect(parsePatientPath('/patients/intakenotavailable')).toMatchObject({ page: 'intakeNotAvailable' });
+    expect(parsePatientPath('/homecheckincomplete')).toMatchObject({ page: 'checkinComplete' });
+    expect(parsePatientPath('/checkincomplete')).toMatchObject({ page: 'checkinComplete' });
+    // The staff dashboard of the side menu is not a patient page.
+    expect(parsePatientPath('/patients/appointmentdashboard')).toBeNull();
+  });
+
   it('reads a custom form link and refuses other paths', () => {
     expect(parsePatientPath(customFormPath(token))).toEqual({ kind: 'custom', token });
     expect(parsePatientPath('/patients/list')).toBeNull();

@@ -4,7 +4,7 @@ export type PatientRoute =
   | { kind: 'instrument'; slug: string; token: string; appointmentId: string | null }
   | { kind: 'custom'; token: string }
   | { kind: 'intake'; token: string; appointmentId: string | null }
-  | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable'; token: '' };
+  | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable' | 'checkinComplete'; token: '' };
 
 const slugs = new Set<string>(Object.values(instrumentSlugs));
 
@@ -14,7 +14,7 @@ const slugs = new Set<string>(Object.values(instrumentSlugs));
  *   /customform/{token}/surveryform                    a custom form link
  *   /patients/intake/{token}/{appointmentId?}          an intake link (decision 0032), and its
  *   /patients/appointmentdashboard/{token}/{appointmentId}/{revisit?}   step list
- *   /patients/intakecomplete, /patients/intakenotavailable
+ *   /patients/intakecomplete, /patients/intakenotavailable, /checkincomplete, /homecheckincomplete
  * Fixed words ignore case, as the staff router does; the token keeps its case.
  */
 export function parsePatientPath(pathname: string): PatientRoute | null {
@@ -29,6 +29,9 @@ export function parsePatientPath(pathname: string): PatientRoute | null {
   }
   const [first, second, third, fourth, ...rest] = parts;
   const firstWord = first?.toLowerCase();
+  if (parts.length === 1 && (firstWord === 'checkincomplete' || firstWord === 'homecheckincomplete')) {
+    return { kind: 'page', page: 'checkinComplete', token: '' };
+  }
   const secondWord = second?.toLowerCase();
   if (firstWord === 'patients' && parts.length === 2) {
     if (secondWord === 'intakecomplete') return { kind: 'page', page: 'intakeComplete', token: '' };

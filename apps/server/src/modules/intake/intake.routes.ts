@@ -16,6 +16,7 @@ import {
   intakeSaveResponseSchema,
   intakeStepSaves,
   intakeViewSchema,
+  patientCheckInResponseSchema,
   staffIntakeSchema,
   type IntakeStepSlug,
 } from '@pathwell/contracts/intake';
@@ -170,6 +171,18 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       );
       return reply.status(result.replay ? 200 : 201).send(result.body);
     },
+  });
+
+  app.post('/api/intake/:token/checkin', {
+    config: open(20),
+    schema: {
+      tags,
+      summary: 'Check in for the visit from the link (self or home check-in, on the day of the visit)',
+      params: tokenParams,
+      response: { 200: patientCheckInResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      intake.patientCheckIn(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
   });
 
   // ---- staff ----

@@ -58,6 +58,9 @@ import {
 } from '../patient-links/patient-links.service';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
 import { defaultAgreement } from './intake-documents';
+import { refuseTransition } from '../appointments/appointment-status';
+import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type EntryRow = typeof intakeEntries.$inferSelect;
@@ -205,6 +208,7 @@ async function appointmentOf(db: Database, link: LinkRow) {
       startsAt: appointments.startsAt,
       reason: appointments.reason,
       amountDueCents: appointments.amountDueCents,
+      status: appointments.status,
       doctorFirstName: users.firstName,
       doctorLastName: users.lastName,
     })
@@ -288,6 +292,10 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
       options: viewOptions(settings),
       amountDueCents: plan.steps.includes(7) ? appointment.amountDueCents : null,
       completedAt: link.completedAt?.toISOString() ?? null,
+      checkIn: {
+        offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,
+        checkedIn: appointment.status === AppointmentStatus.Checking_In,
+      },
     };
   });
 }
@@ -300,6 +308,52 @@ export async function agreementPdf(ctx: ServiceContext, token: string, bearer: s
   const file = await agreementFile(ctx.db, link.instanceId, language);
   if (!file) throw linkNotFound();
   return file.content;
+}
+
+// ---- check-in from the link -------------------------------------------------------------------------
+
+const checkInAllowed = (settings: SettingsMap) => isOn(settings, 'enablePatientSelfCheckin') || isOn(settings, 'enableHomeCheckin');
+const sameClinicDay = (a: Date, b: Date, timeZone: string) => clinicIsoDate(a, timeZone) === clinicIsoDate(b, timeZone);
+function checkInOffered(settings: SettingsMap, appointment: { startsAt: Date }, timeZone: string, now = new Date()) {
+  return checkInAllowed(settings) && sameClinicDay(appointment.startsAt, now, timeZone);
+}
+
+/**
+ * The patient checks in from the link, at the clinic (`enablePatientSelfCheckin`) or from home
+ * (`enableHomeCheckin`), on the day of the visit. The status moves by decision 0013's rules, as when
+ * staff check a patient in; checking in twice changes nothing.
+ */
+export async function patientCheckIn(ctx: ServiceContext, token: string, bearer: string | undefined) {
+  return ctx.db.transaction(async (tx) => {
+    const link = await lockOpenIntake(tx, token, bearer);
+    requireReadable(link);
+    const settings = await readSettings(tx, link.instanceId);
+    const confirmationPage = isOn(settings, 'checkinConfirmationPage');
+    if (!checkInAllowed(settings)) throw new AppError('FORBIDDEN', 'notAllowed');
+    const appointment = await appointmentOf(tx, link);
+    if (appointment.status === AppointmentStatus.Checking_In) return { checkedIn: true, confirmationPage };
+    const now = new Date();
+    if (!sameClinicDay(appointment.startsAt, now, clinicTimeZoneFrom(settings))) throw new AppError('CONFLICT', 'checkinNotToday');
+    const from = appointment.status as AppointmentStatusCode;
+    if (refuseTransition(from, AppointmentStatus.Checking_In, appointment.startsAt, now)) {
+      throw new AppError('CONFLICT', 'statusChangeNotAllowed', { params: { from, to: AppointmentStatus.Checking_In } });
+    }
+    await tx
+      .update(appointments)
+      .set({ status: AppointmentStatus.Checking_In, checkedInAt: now, checkInDelayedUntil: null, updatedAt: now })
+      .where(and(eq(appointments.id, appointment.id), eq(appointments.instanceId, link.instanceId)));
+    await recordActivity(
+      tx,
+      patientActivity(ctx, link, 'Checkins', 'Created', {
+        type: 'appointment',
+        id: appointment.id,
+        description: `Patient ${link.patientId} checked in from the intake link`,
+      }),
+    );
+    // The appointment dashboard refreshes on this.
+    await ctx.events.publish(tx, { instanceId: link.instanceId, kind: 'notification' });
+    return { checkedIn: true, confirmationPage };
+  });
 }
 
 // ---- saving steps ----------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ const ids = {} as {
   newPatient: string;
   newVisit: string;
   laterVisit: string;
+  thirdVisit: string;
   otherPatient: string;
   otherVisit: string;
   otherDoctorPatient: string;
@@ -89,14 +90,20 @@ beforeAll(async () => {
       .returning({ id: patients.id });
     return row!.id;
   };
-  const visit = async (instanceId: string, patientId: string, doctorId: string | null, hoursFromNow: number) => {
+  const visit = async (
+    instanceId: string,
+    patientId: string,
+    doctorId: string | null,
+    hoursFromNow: number,
+    reason: 'new_patient' | 'follow_up' = 'new_patient',
+  ) => {
     const [row] = await t.db
       .insert(appointments)
       .values({
         instanceId,
         patientId,
         doctorId,
-        reason: 'new_patient',
+        reason,
         startsAt: new Date(Date.now() + hoursFromNow * 3_600_000),
       })
       .returning({ id: appointments.id });
@@ -112,7 +119,8 @@ beforeAll(async () => {
     isPrimary: true,
   });
   ids.newVisit = await visit(riverside, ids.newPatient, ids.doctor, 2);
-  ids.laterVisit = await visit(riverside, ids.newPatient, ids.doctor, 24 * 14);
+  ids.laterVisit = await visit(riverside, ids.newPatient, ids.doctor, 24 * 14, 'follow_up');
+  ids.thirdVisit = await visit(riverside, ids.newPatient, ids.doctor, 24 * 28);
   ids.otherPatient = await patient(riverside, 'Baker', ids.doctor, null);
   ids.otherVisit = await visit(riverside, ids.otherPatient, ids.doctor, 3);
   ids.otherDoctorPatient = await patient(riverside, 'Stone', otherDoctor!.id, 'stone@example.test');
@@ -413,6 +421,20 @@ describe('the patient runs the intake', () => {
     expect(next.steps).toEqual([2, 4, 5, 7]);
     const nextAccess = await verified(next.token);
     expect((await view(next.token, nextAccess)).previousBodyMap).toEqual({ regions: { 'lower-back': 7, 'left-upper-leg': 4 } });
+    // A visit booked as a new-patient visit asks for the paperwork again while the clinic says so.
+    await setSetting(riverside, 'showIntakeFormForNewPatients', 'true');
+    expect((await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, formCodes: [] })).steps).toEqual([
+      1, 2, 4, 5, 7,
+    ]);
+    await setSetting(riverside, 'showIntakeFormForNewPatients', 'false');
+    expect((await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, formCodes: [] })).steps).toEqual([
+      2, 4, 5, 7,
+    ]);
+    await setSetting(riverside, 'enablePaymentCollection', 'false');
+    expect((await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, formCodes: [] })).steps).toEqual([
+      2, 4, 5,
+    ]);
+    await setSetting(riverside, 'enablePaymentCollection', 'true');
   });
 });
 
@@ -487,5 +509,62 @@ describe('appointment dashboard and bulk notification', () => {
     }
     const bad = await call('POST', '/api/patients/bulkintakenotification/preview', 'staff', { date: 'soon', doctorIds: ['x'] });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('check-in from the link', () => {
+  it('is offered on the day of the visit when the clinic allows it, moves the status once, and is refused otherwise', async () => {
+    const [year, month, day] = clinicIsoDate(Date.now(), ZONE).split('-').map(Number);
+    const [patient] = await t.db
+      .insert(patients)
+      .values({ instanceId: riverside, firstName: 'Ana', lastName: 'Reyes', dateOfBirth: '1968-06-15', email: null })
+      .returning({ id: patients.id });
+    // The last minute of the clinic's day: still today, whenever the test runs.
+    const [today] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: instantOfClinicTime(year!, month!, day!, ZONE, 23, 59) })
+      .returning({ id: appointments.id });
+    const [later] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: new Date(Date.now() + 3 * 86_400_000) })
+      .returning({ id: appointments.id });
+    const created = await createIntake({ patientId: patient!.id, appointmentId: today!.id, formCodes: [] });
+    const verify = await open('POST', `/api/patient-links/${created.token}/verify`, {
+      lastName: 'Reyes',
+      dateOfBirth: '06/15/1968',
+    });
+    const access = verify.json<{ accessToken: string }>().accessToken;
+
+    await setSetting(riverside, 'enablePatientSelfCheckin', 'false');
+    await setSetting(riverside, 'enableHomeCheckin', 'false');
+    expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: false });
+    expect((await open('POST', `/api/intake/${created.token}/checkin`, undefined, access)).statusCode).toBe(403);
+
+    await setSetting(riverside, 'enableHomeCheckin', 'true');
+    await setSetting(riverside, 'checkinConfirmationPage', 'true');
+    expect((await view(created.token, access)).checkIn).toEqual({ offered: true, checkedIn: false });
+    expect((await open('POST', `/api/intake/${created.token}/checkin`)).statusCode).toBe(401);
+    const checkedIn = await open('POST', `/api/intake/${created.token}/checkin`, undefined, access);
+    expect(checkedIn.json()).toEqual({ checkedIn: true, confirmationPage: true });
+    const [row] = await t.db.select().from(appointments).where(eq(appointments.id, today!.id));
+    expect(row).toMatchObject({ status: 1 });
+    expect(row!.checkedInAt).not.toBeNull();
+    expect((await open('POST', `/api/intake/${created.token}/checkin`, undefined, access)).statusCode).toBe(200);
+    expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: true });
+    const logs = await t.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.targetId, today!.id), eq(activityLogs.area, 'Checkins')));
+    expect(logs).toHaveLength(1);
+
+    const other = await createIntake({ patientId: patient!.id, appointmentId: later!.id, formCodes: [] });
+    const otherVerify = await open('POST', `/api/patient-links/${other.token}/verify`, {
+      lastName: 'Reyes',
+      dateOfBirth: '06/15/1968',
+    });
+    const otherAccess = otherVerify.json<{ accessToken: string }>().accessToken;
+    const notToday = await open('POST', `/api/intake/${other.token}/checkin`, undefined, otherAccess);
+    expect(notToday.statusCode).toBe(409);
+    expect(notToday.json<{ messageKey: string }>().messageKey).toBe('checkinNotToday');
   });
 });

@@ -1,0 +1,194 @@
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { IntakeView } from '@pathwell/contracts/intake';
+import { patientI18n } from './i18n';
+import { IntakeFlow } from './intake-flow';
+import { STEP_DRAFT_DEBOUNCE_MS } from './intake-draft';
+import { TOKEN } from './test-helpers';
+
+const ACCESS = 'access-token';
+
+function viewOf(overrides: Partial<IntakeView> = {}): IntakeView {
+  return {
+    patientFirstName: 'Ana',
+    clinicName: 'Riverside Spine & Pain',
+    appointment: {
+      id: '6b2f7c1e-2a4d-4b8e-9f00-1234567890ab',
+      startsAt: '2030-01-08T04:00:00.000Z',
+      startsAtText: '01/07/2030 10:00 PM',
+      doctorName: 'Daniela Ortiz',
+      newPatient: true,
+    },
+    steps: [
+      { step: 4, done: false },
+      { step: 5, done: false },
+    ],
+    ownDone: [],
+    forms: [],
+    saved: { paperwork: null, history: null, vas: null, bodymap: null, payment: null },
+    previousBodyMap: null,
+    agreement: null,
+    options: {
+      defaultPainScore: 3,
+      welcomeScreen: false,
+      hideExitPro: false,
+      checkinConfirmation: false,
+      pharmacyRequired: false,
+      ask: { sexualOrientation: false, sexAssignedAtBirth: false, pronouns: false, communicationPreferences: false },
+    },
+    amountDueCents: null,
+    completedAt: null,
+    checkIn: { offered: false, checkedIn: false },
+    ...overrides,
+  };
+}
+
+type Call = { method: string; path: string; body: unknown };
+
+function fakeServer(answers: ((call: Call) => { status: number; body?: unknown } | undefined)[], view?: IntakeView) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: string, init?: RequestInit) => {
+      const call = { method: init?.method ?? 'GET', path: input, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+      calls.push(call);
+      for (const answer of answers) {
+        const result = answer(call);
+        if (result)
+          return new Response(result.body === undefined ? null : JSON.stringify(result.body), { status: result.status });
+      }
+      if (view && call.method === 'GET') return new Response(JSON.stringify(view), { status: 200 });
+      return new Response(JSON.stringify({ error: 'not faked' }), { status: 500 });
+    }),
+  );
+  return calls;
+}
+
+const renderFlow = (view: IntakeView, language: 'en' | 'es' = 'en') => {
+  void patientI18n.changeLanguage(language);
+  return render(
+    <I18nextProvider i18n={patientI18n}>
+      <IntakeFlow
+        token={TOKEN}
+        accessToken={ACCESS}
+        initial={view}
+        language={language}
+        retryDelaysMs={[0]}
+        onGone={vi.fn()}
+        onSessionEnded={vi.fn()}
+      />
+    </I18nextProvider>,
+  );
+};
+
+beforeEach(() => sessionStorage.clear());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+describe('the intake flow', () => {
+  it('lists the steps with their state and starts at the first unfinished one', async () => {
+    const view = viewOf({
+      steps: [
+        { step: 4, done: true },
+        { step: 5, done: false },
+      ],
+      ownDone: [4],
+    });
+    fakeServer([], view);
+    renderFlow(view);
+    expect(screen.getByTestId('intake-dashboard')).toHaveTextContent('Pain scores');
+    expect(screen.getByRole('button', { name: 'Review: Pain scores' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Open: Where you feel pain' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Continue where I left off' }));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Where you feel pain' })).toBeInTheDocument());
+  });
+
+  it('pain scores start at the clinic default, save drafts as the patient goes, and finish with all four', async () => {
+    const calls = fakeServer([
+      (call) =>
+        call.method === 'PUT' && call.path.endsWith('/vas')
+          ? { status: 200, body: { done: Boolean((call.body as { final: boolean }).final), completed: false } }
+          : undefined,
+      (call) =>
+        call.method === 'GET'
+          ? {
+              status: 200,
+              // As it started until the step is finished; then step 4 is done.
+              body: calls.some((earlier) => (earlier.body as { final?: boolean } | undefined)?.final)
+                ? viewOf({
+                    steps: [
+                      { step: 4, done: true },
+                      { step: 5, done: false },
+                    ],
+                    ownDone: [4],
+                  })
+                : viewOf(),
+            }
+          : undefined,
+    ]);
+    renderFlow(viewOf());
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    const now = await screen.findByLabelText('Your pain right now');
+    expect(now).toHaveValue('3');
+    fireEvent.change(now, { target: { value: '7' } });
+    await waitFor(
+      () => expect(calls.some((call) => call.method === 'PUT' && !(call.body as { final: boolean }).final)).toBe(true),
+      {
+        timeout: STEP_DRAFT_DEBOUNCE_MS + 1000,
+      },
+    );
+    expect(JSON.parse(sessionStorage.getItem(`intake.${TOKEN}.vas`) ?? '{}')).toMatchObject({ data: { current: 7 } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Where you feel pain' })).toBeInTheDocument());
+    const final = calls.find((call) => call.method === 'PUT' && (call.body as { final: boolean }).final);
+    expect(final?.body).toEqual({ final: true, language: 'en', data: { current: 7, average: 3, best: 3, worst: 3 } });
+    // The device copy goes once the server has the finished step.
+    expect(sessionStorage.getItem(`intake.${TOKEN}.vas`)).toBeNull();
+  });
+
+  it('a device copy the server never got wins when the step opens again', async () => {
+    sessionStorage.setItem(`intake.${TOKEN}.vas`, JSON.stringify({ data: { current: 9 }, unsynced: true }));
+    const view = viewOf({ saved: { paperwork: null, history: null, vas: { current: 2 }, bodymap: null, payment: null } });
+    fakeServer([], view);
+    renderFlow(view);
+    fireEvent.click(screen.getByRole('button', { name: 'Start' }));
+    expect(await screen.findByLabelText('Your pain right now')).toHaveValue('9');
+  });
+
+  it('field problems from the server are shown and keep the patient on the step', async () => {
+    fakeServer(
+      [
+        (call) =>
+          call.method === 'PUT' && (call.body as { final: boolean }).final
+            ? { status: 400, body: { error: 'Some answers need attention', fields: { allergies: 'required' } } }
+            : call.method === 'PUT'
+              ? { status: 200, body: { done: false, completed: false } }
+              : undefined,
+      ],
+      viewOf({ steps: [{ step: 2, done: false }] }),
+    );
+    renderFlow(viewOf({ steps: [{ step: 2, done: false }] }), 'es');
+    fireEvent.click(screen.getByRole('button', { name: 'Empezar' }));
+    await screen.findByRole('heading', { name: 'Historial de salud' });
+    fireEvent.click(screen.getByLabelText('No tomo medicamentos'));
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar y continuar' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Algunas respuestas necesitan atención');
+    expect(screen.getByRole('heading', { name: 'Historial de salud' })).toBeInTheDocument();
+  });
+
+  it('offers check-in on the day of the visit and shows the confirmation page when the clinic wants one', async () => {
+    const calls = fakeServer([
+      (call) => (call.path.endsWith('/checkin') ? { status: 200, body: { checkedIn: true, confirmationPage: true } } : undefined),
+    ]);
+    renderFlow(viewOf({ checkIn: { offered: true, checkedIn: false } }));
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check me in' }));
+    });
+    expect(await screen.findByTestId('checkin-complete')).toHaveTextContent('You are checked in');
+    expect(window.location.pathname).toBe('/checkincomplete');
+    expect(calls.filter((call) => call.path.endsWith('/checkin'))).toHaveLength(1);
+  });
+});
