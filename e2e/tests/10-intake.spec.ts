@@ -191,3 +191,57 @@ test('a new patient checks in on a phone in Spanish: all steps, signature, body 
   const pdf = await page.request.get(first!.consents[0]!.pdfUrl, { headers: { authorization: `Bearer ${doctor.token}` } });
   expect(pdf.headers()['content-type']).toBe('application/pdf');
 });
+
+test('staff send a day of intake links in bulk, watch the progress, and see each patient on the appointment dashboard', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const admin = await tokenOf(request, 'admin@pathwell.demo');
+  const doctor = await tokenOf(request, 'doctor@pathwell.demo');
+  const auth = { authorization: `Bearer ${admin.token}` };
+  const created = await request.post('/api/patients/create', {
+    headers: auth,
+    data: {
+      firstName: 'Tomás',
+      lastName: 'Echeverría',
+      dateOfBirth: '1985-09-30',
+      doctorId: doctor.id,
+      email: 'tomas.echeverria@example.test',
+      preferredLanguage: 'es',
+      patientPhoneNumbers: [],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const patientId = ((await created.json()) as { id: string }).id;
+  // 11 PM clinic time (UTC-6 in January) on a day years ahead, free in the demo schedule.
+  const visit = await request.post('/api/patientappointments', {
+    headers: auth,
+    data: { patientId, doctorId: doctor.id, startsAt: '2030-01-10T05:00:00.000Z', reason: 'follow_up' },
+  });
+  expect(visit.status(), await visit.text()).toBe(201);
+
+  await signIn(page, 'admin@pathwell.demo');
+  await page.goto('/patients/bulkintakenotification');
+  await page.getByTestId('bulk-intake-date').fill('01/09/2030');
+  await page.getByTestId('bulk-intake-preview').click();
+  await expect(page.getByTestId('bulk-intake-summary')).toContainText('1 of 1 patient will get a link');
+  await expect(page.getByRole('table')).toContainText('Tomás Echeverría');
+  await page.screenshot({ path: 'test-results/screenshots/bulk-intake-preview-1280.png', fullPage: true });
+  await page.getByTestId('bulk-intake-send').click();
+  await page.getByTestId('bulk-intake-confirm').click();
+  const progress = page.getByTestId('bulk-intake-progress');
+  await expect(progress).toBeVisible();
+  // The demo has no email server: the message is kept as "stored", so nothing stays waiting.
+  await expect(page.getByTestId('bulk-intake-done')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '100');
+  await expect(page.getByTestId('bulk-intake-progress-label')).toContainText('1 not sent');
+  await page.screenshot({ path: 'test-results/screenshots/bulk-intake-progress-1280.png', fullPage: true });
+
+  await page.goto('/patients/appointmentdashboard');
+  await page.getByTestId('appt-dashboard-day').fill('01/09/2030');
+  const row = page.getByRole('row', { name: /Tomás Echeverría/ });
+  await expect(row).toBeVisible();
+  await expect(row.getByLabel('Health history: to do')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/appointment-dashboard-1280.png', fullPage: true });
+});

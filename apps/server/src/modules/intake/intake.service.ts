@@ -312,7 +312,8 @@ export async function agreementPdf(ctx: ServiceContext, token: string, bearer: s
 
 // ---- check-in from the link -------------------------------------------------------------------------
 
-const checkInAllowed = (settings: SettingsMap) => isOn(settings, 'enablePatientSelfCheckin') || isOn(settings, 'enableHomeCheckin');
+const checkInAllowed = (settings: SettingsMap) =>
+  isOn(settings, 'enablePatientSelfCheckin') || isOn(settings, 'enableHomeCheckin');
 const sameClinicDay = (a: Date, b: Date, timeZone: string) => clinicIsoDate(a, timeZone) === clinicIsoDate(b, timeZone);
 function checkInOffered(settings: SettingsMap, appointment: { startsAt: Date }, timeZone: string, now = new Date()) {
   return checkInAllowed(settings) && sameClinicDay(appointment.startsAt, now, timeZone);
@@ -333,7 +334,8 @@ export async function patientCheckIn(ctx: ServiceContext, token: string, bearer:
     const appointment = await appointmentOf(tx, link);
     if (appointment.status === AppointmentStatus.Checking_In) return { checkedIn: true, confirmationPage };
     const now = new Date();
-    if (!sameClinicDay(appointment.startsAt, now, clinicTimeZoneFrom(settings))) throw new AppError('CONFLICT', 'checkinNotToday');
+    if (!sameClinicDay(appointment.startsAt, now, clinicTimeZoneFrom(settings)))
+      throw new AppError('CONFLICT', 'checkinNotToday');
     const from = appointment.status as AppointmentStatusCode;
     if (refuseTransition(from, AppointmentStatus.Checking_In, appointment.startsAt, now)) {
       throw new AppError('CONFLICT', 'statusChangeNotAllowed', { params: { from, to: AppointmentStatus.Checking_In } });
