@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { RoleCode } from '@pathwell/contracts/roles';
 import { seedDemoMessaging } from './demo-messaging';
+import { seedDemoIntake } from './demo-intake';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
@@ -109,6 +110,7 @@ export async function seedDemo(db: Database): Promise<void> {
     if (riversideAdmin && doctors.riverside) {
       await seedDemoMessaging(tx, { instanceId: clinics.riverside.id, adminId: riversideAdmin, doctorId: doctors.riverside });
     }
+    await seedDemoIntake(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
   });
 }
 

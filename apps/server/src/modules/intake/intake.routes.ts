@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '@pathwell/contracts/errors';
 import { formLanguageSchema } from '@pathwell/contracts/forms';
 import {
   appointmentDashboardQuerySchema,
@@ -26,30 +25,15 @@ import {
   submitLinkResponseSchema,
   submitLinkSchema,
 } from '@pathwell/contracts/patient-links';
-import type { Role } from '@pathwell/contracts/roles';
 import { idSchema, optionalMdyDaySchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
+import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
 import * as intake from './intake.service';
 import * as staffIntake from './intake-staff.service';
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  410: errorBodySchema,
-  429: errorBodySchema,
-};
-const staffRoles: readonly Role[] = ['Admin', 'Doctor', 'Staff', 'SystemManager'];
+const errors = linkRouteErrors;
 const staff = { roles: staffRoles };
-const open = (max: number) => ({ public: true, rateLimit: { max, timeWindow: '1 minute' } });
-const tokenParams = z.object({ token: z.string().max(200) });
-const bearerOf = (request: FastifyRequest) => {
-  const header = request.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-};
 
 /**
  * Patient intake (decision 0032). The patient's calls take the intake link's token and the access token

@@ -19,7 +19,7 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import * as links from './patient-links.service';
 
-const errors = {
+export const linkRouteErrors = {
   400: errorBodySchema,
   401: errorBodySchema,
   403: errorBodySchema,
@@ -28,14 +28,14 @@ const errors = {
   410: errorBodySchema,
   429: errorBodySchema,
 };
-const staffRoles: readonly Role[] = ['Admin', 'Doctor', 'Staff', 'SystemManager'];
+export const staffRoles: readonly Role[] = ['Admin', 'Doctor', 'Staff', 'SystemManager'];
 const staff = { roles: staffRoles };
 /** Open routes are rate limited per address; draft saves come once per answer, so they get more room. */
-const open = (max: number) => ({ public: true, rateLimit: { max, timeWindow: '1 minute' } });
+export const open = (max: number) => ({ public: true, rateLimit: { max, timeWindow: '1 minute' } });
 // Malformed tokens are answered like unknown ones (404) by the service, so the schema only takes a string.
-const tokenParams = z.object({ token: z.string().max(200) });
+export const tokenParams = z.object({ token: z.string().max(200) });
 
-const bearerOf = (request: FastifyRequest) => {
+export const bearerOf = (request: FastifyRequest) => {
   const header = request.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
 };
@@ -51,7 +51,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'Create a questionnaire or custom form link for a patient; optionally email it',
       body: createPatientLinkSchema,
-      response: { 201: createdPatientLinkSchema, ...errors },
+      response: { 201: createdPatientLinkSchema, ...linkRouteErrors },
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
@@ -66,14 +66,19 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       tags,
       summary: "A patient's links, newest first",
       querystring: z.object({ patientId: idSchema }),
-      response: { 200: z.array(patientLinkSchema), ...errors },
+      response: { 200: z.array(patientLinkSchema), ...linkRouteErrors },
     },
     handler: async (request) => links.listLinks(requireSignedIn(request.ctx), request.query.patientId),
   });
 
   app.delete('/api/patient-links/:id', {
     config: staff,
-    schema: { tags, summary: 'Revoke a link', params: z.object({ id: idSchema }), response: { 204: z.null(), ...errors } },
+    schema: {
+      tags,
+      summary: 'Revoke a link',
+      params: z.object({ id: idSchema }),
+      response: { 204: z.null(), ...linkRouteErrors },
+    },
     handler: async (request, reply) => {
       await links.revokeLink(requireSignedIn(request.ctx), request.params.id);
       return reply.status(204).send(null);
@@ -86,7 +91,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'What a link is for and whether it can be used (nothing personal)',
       params: tokenParams,
-      response: { 200: linkStatusResponseSchema, ...errors },
+      response: { 200: linkStatusResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
       links.linkStatus(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token),
@@ -99,7 +104,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       summary: 'Confirm last name and date of birth; answers an access token for the calls below',
       params: tokenParams,
       body: verifyLinkSchema,
-      response: { 200: verifyLinkResponseSchema, ...errors },
+      response: { 200: verifyLinkResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
       links.verifyLink(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, request.body),
@@ -111,7 +116,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'The form to fill in and the saved draft (Authorization: Bearer <accessToken>)',
       params: tokenParams,
-      response: { 200: linkFormResponseSchema, ...errors },
+      response: { 200: linkFormResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
       links.linkForm(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
@@ -124,7 +129,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       summary: 'Save the answers so far',
       params: tokenParams,
       body: draftSchema,
-      response: { 204: z.null(), ...errors },
+      response: { 204: z.null(), ...linkRouteErrors },
     },
     handler: async (request, reply) => {
       await links.saveDraft(
@@ -144,7 +149,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       summary: 'Submit the answers; the server scores them. The same idempotency key again answers the first result',
       params: tokenParams,
       body: submitLinkSchema,
-      response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...errors },
+      response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...linkRouteErrors },
     },
     handler: async (request, reply) => {
       const result = await links.submitLink(
