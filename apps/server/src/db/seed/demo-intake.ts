@@ -9,7 +9,8 @@ import { appointments, intakeEntries, patientConsents, patientLinks } from '../s
 
 const HOUR = 3_600_000;
 // A 1×1 PNG stands in for a signature: demo consents open as PDFs like real ones.
-const DEMO_SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const DEMO_SIGNATURE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 /** How far each of today's patients got: all done, part way, just opened, or no link yet. */
 const progress: { done: IntakeWorkStep[]; map?: Record<string, number>; vas?: [number, number, number, number] }[] = [
@@ -30,7 +31,12 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
   const { instanceId } = options;
   const dayStart = clinicTodayStart(now, options.timeZone);
   const visits = await tx
-    .select({ id: appointments.id, patientId: appointments.patientId, startsAt: appointments.startsAt, reason: appointments.reason })
+    .select({
+      id: appointments.id,
+      patientId: appointments.patientId,
+      startsAt: appointments.startsAt,
+      reason: appointments.reason,
+    })
     .from(appointments)
     .where(
       and(
