@@ -36,7 +36,7 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     timeout: 60_000,
     reuseExistingServer: false,
-    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    env: { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'development', INTAKE_AUTO_SEND: 'false' },
     stdout: 'pipe',
   },
 });

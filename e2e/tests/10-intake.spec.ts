@@ -245,3 +245,68 @@ test('staff send a day of intake links in bulk, watch the progress, and see each
   await expect(row.getByLabel('Health history: to do')).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/appointment-dashboard-1280.png', fullPage: true });
 });
+
+test('a patient checks in at the clinic from the QR code staff show, and the appointment dashboard follows live', async ({
+  page,
+  browser,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const admin = await tokenOf(request, 'admin@pathwell.demo');
+  const auth = { authorization: `Bearer ${admin.token}` };
+  const created = await request.post('/api/patients/create', {
+    headers: auth,
+    data: {
+      firstName: 'Inés',
+      lastName: 'Villarreal',
+      dateOfBirth: '1971-03-22',
+      preferredLanguage: 'en',
+      patientPhoneNumbers: [],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const patientId = ((await created.json()) as { id: string }).id;
+  // A few minutes from now: today at the clinic, with no provider, so no demo visit is in the way.
+  const startsAt = new Date(Date.now() + 5 * 60_000);
+  startsAt.setSeconds(0, 0);
+  const visit = await request.post('/api/patientappointments', {
+    headers: auth,
+    data: { patientId, startsAt: startsAt.toISOString(), reason: 'follow_up' },
+  });
+  expect(visit.status(), await visit.text()).toBe(201);
+  const appointmentId = ((await visit.json()) as { id: string }).id;
+
+  await signIn(page, 'admin@pathwell.demo');
+  await page.goto('/patients/appointmentdashboard');
+  const row = page.getByRole('row', { name: /Inés Villarreal/ });
+  await expect(row.getByTestId('checked-in')).toHaveAttribute('data-checked-in', 'false');
+  await row.getByRole('button', { name: 'Show the check-in QR code for Inés Villarreal' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Self check-in QR code' });
+  await expect(dialog.getByRole('img', { name: 'QR code to check in Inés Villarreal' })).toBeVisible();
+  const url = (await dialog.getByTestId('self-checkin-qr-url').textContent())!.trim();
+  expect(url).toMatch(new RegExp(`/patients/${patientId}/appointments/${appointmentId}/patient-checkin$`));
+  await page.screenshot({ path: 'test-results/screenshots/self-checkin-qr-1280.png' });
+  await page.keyboard.press('Escape');
+
+  const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  const patient = await phone.newPage();
+  await patient.goto(url);
+  await expect(patient.getByRole('heading', { level: 1, name: 'Check in for your visit' })).toBeVisible();
+  await expect(patient.getByText('Riverside Spine & Pain')).toBeVisible();
+  await expectAccessible(patient, 'self check-in');
+  await noSideScroll(patient);
+  // A wrong date of birth is refused and nothing changes.
+  await patient.getByLabel('Last name').fill('Villarreal');
+  await patient.getByLabel('Date of birth').fill('03231971');
+  await patient.getByRole('button', { name: 'Check in' }).click();
+  await expect(patient.getByRole('alert')).toBeVisible();
+  await patient.getByLabel('Date of birth').fill('03221971');
+  await patient.getByRole('button', { name: 'Check in' }).click();
+  await expect(patient.getByRole('heading', { name: 'You are checked in' })).toBeVisible();
+  await expectAccessible(patient, 'self check-in done');
+  await patient.screenshot({ path: 'test-results/screenshots/self-checkin-375.png', fullPage: true });
+  await phone.close();
+
+  // The dashboard hears of it without a reload.
+  await expect(row.getByTestId('checked-in')).toHaveAttribute('data-checked-in', 'true', { timeout: 10_000 });
+});

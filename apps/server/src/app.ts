@@ -19,6 +19,7 @@ import { outboxRoutes } from './modules/outbox/outbox.routes';
 import { createMailer, deliverMessage, type Mailer } from './modules/outbox/outbox.service';
 import type { SmsSender, TwilioAccount } from './modules/outbox/providers';
 import { jobQueues, startJobQueue } from './jobs/job-queue';
+import { withClinics } from './db/tenancy';
 import { EventHub } from './modules/events/event-hub';
 import { patientDashboardRoutes } from './modules/patient-dashboard/patient-dashboard.routes';
 import { patientLinkRoutes } from './modules/patient-links/patient-links.routes';
@@ -33,6 +34,8 @@ import { eventRoutes } from './modules/events/events.routes';
 import { smsWebhookRoutes } from './modules/outbox/sms-webhooks.routes';
 import { supportRoutes } from './modules/communications/support.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
+import { INTAKE_SWEEP_CRON, sendDueIntakes } from './modules/intake/intake-auto-send';
+import { legalRoutes } from './modules/legal/legal.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { inputChecksPlugin } from './plugins/input-checks';
@@ -103,6 +106,7 @@ export async function buildApp({
     pollingIntervalSeconds: config.jobs.pollSeconds,
     retryDelaySeconds: config.jobs.retryDelaySeconds,
     retryLimit: config.jobs.retryLimit,
+    schedules: config.intakeAutoSend,
   });
   const events = new EventHub(database);
   await events.start();
@@ -115,6 +119,16 @@ export async function buildApp({
   await jobs.work<{ messageId: string }>(jobQueues.deliverMessage, (data, job) =>
     deliverMessage({ root: database.db, config, mailer: messenger, smsSender }, data.messageId, job),
   );
+  await jobs.work(jobQueues.intakeSweep, async () => {
+    await sendDueIntakes(database.db, { config, mailer: messenger, jobs, events });
+  });
+  if (config.intakeAutoSend) {
+    await jobs.schedule(jobQueues.intakeSweep, INTAKE_SWEEP_CRON);
+    // A first sweep now, so links due since the server last ran do not wait for the next tick.
+    await withClinics(database.db, [], (tx) => jobs.enqueue(tx, jobQueues.intakeSweep, {}));
+  } else {
+    await jobs.unschedule(jobQueues.intakeSweep);
+  }
   await app.register(authPlugin, { db: database.db, config, mailer: messenger, jobs, events });
 
   await app.register(healthRoutes, { databaseKind: database.kind });
@@ -143,6 +157,7 @@ export async function buildApp({
   await app.register(smsWebhookRoutes);
   await app.register(supportRoutes);
   await app.register(intakeRoutes);
+  await app.register(legalRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

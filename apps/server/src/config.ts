@@ -31,6 +31,8 @@ const envSchema = z.object({
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   JOB_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(1),
   JOB_RETRY_LIMIT: z.coerce.number().int().min(0).max(20).default(5),
+  /** The intake sweep (decision 0034): intake links go out on their own before each visit. */
+  INTAKE_AUTO_SEND: z.enum(['true', 'false']).default('true'),
 });
 
 export interface Config {
@@ -60,6 +62,8 @@ export interface Config {
   /** Contact-support requests go here; without it they stay in the outbox. */
   supportEmail: string | undefined;
   jobs: { retryDelaySeconds: number; retryLimit: number; pollSeconds: number };
+  /** Intake links go out on their own before each visit (decision 0034); off in the API tests and e2e. */
+  intakeAutoSend: boolean;
 }
 
 /**
@@ -113,5 +117,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryLimit: values.JOB_RETRY_LIMIT,
       pollSeconds: values.JOB_POLL_SECONDS,
     },
+    intakeAutoSend: values.INTAKE_AUTO_SEND === 'true',
   };
 }

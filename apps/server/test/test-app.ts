@@ -73,6 +73,8 @@ export async function createTestApp(
     WEB_DIST: '/nonexistent',
     JOB_POLL_SECONDS: '0.5',
     JOB_RETRY_DELAY_SECONDS: '1',
+    // Intake links going out on their own would change what other tests count; its tests turn it on.
+    INTAKE_AUTO_SEND: 'false',
     ...env,
   });
   const app = await buildApp({

@@ -4,6 +4,7 @@ import {
   decodeSettings,
   defaultConfigurationTexts,
   defaultSettingsValues,
+  DOCUMENT_MAX_LENGTH,
   fileKeys,
   generalSettingGroups,
   instanceSettingsUpdateSchema,
@@ -21,8 +22,13 @@ import {
   type SettingGroup,
 } from './instance-settings';
 
+/** Keys of our own beyond the specification's: the clinic's terms and privacy pages (issue #12). */
+const ownKeys = {
+  legalTexts: ['termsAndConditionsEn', 'termsAndConditionsEs', 'privacyPolicyEn', 'privacyPolicyEs'],
+};
+
 /** Every key specification section 3 names, by the group it names it under. */
-const specKeys: Record<Exclude<SettingGroup, (typeof integrationGroups)[number]>, string[]> = {
+const specKeys: Record<Exclude<SettingGroup, (typeof integrationGroups)[number] | keyof typeof ownKeys>, string[]> = {
   identity: [
     'clinicName',
     'clinicAddress',
@@ -213,11 +219,11 @@ describe('instance settings catalogue', () => {
       expect(typeOf(key), key).toBe('boolean');
   });
 
-  it('has about 159 keys, each once, and no group the spec does not have', () => {
+  it('has about 163 keys, each once, and no group beyond those of the spec and our own', () => {
     expect(new Set(settingKeys).size).toBe(settingKeys.length);
     const specCount = Object.values(specKeys).flat().length + Object.values(integrationKeys).flat().length;
-    // The spec's keys plus the menu's devicePartnerMode; its file names live beside each file.
-    expect(settingKeys.length).toBe(specCount + 1);
+    // The spec's keys, the menu's devicePartnerMode and our own; its file names live beside each file.
+    expect(settingKeys.length).toBe(specCount + 1 + Object.values(ownKeys).flat().length);
     expect(settingKeys.length + fileKeys.length).toBeGreaterThanOrEqual(150);
     expect(new Set(settingsCatalogue.map((d) => d.group))).toEqual(new Set([...generalSettingGroups, ...integrationGroups]));
   });
@@ -293,6 +299,22 @@ describe('instance settings catalogue', () => {
       defaultState: 'tx',
     });
     expect(result).toEqual({ applicableForms: [1, 15, custom], apptCancelEmails: ['a@b.co'], defaultState: 'TX' });
+  });
+
+  it('keeps a clinic page text of up to 20,000 characters with its paragraphs, and refuses a longer one', () => {
+    expect(keysOfGroup('legalTexts')).toEqual(ownKeys.legalTexts);
+    for (const key of ownKeys.legalTexts) expect(typeOf(key), key).toBe('document');
+    const text = `First paragraph.\n\nSecond, line one.\nLine two.${'x'.repeat(DOCUMENT_MAX_LENGTH - 45)}`;
+    expect(text.length).toBe(DOCUMENT_MAX_LENGTH);
+    expect(instanceSettingsUpdateSchema.parse({ privacyPolicyEs: text })).toEqual({ privacyPolicyEs: text });
+    const result = instanceSettingsUpdateSchema.safeParse({ termsAndConditionsEn: `${text}x` });
+    expect(result.error?.issues.map((issue) => [issue.path[0], issue.message])).toEqual([['termsAndConditionsEn', 'tooLong']]);
+    expect(defaultSettingsValues()).toMatchObject({ termsAndConditionsEn: '', privacyPolicyEs: '' });
+  });
+
+  it('adds the clinic page texts at the end of the wire list, so earlier positions stay where they were', () => {
+    expect(configurationKeys.slice(-4)).toEqual(ownKeys.legalTexts);
+    expect(configurationKeys[configurationKeys.length - 5]).toBe('twilioAuthToken');
   });
 
   it('refuses unknown keys instead of dropping them', () => {

@@ -17,6 +17,7 @@ export const generalSettingGroups = [
   'appointmentReasonQuestions',
   'demo',
   'notificationLists',
+  'legalTexts',
 ] as const;
 
 /** One group per integration; its first key is always its use-flag. */
@@ -42,6 +43,7 @@ export type IntegrationGroup = (typeof integrationGroups)[number];
 export const settingTypes = [
   'text',
   'longText',
+  'document',
   'email',
   'emailList',
   'phone',
@@ -62,8 +64,14 @@ export const settingTypes = [
 ] as const;
 export type SettingType = (typeof settingTypes)[number];
 
-type StringType = 'text' | 'longText' | 'email' | 'phone' | 'usState' | 'timeZone' | 'date' | 'reference' | 'url';
+type StringType = 'text' | 'longText' | 'document' | 'email' | 'phone' | 'usState' | 'timeZone' | 'date' | 'reference' | 'url';
 type ListType = 'emailList' | 'referenceList' | 'codeList';
+/**
+ * A `document` setting is a page patients read (the clinic's terms and privacy policy): plain text, no
+ * markup, a blank line between paragraphs; empty means the page shows Pathwell's default text.
+ */
+export const DOCUMENT_MAX_LENGTH = 20_000;
+
 export type SettingUnit = 'minutes' | 'hours' | 'days' | 'currency';
 export type FileKind = 'logo' | 'agreement' | 'privateKey';
 /** An outcome form (1 to 15) or a custom form's UUID. */
@@ -334,6 +342,13 @@ export const settingsCatalogue = [
   flag('useTwilio', 'twilio'),
   str('twilioAccountSid', 'twilio', 'text'),
   secret('twilioAuthToken', 'twilio'),
+
+  // Terms and privacy pages (issue #12; legal-texts.ts holds the defaults). Last in the catalogue, so the
+  // wire positions of the keys above stay where they were.
+  str('termsAndConditionsEn', 'legalTexts', 'document'),
+  str('termsAndConditionsEs', 'legalTexts', 'document'),
+  str('privacyPolicyEn', 'legalTexts', 'document'),
+  str('privacyPolicyEs', 'legalTexts', 'document'),
 ] as const satisfies readonly SettingDefinition[];
 
 type Entry = (typeof settingsCatalogue)[number];
@@ -497,6 +512,8 @@ function inputSchemaFor(def: SettingDefinition): z.ZodType {
       return optionalPattern(() => true, 'invalid');
     case 'longText':
       return optionalPattern(() => true, 'invalid', 5000);
+    case 'document':
+      return optionalPattern(() => true, 'invalid', DOCUMENT_MAX_LENGTH);
     case 'email':
       return optionalPattern(isEmailAddress, 'emailInvalid', 254);
     case 'phone':
@@ -551,6 +568,7 @@ function outputSchemaFor(def: SettingDefinition): z.ZodType {
       return z.array(z.string());
     case 'text':
     case 'longText':
+    case 'document':
     case 'email':
     case 'phone':
     case 'usState':
@@ -651,6 +669,7 @@ export function serializeSetting(def: SettingDefinition, value: unknown): string
       return Array.isArray(value) ? value.map(String).join(',') : '';
     case 'text':
     case 'longText':
+    case 'document':
     case 'email':
     case 'phone':
     case 'usState':
@@ -685,6 +704,7 @@ export function parseSettingText(def: SettingDefinition, text: string): unknown 
       return splitList(trimmed);
     case 'text':
     case 'longText':
+    case 'document':
     case 'email':
     case 'phone':
     case 'usState':

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bodyMapSchema } from './body-map.js';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation.js';
 import { formLanguageSchema, localizedTextSchema, signatureAnswerSchema } from './forms.js';
+import { verifyLinkSchema } from './patient-links.js';
 
 /**
  * Patient intake (issue #12, decision 0032). One link per appointment runs the patient through the
@@ -228,6 +229,8 @@ export const intakeViewSchema = z.object({
     hideExitPro: z.boolean(),
     checkinConfirmation: z.boolean(),
     pharmacyRequired: z.boolean(),
+    /** Ask how the clinic may contact the patient before the steps (`showOptInToConsentPage`). */
+    contactOptIn: z.boolean(),
     ask: z.object({
       sexualOrientation: z.boolean(),
       sexAssignedAtBirth: z.boolean(),
@@ -236,6 +239,8 @@ export const intakeViewSchema = z.object({
     }),
   }),
   amountDueCents: z.number().int().nullable(),
+  /** What the patient chose on the opt-in page of this intake; null until they answer. */
+  contactChoice: z.object({ email: z.boolean(), text: z.boolean() }).nullable(),
   completedAt: z.string().nullable(),
   /** Self (at the clinic) or home check-in from the link: offered on the day of the visit when the clinic allows it. */
   checkIn: z.object({ offered: z.boolean(), checkedIn: z.boolean() }),
@@ -244,6 +249,25 @@ export type IntakeView = z.infer<typeof intakeViewSchema>;
 
 export const patientCheckInResponseSchema = z.object({ checkedIn: z.boolean(), confirmationPage: z.boolean() });
 export type PatientCheckInResponse = z.infer<typeof patientCheckInResponseSchema>;
+
+/**
+ * Self check-in at the clinic from a QR code (decision 0034): the page names the patient and the
+ * appointment, and the patient proves who they are with last name and date of birth.
+ */
+export const selfCheckInParamsSchema = z.object({ patientId: idSchema, appointmentId: idSchema });
+export const selfCheckInStateSchema = z.object({
+  clinicName: z.string(),
+  /** ready: the patient can check in now; checkedIn: already done; notToday: the visit is another day; locked: too many wrong answers. */
+  state: z.enum(['ready', 'checkedIn', 'notToday', 'locked']),
+  lockedMinutes: z.number().int().nullable(),
+});
+export type SelfCheckInState = z.infer<typeof selfCheckInStateSchema>;
+export const selfCheckInSchema = verifyLinkSchema;
+export type SelfCheckIn = z.infer<typeof selfCheckInSchema>;
+
+/** The opt-in page: care messages by email and by text, each chosen by the patient (unchecked until they do). */
+export const contactChoiceSchema = z.object({ email: z.boolean(), text: z.boolean() });
+export type ContactChoice = z.infer<typeof contactChoiceSchema>;
 
 export const intakeSaveResponseSchema = z.object({ done: z.boolean(), completed: z.boolean() });
 export type IntakeSaveResponse = z.infer<typeof intakeSaveResponseSchema>;
@@ -334,6 +358,8 @@ export const appointmentDashboardRowSchema = z.object({
 });
 export const appointmentDashboardSchema = z.object({
   date: z.string(),
+  /** The clinic offers self check-in from a QR code (`enablePatientSelfCheckin`, decision 0034). */
+  selfCheckIn: z.boolean(),
   rows: z.array(appointmentDashboardRowSchema),
 });
 export type AppointmentDashboard = z.infer<typeof appointmentDashboardSchema>;
@@ -364,3 +390,127 @@ export const bulkIntakeProgressSchema = z.object({
   notSent: z.number().int(),
 });
 export type BulkIntakeProgress = z.infer<typeof bulkIntakeProgressSchema>;
+
+// ---- the doctor's one-pager ----------------------------------------------------------------------------
+
+export const onePagerQuerySchema = z.object({ appointmentId: idSchema });
+
+/** Pain now minus pain then, score by score (negative: less pain than last time). */
+const painChangeSchema = z.object({
+  current: z.number().int(),
+  average: z.number().int(),
+  best: z.number().int(),
+  worst: z.number().int(),
+});
+
+/**
+ * `GET /api/patientappointments/one-pager` (section 7 "GET one-pager", issue #12): what a doctor reads
+ * in half a minute before the visit, printable. Everything comes from the appointment's intake and the
+ * patient's record; a part the patient has not finished is null or empty, never an error. Answers count
+ * only once their step is finished (a draft the patient may still change is not shown as an answer).
+ */
+export const onePagerSchema = z.object({
+  patient: z.object({
+    id: idSchema,
+    name: z.string(),
+    /** YYYY-MM-DD. */
+    dateOfBirth: z.string(),
+    /** Whole years on the day of the visit (clinic calendar). */
+    age: z.number().int(),
+    /** The gender custom-field value, as the clinic wrote it. */
+    sex: z.string().nullable(),
+  }),
+  appointment: z.object({
+    id: idSchema,
+    startsAt: z.string(),
+    /** Day and time in the clinic's time zone, MM/DD/YYYY hh:mm AM. */
+    startsAtText: z.string(),
+    reason: z.enum(['new_patient', 'follow_up']).nullable(),
+    typeName: z.string().nullable(),
+    roomName: z.string().nullable(),
+    doctorName: z.string().nullable(),
+    /** Appointment status code (Checking_In 1, Upcoming 2, Completed 3, No_Show 4). */
+    status: z.number().int(),
+    checkedInAt: z.string().nullable(),
+  }),
+  /** The appointment's intake (its latest finished link, else its latest link); null when none was made. */
+  intake: z
+    .object({
+      linkId: idSchema,
+      status: z.enum(['active', 'completed', 'expired', 'revoked', 'locked']),
+      steps: z.array(z.object({ step: intakeWorkStepSchema, done: z.boolean() })),
+      stepsDone: z.number().int(),
+      stepsPlanned: z.number().int(),
+      completedAt: z.string().nullable(),
+    })
+    .nullable(),
+  pain: z.object({
+    current: vasScoresSchema.nullable(),
+    /** The latest earlier visit whose intake has finished pain scores. */
+    previous: z.object({ appointmentId: idSchema, startsAt: z.string(), scores: vasScoresSchema }).nullable(),
+    /** current minus previous; null unless both are there. */
+    change: painChangeSchema.nullable(),
+  }),
+  bodyMap: z.object({
+    /** Marked areas, most painful first; `count` is the widespread figure (decision 0031). */
+    current: z
+      .object({
+        regions: z.array(z.object({ id: z.string(), level: z.number().int() })),
+        count: z.number().int(),
+      })
+      .nullable(),
+    /** The latest earlier visit whose intake has a finished body map. */
+    previous: z.object({ appointmentId: idSchema, startsAt: z.string(), count: z.number().int() }).nullable(),
+  }),
+  /** Outcome forms answered for this appointment (the latest response of each form), in form order. */
+  pros: z.array(
+    z.object({
+      responseId: idSchema,
+      formCode: z.number().int(),
+      title: localizedTextSchema,
+      submittedAt: z.string(),
+      score: z.number().nullable(),
+      /** The headline's maximum (section 9). */
+      maximum: z.number(),
+      band: z.number().int().nullable(),
+      bandLabel: localizedTextSchema.nullable(),
+      /** The same patient's previous response to the same form, as on the result page. */
+      previous: z
+        .object({
+          responseId: idSchema,
+          submittedAt: z.string(),
+          score: z.number().nullable(),
+          change: z.number().nullable(),
+          better: z.boolean().nullable(),
+          meetsMcid: z.boolean().nullable(),
+        })
+        .nullable(),
+    }),
+  ),
+  /** null until the health history step is finished. */
+  allergies: z
+    .object({
+      noneKnown: z.boolean(),
+      items: z.array(z.object({ name: z.string(), reaction: z.string().nullable() })),
+    })
+    .nullable(),
+  medications: z
+    .object({
+      none: z.boolean(),
+      items: z.array(z.object({ name: z.string(), dose: z.string().nullable(), frequency: z.string().nullable() })),
+    })
+    .nullable(),
+  /** The clinic's own health history and check-in forms of the intake, answered or not. */
+  historyForms: z.array(
+    z.object({
+      key: z.string(),
+      step: z.union([z.literal(2), z.literal(3)]),
+      title: localizedTextSchema,
+      done: z.boolean(),
+      responseId: idSchema.nullable(),
+    }),
+  ),
+  /** The patient's signed consents, newest first. */
+  consents: z.array(consentSchema),
+});
+export type OnePager = z.infer<typeof onePagerSchema>;

@@ -79,6 +79,10 @@ export const serverMessages = {
     en: 'Too many failed sign-in attempts. Please try again later.',
     es: 'Demasiados intentos fallidos de inicio de sesión. Inténtelo de nuevo más tarde.',
   },
+  selfCheckInLocked: {
+    en: 'Too many answers did not match. Please try again in {{minutes}} minutes or ask at the front desk.',
+    es: 'Demasiadas respuestas no coincidían. Inténtelo de nuevo dentro de {{minutes}} minutos o pregunte en recepción.',
+  },
   pinLocked: {
     en: 'Too many wrong PIN attempts. Please try again later.',
     es: 'Demasiados intentos con un PIN incorrecto. Inténtelo de nuevo más tarde.',

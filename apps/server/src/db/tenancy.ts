@@ -25,6 +25,10 @@ export const systemAccessReasons = [
   'staff-memberships',
   /** An open patient link is found by the hash of its token; the link then names the clinic. */
   'patient-link-token',
+  /** The self check-in QR page names an appointment; its clinic is read by the appointment's id. */
+  'self-check-in',
+  /** The intake sweep finds, in every clinic, visits whose intake link is due to go out on its own. */
+  'intake-auto-send',
   /** Delivering a stored outbound message after the request that queued it has committed. */
   'outbox-delivery',
   /** System Manager screens over every clinic (the email outbox). */

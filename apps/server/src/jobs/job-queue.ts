@@ -13,6 +13,8 @@ export const JOB_SCHEMA = 'pgboss';
 export const jobQueues = {
   /** Hands one stored outbound message to its provider. */
   deliverMessage: 'deliver-message',
+  /** Makes and sends the intake links that are due (decision 0034); run by pg-boss's cron schedule. */
+  intakeSweep: 'intake-sweep',
 } as const;
 /** Jobs one worker fetches at a time; a full batch fetches the next at once. */
 const WORK_BATCH_SIZE = 20;
@@ -66,6 +68,9 @@ export interface JobQueue {
     name: JobQueueName,
     handler: (data: T, job: { id: string; retryCount: number; retryLimit: number }) => Promise<void>,
   ): Promise<void>;
+  /** Runs `name` on a cron schedule across every process (pg-boss keeps one schedule per name). */
+  schedule(name: JobQueueName, cron: string): Promise<void>;
+  unschedule(name: JobQueueName): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -76,6 +81,8 @@ export interface JobQueueOptions {
   retryDelaySeconds?: number;
   /** Retries after the first try. */
   retryLimit?: number;
+  /** Whether this process keeps the cron schedules (scheduled jobs are still created once per tick). */
+  schedules?: boolean;
 }
 
 /** Starts the queue for this process: maintenance (expired and retried jobs) and the workers. */
@@ -92,7 +99,7 @@ export async function startJobQueue(handle: DatabaseHandle, options: JobQueueOpt
     db: db as PgBoss.Db,
     schema: JOB_SCHEMA,
     migrate: false,
-    schedule: false,
+    schedule: options.schedules ?? false,
     supervise: true,
     maintenanceIntervalSeconds: 60,
   });
@@ -129,6 +136,12 @@ export async function startJobQueue(handle: DatabaseHandle, options: JobQueueOpt
           if (jobs.length === WORK_BATCH_SIZE) boss.notifyWorker(workerId);
         },
       );
+    },
+    async schedule(name, cron) {
+      await boss.schedule(name, cron, {}, { tz: 'UTC' });
+    },
+    async unschedule(name) {
+      await boss.unschedule(name);
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: 5000 });

@@ -13,7 +13,8 @@ import { instrumentSlugs } from '@pathwell/contracts/patient-links';
 const patientPagePattern = new RegExp(
   `^/(?:patients/(?:${Object.values(instrumentSlugs).join('|')})/[^/]+(?:/[^/]+)?|customform/[^/]+/surveryform` +
     // Intake (decision 0032): the staff app keeps /patients/appointmentdashboard without a token.
-    `|patients/intake/[^/]+(?:/[^/]+)?|patients/appointmentdashboard/[A-Za-z0-9_-]{43}(?:/[^/]+){0,2}|patients/intake(?:complete|notavailable)|(?:home)?checkincomplete)/?$`,
+    `|patients/intake/[^/]+(?:/[^/]+)?|patients/appointmentdashboard/[A-Za-z0-9_-]{43}(?:/[^/]+){0,2}|patients/intake(?:complete|notavailable)|(?:home)?checkincomplete` +
+    `|patients/[0-9a-fA-F-]{36}/appointments/[0-9a-fA-F-]{36}/patient-checkin)/?$`,
   'i',
 );
 

@@ -5,17 +5,22 @@ import { Link } from 'react-router';
 import { Brand } from './brand';
 import { LanguageSwitcher } from './language-switcher';
 
-/** Frame of the open account pages: brand, language switch, one centred card. */
+/**
+ * Frame of the open account pages: brand, language switch, one centred card, and below it the link to
+ * the terms (`footer` replaces it, e.g. on the clinic's own terms and privacy pages).
+ */
 export function AccountLayout({
   title,
   subtitle,
   children,
   width = 440,
+  footer,
 }: {
   title: string;
   subtitle?: ReactNode;
   children: ReactNode;
   width?: number;
+  footer?: ReactNode;
 }) {
   const { t } = useTranslation('common');
   useEffect(() => {
@@ -54,9 +59,11 @@ export function AccountLayout({
           </Stack>
         </Paper>
         <Text ta="center" size="sm" c="dimmed" mt="lg">
-          <Anchor component={Link} to="/terms-and-conditions" c="dimmed" size="sm">
-            {t('termsLink')}
-          </Anchor>
+          {footer ?? (
+            <Anchor component={Link} to="/terms-and-conditions" c="dimmed" size="sm">
+              {t('termsLink')}
+            </Anchor>
+          )}
         </Text>
       </Container>
     </Box>

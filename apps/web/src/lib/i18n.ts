@@ -16,6 +16,7 @@ import enDashboard from '../locales/en/dashboard.json';
 import enDates from '../locales/en/dates.json';
 import enErrors from '../locales/en/errors.json';
 import enInstances from '../locales/en/instances.json';
+import enLegal from '../locales/en/legal.json';
 import enLists from '../locales/en/lists.json';
 import enOutbox from '../locales/en/outbox.json';
 import enNotifications from '../locales/en/notifications.json';
@@ -23,6 +24,7 @@ import enCommunications from '../locales/en/communications.json';
 import enIntakeStaff from '../locales/en/intakeStaff.json';
 import enApptDashboard from '../locales/en/apptDashboard.json';
 import enBulkIntake from '../locales/en/bulkIntake.json';
+import enOnePager from '../locales/en/onePager.json';
 import enBodyMap from '../locales/en/bodyMap.json';
 import enUserMessages from '../locales/en/userMessages.json';
 import enPatientDashboard from '../locales/en/patientDashboard.json';
@@ -42,6 +44,7 @@ import esDashboard from '../locales/es/dashboard.json';
 import esDates from '../locales/es/dates.json';
 import esErrors from '../locales/es/errors.json';
 import esInstances from '../locales/es/instances.json';
+import esLegal from '../locales/es/legal.json';
 import esLists from '../locales/es/lists.json';
 import esMenu from '../locales/es/menu.json';
 import esOutbox from '../locales/es/outbox.json';
@@ -50,6 +53,7 @@ import esCommunications from '../locales/es/communications.json';
 import esIntakeStaff from '../locales/es/intakeStaff.json';
 import esApptDashboard from '../locales/es/apptDashboard.json';
 import esBulkIntake from '../locales/es/bulkIntake.json';
+import esOnePager from '../locales/es/onePager.json';
 import esBodyMap from '../locales/es/bodyMap.json';
 import esUserMessages from '../locales/es/userMessages.json';
 import esPatientDashboard from '../locales/es/patientDashboard.json';
@@ -92,6 +96,7 @@ export const resources = {
     intakeStaff: enIntakeStaff,
     apptDashboard: enApptDashboard,
     bulkIntake: enBulkIntake,
+    onePager: enOnePager,
     bodyMap: enBodyMap,
     userMessages: enUserMessages,
     activity: { ...enActivity, ...activityLabelsFor('en') },
@@ -101,6 +106,7 @@ export const resources = {
     settings: enSettings,
     lists: enLists,
     terms: enTerms,
+    legal: enLegal,
     users: enUsers,
     patientDashboard: enPatientDashboard,
     patients: enPatients,
@@ -122,6 +128,7 @@ export const resources = {
     intakeStaff: esIntakeStaff,
     apptDashboard: esApptDashboard,
     bulkIntake: esBulkIntake,
+    onePager: esOnePager,
     bodyMap: esBodyMap,
     userMessages: esUserMessages,
     activity: { ...esActivity, ...activityLabelsFor('es') },
@@ -131,6 +138,7 @@ export const resources = {
     settings: esSettings,
     lists: esLists,
     terms: esTerms,
+    legal: esLegal,
     users: esUsers,
     patientDashboard: esPatientDashboard,
     patients: esPatients,

@@ -1,6 +1,13 @@
 import type { ErrorBody } from '@pathwell/contracts/errors';
 import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
-import type { IntakeSaveResponse, IntakeStepSlug, IntakeView, PatientCheckInResponse } from '@pathwell/contracts/intake';
+import type {
+  ContactChoice,
+  IntakeSaveResponse,
+  IntakeStepSlug,
+  IntakeView,
+  PatientCheckInResponse,
+  SelfCheckInState,
+} from '@pathwell/contracts/intake';
 import type { Draft, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
 
 /**
@@ -123,6 +130,8 @@ export const intakeApi = {
     }),
   checkIn: (token: string, accessToken: string) =>
     call<PatientCheckInResponse>('POST', `${intakePath(token)}/checkin`, { accessToken }),
+  saveContact: (token: string, accessToken: string, body: { choice: ContactChoice; language: FormLanguage }) =>
+    call<IntakeSaveResponse>('PUT', `${intakePath(token)}/contact`, { body, accessToken }),
   /** The clinic's agreement PDF, fetched with the access token and opened as a blob. */
   async agreement(token: string, accessToken: string, language: FormLanguage): Promise<Blob> {
     const response = await fetch(`${intakePath(token)}/agreement?language=${language}`, {
@@ -132,4 +141,14 @@ export const intakeApi = {
     if (!response.ok) throw new PatientApiError(response.status, {});
     return response.blob();
   },
+};
+
+const selfCheckInPath = (patientId: string, appointmentId: string) =>
+  `/api/selfcheckin/${encodeURIComponent(patientId)}/${encodeURIComponent(appointmentId)}`;
+
+/** The self check-in QR page's calls (decision 0034). */
+export const selfCheckInApi = {
+  state: (patientId: string, appointmentId: string) => call<SelfCheckInState>('GET', selfCheckInPath(patientId, appointmentId)),
+  checkIn: (patientId: string, appointmentId: string, body: { lastName: string; dateOfBirth: string }) =>
+    call<PatientCheckInResponse>('POST', selfCheckInPath(patientId, appointmentId), { body }),
 };

@@ -19,14 +19,19 @@ export function normalizeDateOfBirth(input: string): string {
   return match ? `${match[1]!.padStart(2, '0')}/${match[2]!.padStart(2, '0')}/${match[3]}` : input.trim();
 }
 
+type Identity = { lastName: string; dateOfBirth: string };
 type Props = {
-  token: string;
   notice: string | null;
-  onVerified: (accessToken: string) => void;
   onGone: (status: Exclude<LinkStatus, 'active'>) => void;
+  /** A link's identity check: the access token goes to `onVerified`. */
+  token?: string;
+  onVerified?: (accessToken: string) => void;
+  /** Another check on the same two answers (the self check-in QR page); the page's own title and intro. */
+  check?: (identity: Identity) => Promise<void>;
+  texts?: { title: string; intro: string; submit: string };
 };
 
-export function IdentityStep({ token, notice, onVerified, onGone }: Props) {
+export function IdentityStep({ token = '', notice, onVerified, onGone, check, texts }: Props) {
   const { t } = useTranslation(['patient', 'validation']);
   const [lastName, setLastName] = useState('');
   const [dateOfBirth, setDateOfBirth] = useState('');
@@ -50,14 +55,19 @@ export function IdentityStep({ token, notice, onVerified, onGone }: Props) {
     if (next.dateOfBirth) return dateRef.current?.focus();
     setBusy(true);
     try {
-      const verified = await patientApi.verify(token, { lastName: lastName.trim(), dateOfBirth: date });
-      onVerified(verified.accessToken);
+      const identity = { lastName: lastName.trim(), dateOfBirth: date };
+      if (check) return void (await check(identity));
+      const verified = await patientApi.verify(token, identity);
+      onVerified?.(verified.accessToken);
     } catch (failure) {
       setBusy(false);
       if (failure instanceof PatientApiError) {
         const gone = failure.goneStatus;
         if (gone) return onGone(gone);
-        if (failure.status === 429) return setFormError(t('gone.locked.body', { minutes: LINK_LOCK_MINUTES }));
+        if (failure.status === 429) {
+          const minutes = Number(failure.body.params?.minutes ?? LINK_LOCK_MINUTES);
+          return setFormError(t(check ? 'selfCheckIn.lockedForm' : 'gone.locked.body', { minutes }));
+        }
         const fields = failure.body.fields;
         // A mismatch names no field (the server sends it on lastName): one message for the pair.
         const mismatch = !fields || Object.values(fields).includes('identityMismatch');
@@ -76,14 +86,14 @@ export function IdentityStep({ token, notice, onVerified, onGone }: Props) {
   return (
     <form className="pw-card" noValidate onSubmit={(event) => void submit(event)} aria-labelledby={ids.form}>
       <h2 id={ids.form} className="pw-question-title">
-        {t('identity.title')}
+        {texts?.title ?? t('identity.title')}
       </h2>
       {notice && (
         <p className="pw-notice" role="status">
           {notice}
         </p>
       )}
-      <p>{t('identity.intro')}</p>
+      <p>{texts?.intro ?? t('identity.intro')}</p>
       <div className="pw-field">
         <label htmlFor={ids.lastName}>{t('identity.lastName')}</label>
         <input
@@ -139,7 +149,7 @@ export function IdentityStep({ token, notice, onVerified, onGone }: Props) {
       )}
       <div className="pw-nav">
         <button type="submit" className="pw-button pw-button-primary" disabled={busy} aria-busy={busy || undefined}>
-          {busy ? t('identity.checking') : t('identity.continue')}
+          {busy ? t('identity.checking') : (texts?.submit ?? t('identity.continue'))}
         </button>
       </div>
     </form>

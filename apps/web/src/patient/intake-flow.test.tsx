@@ -35,9 +35,11 @@ function viewOf(overrides: Partial<IntakeView> = {}): IntakeView {
       hideExitPro: false,
       checkinConfirmation: false,
       pharmacyRequired: false,
+      contactOptIn: false,
       ask: { sexualOrientation: false, sexAssignedAtBirth: false, pronouns: false, communicationPreferences: false },
     },
     amountDueCents: null,
+    contactChoice: null,
     completedAt: null,
     checkIn: { offered: false, checkedIn: false },
     ...overrides,
@@ -89,6 +91,63 @@ afterEach(() => {
 });
 
 describe('the intake flow', () => {
+  it('opens on the welcome screen when the clinic has one, then asks how the clinic may contact the patient', async () => {
+    const base = viewOf();
+    const view = viewOf({ options: { ...base.options, welcomeScreen: true, contactOptIn: true } });
+    const calls = fakeServer(
+      [
+        (call) =>
+          call.method === 'PUT' && call.path.endsWith('/contact')
+            ? { status: 200, body: { done: true, completed: false } }
+            : undefined,
+      ],
+      view,
+    );
+    renderFlow(view);
+    expect(screen.getByRole('heading', { name: 'Welcome to Riverside Spine & Pain' })).toBeInTheDocument();
+    expect(screen.getByTestId('intake-welcome')).toHaveTextContent('Where you feel pain');
+    fireEvent.click(screen.getByRole('button', { name: "Let's begin" }));
+    const email = screen.getByRole('checkbox', { name: 'Emails about my visits and care' });
+    const text = screen.getByRole('checkbox', { name: /Text messages about my visits/ });
+    // Opt-in: nothing is chosen for the patient.
+    expect(email).not.toBeChecked();
+    expect(text).not.toBeChecked();
+    fireEvent.click(email);
+    fireEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await screen.findByTestId('intake-dashboard');
+    expect(calls.find((call) => call.path.endsWith('/contact'))?.body).toEqual({
+      choice: { email: true, text: false },
+      language: 'en',
+    });
+  });
+
+  it('skips the welcome once a step is done, and the opt-in page once it is answered or not asked', () => {
+    const base = viewOf();
+    const started = viewOf({
+      steps: [
+        { step: 4, done: true },
+        { step: 5, done: false },
+      ],
+      ownDone: [4],
+      options: { ...base.options, welcomeScreen: true, contactOptIn: true },
+      contactChoice: { email: true, text: true },
+    });
+    fakeServer([], started);
+    renderFlow(started);
+    expect(screen.getByTestId('intake-dashboard')).toBeInTheDocument();
+    expect(screen.queryByTestId('intake-welcome')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('intake-opt-in')).not.toBeInTheDocument();
+  });
+
+  it('the opt-in page reads in Spanish', () => {
+    const base = viewOf();
+    const view = viewOf({ options: { ...base.options, contactOptIn: true } });
+    fakeServer([], view);
+    renderFlow(view, 'es');
+    expect(screen.getByRole('heading', { name: '¿Cómo podemos comunicarnos con usted sobre su atención?' })).toBeInTheDocument();
+    expect(screen.getByText('Nunca usamos sus datos de contacto para publicidad ni marketing.')).toBeInTheDocument();
+  });
+
   it('lists the steps with their state and starts at the first unfinished one', async () => {
     const view = viewOf({
       steps: [

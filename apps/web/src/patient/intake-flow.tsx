@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { IntakeView, IntakeWorkStep } from '@pathwell/contracts/intake';
+import type { ContactChoice, IntakeView, IntakeWorkStep } from '@pathwell/contracts/intake';
 import type { LinkForm } from '@pathwell/contracts/patient-links';
 import { intakeApi, PatientApiError } from './api';
 import { BodyMapView } from './body-map';
@@ -12,6 +12,8 @@ import { localized } from './text';
 type Gone = 'completed' | 'expired' | 'revoked' | 'locked';
 type Screen =
   | { name: 'dashboard' }
+  | { name: 'welcome' }
+  | { name: 'optIn' }
   | { name: 'step'; step: IntakeWorkStep }
   | { name: 'form'; key: string; linkForm: LinkForm }
   | { name: 'review'; step: IntakeWorkStep }
@@ -38,6 +40,15 @@ const ownStep: Partial<Record<IntakeWorkStep, (props: StepProps) => React.JSX.El
 };
 
 export const COMPLETE_PATH = '/patients/intakecomplete';
+
+const needsContactChoice = (view: IntakeView) => view.options.contactOptIn && view.contactChoice === null && !view.completedAt;
+
+/** The welcome screen before a fresh start (`welcomeScreenEnabled`), then the opt-in page, then the step list. */
+function firstScreen(view: IntakeView): Screen {
+  if (view.options.welcomeScreen && !view.completedAt && view.steps.every((state) => !state.done)) return { name: 'welcome' };
+  if (needsContactChoice(view)) return { name: 'optIn' };
+  return { name: 'dashboard' };
+}
 export const CHECKIN_COMPLETE_PATH = '/checkincomplete';
 
 /**
@@ -47,7 +58,7 @@ export const CHECKIN_COMPLETE_PATH = '/checkincomplete';
 export function IntakeFlow({ token, accessToken, initial, language, retryDelaysMs, onGone, onSessionEnded }: Props) {
   const { t } = useTranslation('intake');
   const [view, setView] = useState(initial);
-  const [screen, setScreen] = useState<Screen>({ name: 'dashboard' });
+  const [screen, setScreen] = useState<Screen>(() => firstScreen(initial));
   const [problem, setProblem] = useState(false);
   const [checkingIn, setCheckingIn] = useState(false);
   const [checkInProblem, setCheckInProblem] = useState<string | null>(null);
@@ -172,6 +183,49 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
   }
 
   const stepProps: Omit<StepProps, 'onFinished'> = { token, accessToken, view, language, onGone, onSessionEnded };
+
+  if (screen.name === 'welcome') {
+    return (
+      <section className="pw-card" data-testid="intake-welcome">
+        <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+          {t('welcome.title', { clinic: view.clinicName })}
+        </h2>
+        <p>{t('welcome.body', { name: view.patientFirstName })}</p>
+        <ol className="pw-list">
+          {view.steps.map((state) => (
+            <li key={state.step}>{stepTitle(state.step)}</li>
+          ))}
+        </ol>
+        <p className="pw-hint">{t('welcome.saved')}</p>
+        <div className="pw-nav">
+          <button
+            type="button"
+            className="pw-button pw-button-primary"
+            onClick={() => setScreen(needsContactChoice(view) ? { name: 'optIn' } : { name: 'dashboard' })}
+          >
+            {t('welcome.start')}
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  if (screen.name === 'optIn') {
+    return (
+      <ContactOptIn
+        token={token}
+        accessToken={accessToken}
+        language={language}
+        headingRef={headingRef}
+        onGone={onGone}
+        onSessionEnded={onSessionEnded}
+        onSaved={(choice) => {
+          setView((current) => ({ ...current, contactChoice: choice }));
+          setScreen({ name: 'dashboard' });
+        }}
+      />
+    );
+  }
 
   return (
     <div className="pw-intake">
@@ -303,6 +357,79 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
         </section>
       )}
     </div>
+  );
+}
+
+/** May the clinic send care messages by email and by text: both unchecked until the patient chooses. */
+function ContactOptIn({
+  token,
+  accessToken,
+  language,
+  headingRef,
+  onGone,
+  onSessionEnded,
+  onSaved,
+}: {
+  token: string;
+  accessToken: string;
+  language: 'en' | 'es';
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+  onGone: (status: Gone) => void;
+  onSessionEnded: () => void;
+  onSaved: (choice: ContactChoice) => void;
+}) {
+  const { t } = useTranslation('intake');
+  const [choice, setChoice] = useState<ContactChoice>({ email: false, text: false });
+  const [saving, setSaving] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const save = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    setFailed(false);
+    try {
+      await intakeApi.saveContact(token, accessToken, { choice, language });
+      onSaved(choice);
+    } catch (failure) {
+      setSaving(false);
+      if (failure instanceof PatientApiError) {
+        const gone = failure.goneStatus;
+        if (gone) return onGone(gone);
+        if (failure.status === 401) return onSessionEnded();
+      }
+      setFailed(true);
+    }
+  };
+  return (
+    <form className="pw-card" data-testid="intake-opt-in" onSubmit={(event) => void save(event)}>
+      <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+        {t('optIn.title')}
+      </h2>
+      <p>{t('optIn.body')}</p>
+      <fieldset className="pw-intake-section">
+        <legend className="pw-section-title">{t('optIn.legend')}</legend>
+        {(['email', 'text'] as const).map((channel) => (
+          <label key={channel} className="pw-choice">
+            <input
+              type="checkbox"
+              checked={choice[channel]}
+              onChange={(event) => setChoice((current) => ({ ...current, [channel]: event.target.checked }))}
+            />
+            <span>{t(`optIn.${channel}`)}</span>
+          </label>
+        ))}
+      </fieldset>
+      <p className="pw-hint">{t('optIn.noMarketing')}</p>
+      {failed && (
+        <p className="pw-error" role="alert">
+          {t('problem')}
+        </p>
+      )}
+      <div className="pw-nav">
+        <button type="submit" className="pw-button pw-button-primary" disabled={saving} aria-busy={saving || undefined}>
+          {saving ? t('saving') : t('saveContinue')}
+        </button>
+      </div>
+    </form>
   );
 }
 

@@ -276,6 +276,18 @@ describe('link states and identity', () => {
     expect(screen.getByTestId('language-notice')).toBeInTheDocument();
   });
 
+  it("links the terms and privacy pages in a new tab, in the patient's language", async () => {
+    fakePatientApi({ status: { status: 410, body: { error: 'expired', code: 'GONE' } } });
+    renderPatient();
+    await screen.findByTestId('gone-expired');
+    expect(screen.getByRole('link', { name: 'Terms' })).toHaveAttribute('href', '/termsandconditions?lang=en');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Español' }));
+    const privacy = screen.getByRole('link', { name: 'Privacidad' });
+    expect(privacy).toHaveAttribute('href', '/privacypolicy?lang=es');
+    expect(privacy).toHaveAttribute('target', '_blank');
+    expect(privacy).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
   it('shows a not-valid page for a path that is not a patient link', async () => {
     fakePatientApi();
     renderPatient('/patients/unknown/abc');

@@ -8,6 +8,7 @@ import { IntakeFlow } from './intake-flow';
 import { patientI18n } from './i18n';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
+import { SelfCheckIn } from './self-check-in';
 import { parsePatientPath } from './routes';
 import { linkStorage } from './storage';
 import { localized } from './text';
@@ -40,7 +41,9 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   const [route] = useState(() => parsePatientPath(pathname));
   const token = route?.token ?? '';
   const isIntake = route?.kind === 'intake';
-  const [phase, setPhase] = useState<Phase>(route && route.kind !== 'page' ? { name: 'loading' } : { name: 'notFound' });
+  const isLinkPage = route !== null && route.kind !== 'page' && route.kind !== 'selfCheckIn';
+  const [phase, setPhase] = useState<Phase>(isLinkPage ? { name: 'loading' } : { name: 'notFound' });
+  const [selfCheckInClinic, setSelfCheckInClinic] = useState('');
   const [status, setStatus] = useState<LinkStatusResponse | null>(null);
   const [language, setLanguage] = useState<FormLanguage>(patientI18n.language === 'es' ? 'es' : 'en');
   const mainRef = useRef<HTMLElement>(null);
@@ -110,7 +113,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   }, [chooseLanguage, gone, isIntake, loadForm, token]);
 
   useEffect(() => {
-    if (route && route.kind !== 'page') void loadStatus();
+    if (isLinkPage) void loadStatus();
     // The link is read once per page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
@@ -129,11 +132,16 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       ? phase.linkForm.clinicName
       : phase.name === 'intake'
         ? phase.view.clinicName
-        : (status?.clinicName ?? '');
+        : (status?.clinicName ?? selfCheckInClinic);
   const formLanguages = form?.languages ?? status?.languages ?? ['en', 'es'];
   const englishOnly = language === 'es' && !formLanguages.includes('es');
   const showFormParts = phase.name === 'identity' || phase.name === 'form' || phase.name === 'loading';
-  const pageTitle = route?.kind === 'page' ? t(`intakePages.${route.page}.heading`) : title;
+  const pageTitle =
+    route?.kind === 'page'
+      ? t(`intakePages.${route.page}.heading`)
+      : route?.kind === 'selfCheckIn'
+        ? t('selfCheckIn.heading')
+        : title;
 
   useEffect(() => {
     document.title = clinicName ? `${title} · ${clinicName}` : title;
@@ -159,7 +167,9 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             ))}
           </div>
         </div>
-        {(phase.name !== 'notFound' || route?.kind === 'page') && <h1 className="pw-title">{pageTitle}</h1>}
+        {(phase.name !== 'notFound' || route?.kind === 'page' || route?.kind === 'selfCheckIn') && (
+          <h1 className="pw-title">{pageTitle}</h1>
+        )}
       </header>
 
       <main className="pw-main" ref={mainRef}>
@@ -179,7 +189,12 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         {phase.name === 'notFound' && route?.kind === 'page' && (
           <Message testId={route.page} title={t(`intakePages.${route.page}.title`)} body={t(`intakePages.${route.page}.body`)} />
         )}
-        {phase.name === 'notFound' && route?.kind !== 'page' && <Message title={t('notFound.title')} body={t('notFound.body')} />}
+        {route?.kind === 'selfCheckIn' && (
+          <SelfCheckIn patientId={route.patientId} appointmentId={route.appointmentId} onClinicName={setSelfCheckInClinic} />
+        )}
+        {phase.name === 'notFound' && route?.kind !== 'page' && route?.kind !== 'selfCheckIn' && (
+          <Message title={t('notFound.title')} body={t('notFound.body')} />
+        )}
         {phase.name === 'problem' && (
           <div className="pw-card" role="alert">
             <h2 className="pw-question-title">{t('problem.title')}</h2>
@@ -250,6 +265,16 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
           <p className="pw-credit">{localized(form.credit, form.languages.includes(language) ? language : 'en')}</p>
         )}
         <p>{t('footer.privacy')}</p>
+        {/* The bundle does not know the clinic's id, so these open the standard texts (decision 0033). */}
+        <p>
+          <a href={`/termsandconditions?lang=${language}`} target="_blank" rel="noopener noreferrer">
+            {t('footer.terms')}
+          </a>
+          {' · '}
+          <a href={`/privacypolicy?lang=${language}`} target="_blank" rel="noopener noreferrer">
+            {t('footer.privacyPolicy')}
+          </a>
+        </p>
       </footer>
     </div>
   );

@@ -38,6 +38,19 @@ describe('patient paths', () => {
     expect(parsePatientPath('/patients/appointmentdashboard')).toBeNull();
   });
 
+  it('reads the self check-in QR page (decision 0034)', () => {
+    const patientId = '3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f';
+    const appointmentId = '7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d';
+    expect(parsePatientPath(`/patients/${patientId}/appointments/${appointmentId}/patient-checkin`)).toEqual({
+      kind: 'selfCheckIn',
+      patientId,
+      appointmentId,
+      token: '',
+    });
+    expect(parsePatientPath(`/patients/${patientId}/appointments/${appointmentId}/other`)).toBeNull();
+    expect(parsePatientPath(`/patients/${patientId}/visits/${appointmentId}/patient-checkin`)).toBeNull();
+  });
+
   it('reads a custom form link and refuses other paths', () => {
     expect(parsePatientPath(customFormPath(token))).toEqual({ kind: 'custom', token });
     expect(parsePatientPath('/patients/list')).toBeNull();

@@ -4,7 +4,8 @@ export type PatientRoute =
   | { kind: 'instrument'; slug: string; token: string; appointmentId: string | null }
   | { kind: 'custom'; token: string }
   | { kind: 'intake'; token: string; appointmentId: string | null }
-  | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable' | 'checkinComplete'; token: '' };
+  | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable' | 'checkinComplete'; token: '' }
+  | { kind: 'selfCheckIn'; patientId: string; appointmentId: string; token: '' };
 
 const slugs = new Set<string>(Object.values(instrumentSlugs));
 
@@ -15,6 +16,7 @@ const slugs = new Set<string>(Object.values(instrumentSlugs));
  *   /patients/intake/{token}/{appointmentId?}          an intake link (decision 0032), and its
  *   /patients/appointmentdashboard/{token}/{appointmentId}/{revisit?}   step list
  *   /patients/intakecomplete, /patients/intakenotavailable, /checkincomplete, /homecheckincomplete
+ *   /patients/{patientId}/appointments/{appointmentId}/patient-checkin   self check-in from a QR code
  * Fixed words ignore case, as the staff router does; the token keeps its case.
  */
 export function parsePatientPath(pathname: string): PatientRoute | null {
@@ -31,6 +33,16 @@ export function parsePatientPath(pathname: string): PatientRoute | null {
   const firstWord = first?.toLowerCase();
   if (parts.length === 1 && (firstWord === 'checkincomplete' || firstWord === 'homecheckincomplete')) {
     return { kind: 'page', page: 'checkinComplete', token: '' };
+  }
+  if (
+    parts.length === 5 &&
+    firstWord === 'patients' &&
+    third?.toLowerCase() === 'appointments' &&
+    rest[0]?.toLowerCase() === 'patient-checkin' &&
+    second &&
+    fourth
+  ) {
+    return { kind: 'selfCheckIn', patientId: second, appointmentId: fourth, token: '' };
   }
   const secondWord = second?.toLowerCase();
   if (firstWord === 'patients' && parts.length === 2) {

@@ -181,6 +181,9 @@ export const appointments = pgTable(
     amountDueCents: integer('amount_due_cents'),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkInDelayedUntil: timestamp('check_in_delayed_until', { withTimezone: true }),
+    /** Wrong identity answers at the self check-in QR page (decision 0034); a run of them locks it for a while. */
+    selfCheckInFailures: smallint('self_check_in_failures').notNull().default(0),
+    selfCheckInLockedUntil: timestamp('self_check_in_locked_until', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...stamps,

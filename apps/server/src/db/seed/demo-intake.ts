@@ -1,20 +1,43 @@
-import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, isNull, lt } from 'drizzle-orm';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, asc, desc, eq, gte, isNull, lt } from 'drizzle-orm';
 import { clinicDayStartAfter, clinicTodayStart } from '@pathwell/contracts/clinic-time';
 import type { IntakeWorkStep } from '@pathwell/contracts/intake';
+import { getInstrument, headlineOf, scoreForm, type InstrumentAnswers } from '@pathwell/instruments';
 import { sha256 } from '../../lib/secrets';
 import { defaultAgreement } from '../../modules/intake/intake-documents';
 import type { Database } from '../client';
-import { appointments, intakeEntries, patientConsents, patientLinks } from '../schema';
+import { appointments, formResponses, intakeEntries, patientConsents, patientLinks } from '../schema';
+import { AppointmentStatus } from './demo-patients';
 
 const HOUR = 3_600_000;
 // A 1×1 PNG stands in for a signature: demo consents open as PDFs like real ones.
 const DEMO_SIGNATURE =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-/** How far each of today's patients got: all done, part way, just opened, or no link yet. */
-const progress: { done: IntakeWorkStep[]; map?: Record<string, number>; vas?: [number, number, number, number] }[] = [
-  { done: [1, 2, 4, 5, 7], map: { 'lower-back': 7, 'left-upper-leg': 5, 'left-lower-leg': 4 }, vas: [6, 5, 3, 8] },
+const ODI = 2 as const;
+/** Every ODI section answered with the same code: 2 reads 40 % (moderate), 3 reads 60 % (severe). */
+const odiAnswers = (code: number): InstrumentAnswers =>
+  Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`q${index + 1}`, code]));
+
+/**
+ * How far each of today's patients got: all done, part way, just opened, or no link yet. The first one
+ * also answered the ODI, and did an intake at their last visit, so the doctor's one-pager has pain,
+ * a body map and a score to compare with.
+ */
+const progress: {
+  done: IntakeWorkStep[];
+  map?: Record<string, number>;
+  vas?: [number, number, number, number];
+  odi?: number;
+  earlier?: { map: Record<string, number>; odi: number };
+}[] = [
+  {
+    done: [1, 2, 4, 5, 6, 7],
+    map: { 'lower-back': 7, 'left-upper-leg': 5, 'left-lower-leg': 4 },
+    vas: [6, 5, 3, 8],
+    odi: 2,
+    earlier: { map: { 'lower-back': 8, 'left-buttock': 6, 'left-upper-leg-back': 6, 'left-lower-leg-back': 5 }, odi: 3 },
+  },
   { done: [2, 4, 5, 7], map: { neck: 6, 'right-shoulder': 4 }, vas: [5, 5, 2, 7] },
   { done: [2, 4], vas: [8, 7, 5, 9] },
   { done: [] },
@@ -52,6 +75,7 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
     const plan = progress[index];
     if (!plan) break;
     const steps: IntakeWorkStep[] = visit.reason === 'new_patient' ? [1, 2, 4, 5, 7] : [2, 4, 5, 7];
+    if (plan.odi !== undefined) steps.splice(steps.indexOf(7), 0, 6);
     const done = plan.done.filter((step) => steps.includes(step));
     const complete = steps.every((step) => done.includes(step));
     const [link] = await tx
@@ -61,7 +85,7 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
         patientId: visit.patientId,
         appointmentId: visit.id,
         kind: 'intake',
-        intakePlan: { steps, formCodes: [], historyFormIds: [], checkInFormIds: [] },
+        intakePlan: { steps, formCodes: plan.odi !== undefined ? [ODI] : [], historyFormIds: [], checkInFormIds: [] },
         tokenHash: sha256(randomBytes(32).toString('base64url')),
         language: index % 3 === 1 ? 'es' : 'en',
         expiresAt: new Date(visit.startsAt.getTime() + 12 * HOUR),
@@ -99,6 +123,12 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
       return [];
     });
     if (rows.length > 0) await tx.insert(intakeEntries).values(rows);
+    if (done.includes(6) && plan.odi !== undefined) {
+      const submittedAt = new Date(now.getTime() - (index + 2) * HOUR);
+      const responseId = await insertOdi(tx, instanceId, visit, plan.odi, submittedAt);
+      await tx.insert(intakeEntries).values({ ...entry(6, {}), formKey: `pro-${ODI}`, responseId });
+    }
+    if (plan.earlier && plan.vas) await seedEarlierIntake(tx, instanceId, visit.patientId, dayStart, plan.earlier, plan.vas);
     if (done.includes(4) && plan.vas) {
       await tx.update(appointments).set({ painScore: plan.vas[0] }).where(eq(appointments.id, visit.id));
     }
@@ -120,4 +150,105 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
       });
     }
   }
+}
+
+async function insertOdi(
+  tx: Database,
+  instanceId: string,
+  visit: { id: string; patientId: string },
+  code: number,
+  submittedAt: Date,
+): Promise<string> {
+  const answers = odiAnswers(code);
+  const scores = scoreForm(ODI, answers);
+  const headline = headlineOf(ODI, scores);
+  const [row] = await tx
+    .insert(formResponses)
+    .values({
+      id: randomUUID(),
+      instanceId,
+      patientId: visit.patientId,
+      appointmentId: visit.id,
+      formCode: ODI,
+      version: getInstrument(ODI).version,
+      language: 'en',
+      answers: answers as Record<string, number>,
+      scores,
+      headlineScore: headline.score,
+      band: headline.band,
+      idempotencyKey: randomUUID(),
+      submittedAt,
+    })
+    .returning({ id: formResponses.id });
+  return row!.id;
+}
+
+/**
+ * A finished intake at the patient's last completed visit: pain (its "now" is the visit's recorded
+ * score), a wider body map and the ODI, kept when the visit already has one.
+ */
+async function seedEarlierIntake(
+  tx: Database,
+  instanceId: string,
+  patientId: string,
+  before: Date,
+  earlier: { map: Record<string, number>; odi: number },
+  today: [number, number, number, number],
+) {
+  const [visit] = await tx
+    .select({
+      id: appointments.id,
+      patientId: appointments.patientId,
+      startsAt: appointments.startsAt,
+      painScore: appointments.painScore,
+    })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.instanceId, instanceId),
+        eq(appointments.patientId, patientId),
+        eq(appointments.status, AppointmentStatus.Completed),
+        lt(appointments.startsAt, before),
+        isNull(appointments.deletedAt),
+      ),
+    )
+    .orderBy(desc(appointments.startsAt))
+    .limit(1);
+  if (!visit) return;
+  const start = visit.startsAt.getTime();
+  const [link] = await tx
+    .insert(patientLinks)
+    .values({
+      instanceId,
+      patientId,
+      appointmentId: visit.id,
+      kind: 'intake',
+      intakePlan: { steps: [4, 5, 6], formCodes: [ODI], historyFormIds: [], checkInFormIds: [] },
+      tokenHash: sha256(randomBytes(32).toString('base64url')),
+      language: 'en',
+      expiresAt: new Date(start + 12 * HOUR),
+      completedAt: new Date(start - HOUR),
+      createdAt: new Date(start - 26 * HOUR),
+    })
+    .returning({ id: patientLinks.id });
+  const [existing] = await tx
+    .select({ id: formResponses.id })
+    .from(formResponses)
+    .where(
+      and(eq(formResponses.instanceId, instanceId), eq(formResponses.appointmentId, visit.id), eq(formResponses.formCode, ODI)),
+    )
+    .limit(1);
+  const responseId = existing?.id ?? (await insertOdi(tx, instanceId, visit, earlier.odi, new Date(start - 2 * HOUR)));
+  const current = visit.painScore ?? Math.min(10, today[0] + 2);
+  const completedAt = new Date(start - 2 * HOUR);
+  const entry = { linkId: link!.id, instanceId, language: 'en' as const, completedAt };
+  await tx.insert(intakeEntries).values([
+    {
+      ...entry,
+      step: 4,
+      data: { current, average: current, best: Math.max(0, current - 3), worst: Math.min(10, current + 2) },
+    },
+    { ...entry, step: 5, data: { regions: earlier.map } },
+    { ...entry, step: 6, formKey: `pro-${ODI}`, data: {}, responseId },
+  ]);
 }

@@ -71,7 +71,11 @@ export async function seedDemo(db: Database): Promise<void> {
     const clinics = { riverside: riverside!, lakeside: lakeside! };
     for (const clinic of Object.values(clinics)) await seedInstanceDefaults(tx, clinic.id);
     const settings = {
-      riverside: clinicSettings('Riverside Spine & Pain', '(512) 555-0142', '1200 River Rd, Austin, TX 78701'),
+      riverside: {
+        ...clinicSettings('Riverside Spine & Pain', '(512) 555-0142', '1200 River Rd, Austin, TX 78701'),
+        // The appointment dashboard offers a QR code per visit for checking in from the patient's phone.
+        enablePatientSelfCheckin: 'true',
+      },
       lakeside: clinicSettings('Lakeside Pain Center', '(512) 555-0198', '45 Lakeshore Dr, Austin, TX 78703'),
     };
     for (const [key, values] of Object.entries(settings) as [keyof typeof clinics, Record<string, string>][]) {

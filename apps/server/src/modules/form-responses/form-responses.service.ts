@@ -132,7 +132,11 @@ export async function findVisibleResponse(db: Database, ctx: SignedInContext, re
 }
 
 /** The same patient's latest response to the same form (same instrument, or any version of the same custom form) before this one. */
-async function previousResponse(db: Database, ctx: SignedInContext, row: ResponseRow): Promise<ResponseRow | null> {
+async function previousResponse(
+  db: Database,
+  ctx: SignedInContext,
+  row: Pick<ResponseRow, 'response' | 'customFormId'>,
+): Promise<ResponseRow | null> {
   const { response } = row;
   const sameForm =
     response.formCode !== null
@@ -173,6 +177,30 @@ export function compareHeadlines(
   return { change, better, meetsMcid };
 }
 
+/**
+ * The same patient's previous response to the same form and how the headline moved since: the
+ * comparison of the result page, also read by the intake one-pager.
+ */
+export async function comparedWithPrevious(
+  db: Database,
+  ctx: SignedInContext,
+  row: Pick<ResponseRow, 'response' | 'customFormId'>,
+): Promise<FormResponseDetail['previous']> {
+  const previous = await previousResponse(db, ctx, row);
+  if (!previous) return null;
+  const definition = row.response.formCode !== null ? definitionOf(row.response.formCode) : null;
+  return {
+    id: previous.response.id,
+    submittedAt: previous.response.submittedAt.toISOString(),
+    scores: previous.response.scores,
+    headlineScore: previous.response.headlineScore,
+    ...compareHeadlines(row.response.headlineScore, previous.response.headlineScore, {
+      higherIsBetter: definition ? headlineDirection(definition) : null,
+      mcidPoints: definition?.mcid?.points ?? null,
+    }),
+  };
+}
+
 export async function responseDetail(ctx: SignedInContext, responseId: string): Promise<FormResponseDetail> {
   return ctx.db.transaction(async (tx) => {
     const row = await findVisibleResponse(tx, ctx, responseId);
@@ -181,7 +209,7 @@ export async function responseDetail(ctx: SignedInContext, responseId: string): 
     const form = definition
       ? await clinicInstrumentForm(tx, ctx.instanceId, definition.formCode)
       : customRenderableForm(row.customContent!, row.customFormId!, row.customVersion!);
-    const previous = await previousResponse(tx, ctx, row);
+    const previous = await comparedWithPrevious(tx, ctx, row);
 
     await recordActivity(
       tx,
@@ -198,18 +226,7 @@ export async function responseDetail(ctx: SignedInContext, responseId: string): 
       form,
       answers: response.answers,
       scores: response.scores,
-      previous: previous
-        ? {
-            id: previous.response.id,
-            submittedAt: previous.response.submittedAt.toISOString(),
-            scores: previous.response.scores,
-            headlineScore: previous.response.headlineScore,
-            ...compareHeadlines(response.headlineScore, previous.response.headlineScore, {
-              higherIsBetter: definition ? headlineDirection(definition) : null,
-              mcidPoints: definition?.mcid?.points ?? null,
-            }),
-          }
-        : null,
+      previous,
     };
   });
 }

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { bulkIntakeCandidateSchema, BulkIntakeProgress, createIntakeSchema } from '@pathwell/contracts/intake';
 import { PatientPhoneType } from '@pathwell/contracts/patients';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
-import { doctorScope, type SignedInContext } from '../../context';
+import { doctorScope, type ServiceContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import {
   appointments,
@@ -49,10 +49,25 @@ type AppointmentRow = Awaited<ReturnType<typeof findVisibleAppointment>>;
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
-const activity = (ctx: SignedInContext, action: 'Created' | 'Sent' | 'Viewed', id: string, description: string) =>
-  staffActivity(ctx, 'Intake Information', action, { type: 'intake', id, description });
+/** Staff, or the intake sweep acting for a clinic with no one signed in (the entry then names no actor). */
+export type IntakeContext = ServiceContext & { instanceId: string };
 
-async function mobileOf(db: Database, instanceId: string, patientId: string): Promise<string | null> {
+const activity = (ctx: IntakeContext, action: 'Created' | 'Sent' | 'Viewed', id: string, description: string) =>
+  ctx.actor
+    ? staffActivity(ctx as SignedInContext, 'Intake Information', action, { type: 'intake', id, description })
+    : {
+        instanceId: ctx.instanceId,
+        actorUserId: null,
+        actorEmail: null,
+        area: 'Intake Information' as const,
+        action,
+        targetType: 'intake',
+        targetId: id,
+        description,
+        ip: null,
+      };
+
+export async function mobileOf(db: Database, instanceId: string, patientId: string): Promise<string | null> {
   const [phone] = await db
     .select({ number: patientPhoneNumbers.number })
     .from(patientPhoneNumbers)
@@ -132,14 +147,14 @@ export function intakeExpiry(startsAt: Date, now = new Date()): Date {
 
 const intakePath = (token: string, appointmentId: string) => `/patients/intake/${token}/${appointmentId}`;
 
-interface SendTarget {
+export interface SendTarget {
   email: string | null;
   mobile: string | null;
 }
 
 /** Makes the link and queues its messages in the caller's transaction. */
-async function makeIntake(
-  ctx: SignedInContext,
+export async function makeIntake(
+  ctx: IntakeContext,
   tx: Database,
   patient: PatientRow,
   appointment: AppointmentRow,
@@ -182,7 +197,7 @@ async function makeIntake(
       tokenHash: sha256(token),
       language,
       expiresAt: intakeExpiry(appointment.startsAt),
-      createdBy: ctx.actor.userId,
+      createdBy: ctx.actor?.userId ?? null,
     })
     .returning();
   const url = `${origin}${intakePath(token, appointment.id)}`;
@@ -312,7 +327,7 @@ export async function patientIntakes(ctx: SignedInContext, patientId: string): P
   return result;
 }
 
-function toConsent(row: typeof patientConsents.$inferSelect, now: Date): Consent {
+export function toConsent(row: typeof patientConsents.$inferSelect, now: Date): Consent {
   return {
     id: row.id,
     kind: row.kind,
@@ -428,6 +443,7 @@ export async function appointmentDashboard(
   await recordActivity(ctx.db, activity(ctx, 'Viewed', ctx.instanceId, `Viewed the appointment dashboard for ${day}`));
   return {
     date: day,
+    selfCheckIn: isOn(settings, 'enablePatientSelfCheckin'),
     rows: rows.map((row) => {
       const link = latest.get(row.id);
       return {
@@ -458,6 +474,25 @@ export async function appointmentDashboard(
 
 type Candidate = z.infer<typeof bulkIntakeCandidateSchema>;
 
+/** The channels an intake link can go out on: the clinic's and the patient's choices, and no opted-out number. */
+export async function reachableChannels(
+  db: Database,
+  settings: SettingsMap,
+  instanceId: string,
+  person: { email: string | null; enableEmail: boolean; enableText: boolean } | undefined,
+  mobile: string | null,
+  wanted: readonly ('email' | 'sms')[],
+) {
+  const channels: ('email' | 'sms')[] = [];
+  if (wanted.includes('email') && isOn(settings, 'enableEmail') && person?.email && person.enableEmail) channels.push('email');
+  let optedOut = false;
+  if (wanted.includes('sms') && isOn(settings, 'enableSms') && mobile && person?.enableText) {
+    optedOut = await isOptedOut(db, instanceId, mobile);
+    if (!optedOut) channels.push('sms');
+  }
+  return { channels, optedOut };
+}
+
 async function bulkCandidates(ctx: SignedInContext, input: { date: string; doctorIds: string[]; send: ('email' | 'sms')[] }) {
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const { timeZone, from, to } = dayWindow(settings, input.date);
@@ -478,8 +513,6 @@ async function bulkCandidates(ctx: SignedInContext, input: { date: string; docto
         .from(patients)
         .where(and(eq(patients.instanceId, ctx.instanceId), inArray(patients.id, [...new Set(rows.map((row) => row.patientId))])))
     : [];
-  const emailOn = isOn(settings, 'enableEmail');
-  const smsOn = isOn(settings, 'enableSms');
   const candidates: (Candidate & { email: string | null; mobile: string | null })[] = [];
   const now = new Date();
   for (const row of rows) {
@@ -503,13 +536,7 @@ async function bulkCandidates(ctx: SignedInContext, input: { date: string; docto
       candidates.push({ ...base, channels: [], reason: 'alreadySent' });
       continue;
     }
-    const channels: ('email' | 'sms')[] = [];
-    if (input.send.includes('email') && emailOn && person?.email && person.enableEmail) channels.push('email');
-    let optedOut = false;
-    if (input.send.includes('sms') && smsOn && mobile && person?.enableText) {
-      optedOut = await isOptedOut(ctx.db, ctx.instanceId, mobile);
-      if (!optedOut) channels.push('sms');
-    }
+    const { channels, optedOut } = await reachableChannels(ctx.db, settings, ctx.instanceId, person, mobile, input.send);
     candidates.push({ ...base, channels, reason: channels.length > 0 ? null : optedOut ? 'optedOut' : 'noContact' });
   }
   return candidates;

@@ -11,11 +11,17 @@ import {
   bulkIntakeStartedSchema,
   createdIntakeSchema,
   createIntakeSchema,
+  contactChoiceSchema,
   intakeFormKeySchema,
   intakeSaveResponseSchema,
   intakeStepSaves,
   intakeViewSchema,
+  onePagerQuerySchema,
+  onePagerSchema,
   patientCheckInResponseSchema,
+  selfCheckInParamsSchema,
+  selfCheckInSchema,
+  selfCheckInStateSchema,
   staffIntakeSchema,
   type IntakeStepSlug,
 } from '@pathwell/contracts/intake';
@@ -31,6 +37,8 @@ import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.serv
 import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
 import * as intake from './intake.service';
 import * as staffIntake from './intake-staff.service';
+import { onePager } from './one-pager.service';
+import * as selfCheckIn from './self-check-in.service';
 
 const errors = linkRouteErrors;
 const staff = { roles: staffRoles };
@@ -157,6 +165,25 @@ export async function intakeRoutes(fastify: FastifyInstance) {
     },
   });
 
+  app.put('/api/intake/:token/contact', {
+    config: open(30),
+    schema: {
+      tags,
+      summary: 'The opt-in page: may the clinic send care messages by email and by text',
+      params: tokenParams,
+      body: z.object({ choice: contactChoiceSchema, language: formLanguageSchema }),
+      response: { 200: intakeSaveResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      intake.saveContactChoice(
+        await enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        bearerOf(request),
+        request.body.choice,
+        request.body.language,
+      ),
+  });
+
   app.post('/api/intake/:token/checkin', {
     config: open(20),
     schema: {
@@ -167,6 +194,41 @@ export async function intakeRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) =>
       intake.patientCheckIn(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
+  });
+
+  // ---- self check-in from a QR code (open; decision 0034) ----
+  app.get('/api/selfcheckin/:patientId/:appointmentId', {
+    config: open(30),
+    schema: {
+      tags,
+      summary: 'Whether the patient can check in now from the QR page of this visit',
+      params: selfCheckInParamsSchema,
+      response: { 200: selfCheckInStateSchema, ...errors },
+    },
+    handler: async (request) =>
+      selfCheckIn.selfCheckInState(
+        await selfCheckIn.enterSelfCheckInClinic(request.ctx, request.params.appointmentId),
+        request.params.patientId,
+        request.params.appointmentId,
+      ),
+  });
+
+  app.post('/api/selfcheckin/:patientId/:appointmentId', {
+    config: open(10),
+    schema: {
+      tags,
+      summary: 'Check in at the clinic from the QR page, with last name and date of birth',
+      params: selfCheckInParamsSchema,
+      body: selfCheckInSchema,
+      response: { 200: patientCheckInResponseSchema, ...errors },
+    },
+    handler: async (request) =>
+      selfCheckIn.selfCheckIn(
+        await selfCheckIn.enterSelfCheckInClinic(request.ctx, request.params.appointmentId),
+        request.params.patientId,
+        request.params.appointmentId,
+        request.body,
+      ),
   });
 
   // ---- staff ----
@@ -212,6 +274,18 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: z.array(staffIntakeSchema), ...errors },
     },
     handler: async (request) => staffIntake.patientIntakes(requireSignedIn(request.ctx), request.params.id),
+  });
+
+  app.get('/api/patientappointments/one-pager', {
+    config: staff,
+    schema: {
+      tags,
+      summary:
+        "An appointment's one-pager for the doctor: visit, pain against the last visit, body map, scores, allergies, consents",
+      querystring: onePagerQuerySchema,
+      response: { 200: onePagerSchema, ...errors },
+    },
+    handler: async (request) => onePager(requireSignedIn(request.ctx), request.query.appointmentId),
   });
 
   app.get('/api/patients/:id/consents/:consentId/pdf', {

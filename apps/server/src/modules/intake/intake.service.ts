@@ -17,6 +17,8 @@ import {
   type IntakeView,
   type IntakeWorkStep,
   type Paperwork,
+  contactChoiceSchema,
+  type ContactChoice,
 } from '@pathwell/contracts/intake';
 import { bodyMapSchema, type BodyMap } from '@pathwell/contracts/body-map';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
@@ -229,6 +231,7 @@ export function viewOptions(settings: SettingsMap) {
     hideExitPro: isOn(settings, 'hideExitPro'),
     checkinConfirmation: isOn(settings, 'checkinConfirmationPage'),
     pharmacyRequired: isOn(settings, 'isPharmacyRequired'),
+    contactOptIn: isOn(settings, 'showOptInToConsentPage'),
     ask: {
       sexualOrientation: isOn(settings, 'extendedPatientAskSexualOrientation'),
       sexAssignedAtBirth: isOn(settings, 'extendedPatientAskAssignedSexAtBirth'),
@@ -276,7 +279,7 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
       },
       steps: stepStates(plan, entries),
       ownDone: entries
-        .filter((entry) => entry.formKey === '' && entry.completedAt !== null)
+        .filter((entry) => entry.formKey === '' && entry.step !== CONTACT_STEP && entry.completedAt !== null)
         .map((entry) => entry.step as IntakeWorkStep),
       forms: await intakeForms(tx, link, entries),
       saved: savedAnswers(entries),
@@ -291,6 +294,7 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
         : null,
       options: viewOptions(settings),
       amountDueCents: plan.steps.includes(7) ? appointment.amountDueCents : null,
+      contactChoice: contactChoiceOf(entries),
       completedAt: link.completedAt?.toISOString() ?? null,
       checkIn: {
         offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,
@@ -310,11 +314,72 @@ export async function agreementPdf(ctx: ServiceContext, token: string, bearer: s
   return file.content;
 }
 
+// ---- the opt-in page ----------------------------------------------------------------------------------
+
+/** The opt-in answer is kept beside the steps (step 0 is no step of the plan). */
+const CONTACT_STEP = 0;
+const CONTACT_KEY = 'contact';
+
+function contactChoiceOf(entries: EntryRow[]): ContactChoice | null {
+  const entry = entries.find((candidate) => candidate.step === CONTACT_STEP && candidate.formKey === CONTACT_KEY);
+  const parsed = entry ? contactChoiceSchema.safeParse(entry.data) : null;
+  return parsed?.success ? parsed.data : null;
+}
+
+/**
+ * The patient says how the clinic may reach them about their care (`showOptInToConsentPage`): the
+ * answer becomes the patient's `enableEmail` / `enableText`, which every later message respects. A text
+ * number the patient stopped with STOP stays stopped until they send START (carrier rules).
+ */
+export async function saveContactChoice(
+  ctx: ServiceContext,
+  token: string,
+  bearer: string | undefined,
+  choice: ContactChoice,
+  language: FormLanguage,
+): Promise<IntakeSaveResponse> {
+  return ctx.db.transaction(async (tx) => {
+    const link = await lockOpenIntake(tx, token, bearer);
+    requireOpen(link);
+    const settings = await readSettings(tx, link.instanceId);
+    if (!isOn(settings, 'showOptInToConsentPage')) throw new AppError('FORBIDDEN', 'notAllowed');
+    const now = new Date();
+    await tx
+      .update(patients)
+      .set({ enableEmail: choice.email, enableText: choice.text, updatedAt: now })
+      .where(and(eq(patients.id, link.patientId), eq(patients.instanceId, link.instanceId)));
+    await tx
+      .insert(intakeEntries)
+      .values({
+        linkId: link.id,
+        instanceId: link.instanceId,
+        step: CONTACT_STEP,
+        formKey: CONTACT_KEY,
+        data: choice,
+        language,
+        completedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [intakeEntries.linkId, intakeEntries.step, intakeEntries.formKey],
+        set: { data: choice, language, completedAt: now, updatedAt: now },
+      });
+    await recordActivity(
+      tx,
+      patientActivity(ctx, link, 'Intake Information', 'Updated', {
+        type: 'patient',
+        id: link.patientId,
+        description: `Patient chose care messages by email: ${choice.email ? 'yes' : 'no'}, by text: ${choice.text ? 'yes' : 'no'}`,
+      }),
+    );
+    return { done: true, completed: false };
+  });
+}
+
 // ---- check-in from the link -------------------------------------------------------------------------
 
 const checkInAllowed = (settings: SettingsMap) =>
   isOn(settings, 'enablePatientSelfCheckin') || isOn(settings, 'enableHomeCheckin');
-const sameClinicDay = (a: Date, b: Date, timeZone: string) => clinicIsoDate(a, timeZone) === clinicIsoDate(b, timeZone);
+export const sameClinicDay = (a: Date, b: Date, timeZone: string) => clinicIsoDate(a, timeZone) === clinicIsoDate(b, timeZone);
 function checkInOffered(settings: SettingsMap, appointment: { startsAt: Date }, timeZone: string, now = new Date()) {
   return checkInAllowed(settings) && sameClinicDay(appointment.startsAt, now, timeZone);
 }
@@ -329,33 +394,52 @@ export async function patientCheckIn(ctx: ServiceContext, token: string, bearer:
     const link = await lockOpenIntake(tx, token, bearer);
     requireReadable(link);
     const settings = await readSettings(tx, link.instanceId);
-    const confirmationPage = isOn(settings, 'checkinConfirmationPage');
     if (!checkInAllowed(settings)) throw new AppError('FORBIDDEN', 'notAllowed');
     const appointment = await appointmentOf(tx, link);
-    if (appointment.status === AppointmentStatus.Checking_In) return { checkedIn: true, confirmationPage };
-    const now = new Date();
-    if (!sameClinicDay(appointment.startsAt, now, clinicTimeZoneFrom(settings)))
-      throw new AppError('CONFLICT', 'checkinNotToday');
-    const from = appointment.status as AppointmentStatusCode;
-    if (refuseTransition(from, AppointmentStatus.Checking_In, appointment.startsAt, now)) {
-      throw new AppError('CONFLICT', 'statusChangeNotAllowed', { params: { from, to: AppointmentStatus.Checking_In } });
-    }
-    await tx
-      .update(appointments)
-      .set({ status: AppointmentStatus.Checking_In, checkedInAt: now, checkInDelayedUntil: null, updatedAt: now })
-      .where(and(eq(appointments.id, appointment.id), eq(appointments.instanceId, link.instanceId)));
-    await recordActivity(
+    await checkInByPatient(
+      ctx,
       tx,
-      patientActivity(ctx, link, 'Checkins', 'Created', {
-        type: 'appointment',
-        id: appointment.id,
-        description: `Patient ${link.patientId} checked in from the intake link`,
-      }),
+      settings,
+      { instanceId: link.instanceId, patientId: link.patientId, appointment },
+      'the intake link',
     );
-    // The appointment dashboard refreshes on this.
-    await ctx.events.publish(tx, { instanceId: link.instanceId, kind: 'notification' });
-    return { checkedIn: true, confirmationPage };
+    return { checkedIn: true, confirmationPage: isOn(settings, 'checkinConfirmationPage') };
   });
+}
+
+/**
+ * The patient checks in, from the intake link or the self check-in QR page: on the day of the visit,
+ * by decision 0013's rules as when staff check a patient in; checking in twice changes nothing.
+ */
+export async function checkInByPatient(
+  ctx: ServiceContext,
+  tx: Database,
+  settings: SettingsMap,
+  target: { instanceId: string; patientId: string; appointment: { id: string; startsAt: Date; status: number } },
+  from: string,
+) {
+  const { appointment } = target;
+  if (appointment.status === AppointmentStatus.Checking_In) return;
+  const now = new Date();
+  if (!sameClinicDay(appointment.startsAt, now, clinicTimeZoneFrom(settings))) throw new AppError('CONFLICT', 'checkinNotToday');
+  const status = appointment.status as AppointmentStatusCode;
+  if (refuseTransition(status, AppointmentStatus.Checking_In, appointment.startsAt, now)) {
+    throw new AppError('CONFLICT', 'statusChangeNotAllowed', { params: { from: status, to: AppointmentStatus.Checking_In } });
+  }
+  await tx
+    .update(appointments)
+    .set({ status: AppointmentStatus.Checking_In, checkedInAt: now, checkInDelayedUntil: null, updatedAt: now })
+    .where(and(eq(appointments.id, appointment.id), eq(appointments.instanceId, target.instanceId)));
+  await recordActivity(
+    tx,
+    patientActivity(ctx, target, 'Checkins', 'Created', {
+      type: 'appointment',
+      id: appointment.id,
+      description: `Patient ${target.patientId} checked in from ${from}`,
+    }),
+  );
+  // The appointment dashboard refreshes on this.
+  await ctx.events.publish(tx, { instanceId: target.instanceId, kind: 'notification' });
 }
 
 // ---- saving steps ----------------------------------------------------------------------------------

@@ -568,3 +568,59 @@ describe('check-in from the link', () => {
     expect(notToday.json<{ messageKey: string }>().messageKey).toBe('checkinNotToday');
   });
 });
+
+describe('the opt-in page (showOptInToConsentPage)', () => {
+  it("records the patient's choice as their email and text settings, once asked; 400, 401, 403 and 404 otherwise", async () => {
+    const [patient] = await t.db
+      .insert(patients)
+      .values({
+        instanceId: riverside,
+        firstName: 'Ana',
+        lastName: 'Ortega',
+        dateOfBirth: '1968-06-15',
+        email: 'ana.optin@example.test',
+      })
+      .returning({ id: patients.id });
+    const [visit] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: new Date(Date.now() + 5 * 86_400_000) })
+      .returning({ id: appointments.id });
+    const created = await createIntake({ patientId: patient!.id, appointmentId: visit!.id, formCodes: [] });
+    const access = await verified(created.token);
+    const url = `/api/intake/${created.token}/contact`;
+    const body = { choice: { email: true, text: false }, language: 'es' };
+
+    await setSetting(riverside, 'showOptInToConsentPage', 'false');
+    expect((await view(created.token, access)).options.contactOptIn).toBe(false);
+    expect((await open('PUT', url, body, access)).statusCode).toBe(403);
+
+    await setSetting(riverside, 'showOptInToConsentPage', 'true');
+    try {
+      const before = await view(created.token, access);
+      expect(before.options.contactOptIn).toBe(true);
+      expect(before.contactChoice).toBeNull();
+      expect((await open('PUT', url, body)).statusCode).toBe(401);
+      const bad = await open('PUT', url, { choice: { email: 'yes' }, language: 'es' }, access);
+      expect(bad.statusCode).toBe(400);
+      expect(Object.keys(bad.json().fields).sort()).toEqual(['choice.email', 'choice.text']);
+      expect((await open('PUT', `/api/intake/${'x'.repeat(43)}/contact`, body, access)).statusCode).toBe(404);
+
+      const saved = await open('PUT', url, body, access);
+      expect(saved.statusCode, saved.body).toBe(200);
+      const [row] = await t.db.select().from(patients).where(eq(patients.id, patient!.id));
+      expect(row).toMatchObject({ enableEmail: true, enableText: false });
+      const after = await view(created.token, access);
+      expect(after.contactChoice).toEqual({ email: true, text: false });
+      // The answer is no step of the plan: nothing else moves.
+      expect(after.steps).toEqual(before.steps);
+      expect(after.ownDone).toEqual([]);
+      const logs = await t.db
+        .select()
+        .from(activityLogs)
+        .where(and(eq(activityLogs.targetId, patient!.id), eq(activityLogs.area, 'Intake Information')));
+      expect(logs.map((log) => log.description)).toContain('Patient chose care messages by email: yes, by text: no');
+    } finally {
+      await setSetting(riverside, 'showOptInToConsentPage', 'false');
+    }
+  });
+});

@@ -307,7 +307,7 @@ describe('texts through Twilio', () => {
 
   it('a job that fails twice and then succeeds sends exactly once', async () => {
     const queued = await queueText(t, { to: FLAKY_NUMBER, patientId: patient.flakyId });
-    expect(queued.status).toBe('queued');
+    expect(queued.status, (await messageRow(t, queued.id)).error ?? '').toBe('queued');
     // Between tries the message waits as queued, with the provider's error.
     const retrying = await waitFor(async () => {
       const row = await messageRow(t, queued.id);

@@ -92,7 +92,7 @@ export function normalizeLastName(value: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-const mdyToIso = (value: string) => {
+export const mdyToIso = (value: string) => {
   const [month, day, year] = value.split('/');
   return `${year}-${month}-${day}`;
 };

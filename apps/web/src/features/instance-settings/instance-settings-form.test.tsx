@@ -94,6 +94,7 @@ describe('instance settings page', () => {
       'Appointment-reason questions',
       'Demo',
       'Notification lists',
+      'Terms and privacy',
       'Integrations',
     ]);
     await userEvent.click(screen.getByRole('tab', { name: 'Feature flags' }));
@@ -165,6 +166,25 @@ describe('instance settings page', () => {
     await waitFor(() => expect(document.title).toBe('Riverside Spine Institute'));
     expect(screen.getByTestId('clinic-name')).toHaveTextContent('Riverside Spine Institute');
     expect(await screen.findByText('Settings saved')).toBeInTheDocument();
+  });
+
+  it('edits the terms and privacy texts in multi-line boxes and links the pages patients see for this clinic', async () => {
+    const { calls } = setup(makeView({ values: { termsAndConditionsEn: 'Our own terms.' } }));
+    await userEvent.click(await screen.findByRole('tab', { name: 'Terms and privacy' }));
+    expect(screen.getByRole('textbox', { name: 'Terms and conditions (English)' })).toHaveValue('Our own terms.');
+    const box = screen.getByRole('textbox', { name: 'Privacy policy (Spanish)' });
+    expect(box.tagName).toBe('TEXTAREA');
+    expect(screen.getAllByText(/Leave it empty to show Pathwell's default text/)).toHaveLength(4);
+    await userEvent.type(box, 'Primer párrafo.{Enter}{Enter}Segundo.');
+    expect(screen.getByTestId('setting-privacyPolicyEs-count')).toHaveTextContent('25 of 20,000 characters');
+    await waitFor(() =>
+      expect(screen.getByTestId('open-legal-privacy')).toHaveAttribute('href', `/privacypolicy?clinic=${ids.clinic}`),
+    );
+    expect(screen.getByTestId('open-legal-terms')).toHaveAttribute('target', '_blank');
+
+    await userEvent.click(saveButton());
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(calls.find((call) => call.method === 'PUT')!.body).toEqual({ privacyPolicyEs: 'Primer párrafo.\n\nSegundo.' });
   });
 
   it('sends a Staff user to the unauthorized page', async () => {

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Accordion, Badge, Button, Group, Paper, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { Accordion, Anchor, Badge, Button, Group, Paper, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type Path } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,7 @@ import {
   type SettingGroup,
   type SettingKey,
 } from '@pathwell/contracts/instance-settings';
+import { legalPagePaths, legalPages } from '@pathwell/contracts/legal-texts';
 import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { applyServerFieldErrors } from '../../lib/form-errors';
@@ -66,6 +67,32 @@ function GroupFields({
     <Stack gap="lg">
       {switches.length > 0 ? <SimpleGrid cols={{ base: 1, md: 2 }}>{switches.map(field)}</SimpleGrid> : null}
       {others.length > 0 ? <SimpleGrid cols={{ base: 1, md: 2 }}>{others.map(field)}</SimpleGrid> : null}
+    </Stack>
+  );
+}
+
+/** The terms and privacy texts: what they are for, and the pages patients see with this clinic's text. */
+function LegalTextsIntro() {
+  const { t } = useTranslation('settings');
+  const clinicId = useQuery(sessionQueries.context()).data?.instance.id;
+  const query = clinicId ? `?clinic=${encodeURIComponent(clinicId)}` : '';
+  return (
+    <Stack gap={4}>
+      <Text size="sm">{t('document.intro')}</Text>
+      <Group gap="md">
+        {legalPages.map((page) => (
+          <Anchor
+            key={page}
+            href={`${legalPagePaths[page]}${query}`}
+            target="_blank"
+            rel="noopener"
+            size="sm"
+            data-testid={`open-legal-${page}`}
+          >
+            {t(page === 'terms' ? 'document.openTerms' : 'document.openPrivacy')}
+          </Anchor>
+        ))}
+      </Group>
     </Stack>
   );
 }
@@ -210,6 +237,11 @@ export function InstanceSettingsForm({ view }: { view: InstanceSettingsView }) {
                       <IntegrationPanel key={group} group={group} control={control} view={view} />
                     ))}
                   </Accordion>
+                ) : name === 'legalTexts' ? (
+                  <Stack gap="lg">
+                    <LegalTextsIntro />
+                    <GroupFields group={name} control={control} view={view} />
+                  </Stack>
                 ) : (
                   <GroupFields group={name} control={control} view={view} />
                 )}

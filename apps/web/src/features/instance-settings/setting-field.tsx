@@ -18,6 +18,7 @@ import { useController, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   currentOffsetHours,
+  DOCUMENT_MAX_LENGTH,
   isTimeZoneId,
   outcomeForms,
   settingDefinitions,
@@ -227,7 +228,7 @@ export function SettingField({
 }
 
 function PlainField({ name, control, disabled }: { name: SettingKey; control: FormControl; disabled: boolean }) {
-  const { t } = useTranslation('settings');
+  const { t, i18n } = useTranslation('settings');
   const def = settingDefinitions.get(name)!;
   const { field, fieldState } = useController({ name: name as keyof InstanceSettingsForm, control });
   const zones = useMemo(
@@ -330,6 +331,29 @@ function PlainField({ name, control, disabled }: { name: SettingKey; control: Fo
           maxRows={10}
         />
       );
+    case 'document': {
+      const number = (value: number) => value.toLocaleString(i18n.language === 'es' ? 'es-ES' : 'en-US');
+      return (
+        <Stack gap={4}>
+          <Textarea
+            {...common}
+            description={t('document.help')}
+            value={text}
+            onChange={(event) => field.onChange(event.currentTarget.value)}
+            rows={12}
+            resize="vertical"
+          />
+          <Text
+            size="xs"
+            c={text.length > DOCUMENT_MAX_LENGTH ? 'red' : 'dimmed'}
+            ta="right"
+            data-testid={`setting-${name}-count`}
+          >
+            {t('document.count', { length: number(text.length), max: number(DOCUMENT_MAX_LENGTH) })}
+          </Text>
+        </Stack>
+      );
+    }
     case 'usState':
       return (
         <TextInput

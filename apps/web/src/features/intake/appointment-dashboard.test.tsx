@@ -37,6 +37,7 @@ const row = (overrides: Partial<Row>): Row => ({
 
 const day: AppointmentDashboard = {
   date: '11/20/2026',
+  selfCheckIn: true,
   rows: [
     row({}),
     row({
@@ -102,6 +103,29 @@ afterEach(async () => {
 });
 
 describe('appointment dashboard', () => {
+  it('offers a self check-in QR code for each visit not yet checked in, only when the clinic offers it', async () => {
+    renderDashboard();
+    await screen.findAllByTestId('appt-dashboard-row');
+    const buttons = screen.getAllByTestId('self-checkin-qr-open');
+    // Lucía is checked in; John and Ana are still to come.
+    expect(buttons).toHaveLength(2);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Show the check-in QR code for John Miller' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Self check-in QR code' });
+    expect(within(dialog).getByTestId('self-checkin-qr-url')).toHaveTextContent(
+      `${window.location.origin}/patients/77777777-7777-4777-8777-777777777772/appointments/88888888-8888-4888-8888-888888888882/patient-checkin`,
+    );
+    const image = await within(dialog).findByRole('img', { name: 'QR code to check in John Miller' });
+    expect(image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  });
+
+  it('shows no QR column when the clinic does not offer self check-in', async () => {
+    renderDashboard({ method: 'POST', path: PATH, body: { ...day, selfCheckIn: false } });
+    await screen.findAllByTestId('appt-dashboard-row');
+    expect(screen.queryByTestId('self-checkin-qr-open')).not.toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Self check-in' })).not.toBeInTheDocument();
+  });
+
   it("asks for today's clinic day and shows each intake step as a labelled icon", async () => {
     const { calls } = renderDashboard();
     const rows = await screen.findAllByTestId('appt-dashboard-row');
@@ -147,7 +171,7 @@ describe('appointment dashboard', () => {
   });
 
   it('says when the day has no appointments', async () => {
-    renderDashboard({ method: 'POST', path: PATH, body: { date: '11/20/2026', rows: [] } });
+    renderDashboard({ method: 'POST', path: PATH, body: { date: '11/20/2026', selfCheckIn: false, rows: [] } });
     expect(await screen.findByTestId('appt-dashboard-empty')).toHaveTextContent('No appointments on this day');
     expect(screen.queryAllByTestId('appt-dashboard-row')).toHaveLength(0);
     expect(screen.getByTestId('appt-dashboard-summary')).toHaveTextContent('0 appointments · 0 checked in · 0 intakes complete');

@@ -12,6 +12,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { appointmentStatusCodes, type AppointmentStatusCode } from '@pathwell/contracts/appointments';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
 import type { AppointmentDashboard } from '@pathwell/contracts/intake';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
 import { useSession } from '../../app/session-context';
@@ -24,6 +25,7 @@ import { clinicToday } from '../../lib/dates';
 import { translateValidation } from '../../lib/i18n';
 import { getDoctorId } from '../../lib/session-storage';
 import { appointmentQueries } from '../appointments/appointments.api';
+import { SelfCheckInQrButton } from './self-check-in-qr';
 import {
   appointmentDashboardKeys,
   appointmentDashboardQueries,
@@ -34,6 +36,7 @@ type Row = AppointmentDashboard['rows'][number];
 type Intake = NonNullable<Row['intake']>;
 
 const DAY_MS = 86_400_000;
+const upcoming: number = AppointmentStatus.Upcoming;
 
 /** The MM/DD/YYYY `days` calendar days after a valid MM/DD/YYYY (negative: before). */
 export function shiftMdy(mdy: string, days: number): string {
@@ -323,6 +326,23 @@ export function AppointmentDashboardView() {
                     },
                     { key: 'checkedIn', header: t('columns.checkedIn'), cell: (row) => <CheckedIn checkedIn={row.checkedIn} /> },
                     { key: 'intake', header: t('columns.intake'), cell: (row) => <IntakeProgress row={row} /> },
+                    ...(data.selfCheckIn
+                      ? [
+                          {
+                            key: 'selfCheckIn',
+                            header: t('columns.selfCheckIn'),
+                            cell: (row: Row) =>
+                              row.checkedIn || row.status !== upcoming ? null : (
+                                <SelfCheckInQrButton
+                                  patientId={row.patientId}
+                                  appointmentId={row.appointmentId}
+                                  patientName={row.patientName}
+                                  timeText={row.timeText}
+                                />
+                              ),
+                          },
+                        ]
+                      : []),
                   ]}
                 />
               </Box>

@@ -1,5 +1,5 @@
 import { Anchor, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconCircle, IconCircleCheck, IconFileTypePdf } from '@tabler/icons-react';
+import { IconCircle, IconCircleCheck, IconFileText, IconFileTypePdf } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -65,9 +65,22 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
                 <Text fw={600}>
                   {t('card.appointment', { when: formatClinicDateTime(intake.appointmentStartsAt, timeZone) })}
                 </Text>
-                <Badge color={statusColor[intake.status]} variant="light" style={{ flexShrink: 0 }}>
-                  {t(`card.status.${intake.status}`)}
-                </Badge>
+                <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+                  <Badge color={statusColor[intake.status]} variant="light" style={{ flexShrink: 0 }}>
+                    {t(`card.status.${intake.status}`)}
+                  </Badge>
+                  <Button
+                    component={Link}
+                    to={`/patients/${patientId}/appointments/${intake.appointmentId}/one-pager`}
+                    size="compact-xs"
+                    variant="light"
+                    leftSection={<IconFileText size={14} aria-hidden />}
+                    aria-label={t('card.onePagerLabel', { when: formatClinicDateTime(intake.appointmentStartsAt, timeZone) })}
+                    data-testid="intake-one-pager"
+                  >
+                    {t('card.onePager')}
+                  </Button>
+                </Group>
               </Group>
               <Group gap="md" wrap="wrap" aria-label={t('intake.steps')} role="list">
                 {intake.steps.map((state) => (

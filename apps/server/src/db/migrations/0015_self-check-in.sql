@@ -1,0 +1,2 @@
+ALTER TABLE "appointments" ADD COLUMN "self_check_in_failures" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "appointments" ADD COLUMN "self_check_in_locked_until" timestamp with time zone;

@@ -1,0 +1,5 @@
+import { LegalPageView } from '../../features/legal/legal-page';
+
+export function Component() {
+  return <LegalPageView page="privacy" />;
+}
