@@ -253,6 +253,7 @@ test('a patient checks in at the clinic from the QR code staff show, and the app
 }) => {
   test.setTimeout(90_000);
   const admin = await tokenOf(request, 'admin@pathwell.demo');
+  const doctor = await tokenOf(request, 'doctor@pathwell.demo');
   const auth = { authorization: `Bearer ${admin.token}` };
   const created = await request.post('/api/patients/create', {
     headers: auth,
@@ -266,12 +267,12 @@ test('a patient checks in at the clinic from the QR code staff show, and the app
   });
   expect(created.status(), await created.text()).toBe(201);
   const patientId = ((await created.json()) as { id: string }).id;
-  // A few minutes from now: today at the clinic, with no provider, so no demo visit is in the way.
+  // A few minutes from now: today at the clinic, whenever the run is.
   const startsAt = new Date(Date.now() + 5 * 60_000);
   startsAt.setSeconds(0, 0);
   const visit = await request.post('/api/patientappointments', {
     headers: auth,
-    data: { patientId, startsAt: startsAt.toISOString(), reason: 'follow_up' },
+    data: { patientId, doctorId: doctor.id, startsAt: startsAt.toISOString(), reason: 'follow_up' },
   });
   expect(visit.status(), await visit.text()).toBe(201);
   const appointmentId = ((await visit.json()) as { id: string }).id;

@@ -116,6 +116,21 @@ export const verifyLinkSchema = z.object({
   dateOfBirth: z.string({ error: 'required' }).max(10, 'dateInvalid').refine(isValidMdyDate, 'dateInvalid'),
 });
 export type VerifyLink = z.infer<typeof verifyLinkSchema>;
+
+/** The identity check's alternative (decision 0035): a 6-digit code sent to the email on file. */
+export const LINK_EMAIL_CODE_MINUTES = 10;
+export const LINK_EMAIL_CODE_RESEND_SECONDS = 60;
+export const LINK_EMAIL_CODE_MAX_SENDS = 5;
+export const LINK_EMAIL_CODE_MAX_ATTEMPTS = 5;
+export const emailCodeSentSchema = z.object({
+  /** The address the code went to, masked (a***@example.com): enough to recognise, not to learn. */
+  sentTo: z.string(),
+  expiresInMinutes: z.number().int(),
+});
+export type EmailCodeSent = z.infer<typeof emailCodeSentSchema>;
+export const verifyEmailCodeSchema = z.object({
+  code: z.string({ error: 'required' }).trim().regex(/^\d{6}$/, 'codeInvalid'),
+});
 export const verifyLinkResponseSchema = z.object({ accessToken: z.string(), expiresAt: z.string() });
 
 export const draftSchema = z.object({

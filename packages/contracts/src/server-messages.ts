@@ -79,6 +79,18 @@ export const serverMessages = {
     en: 'Too many failed sign-in attempts. Please try again later.',
     es: 'Demasiados intentos fallidos de inicio de sesión. Inténtelo de nuevo más tarde.',
   },
+  noEmailOnFile: {
+    en: 'The clinic has no email address for you. Please use your last name and date of birth, or ask the clinic.',
+    es: 'La clínica no tiene su correo electrónico. Use su apellido y su fecha de nacimiento, o pregunte en la clínica.',
+  },
+  codeTooSoon: {
+    en: 'A code was sent a moment ago. Please wait a minute before asking for another.',
+    es: 'Se acaba de enviar un código. Espere un minuto antes de pedir otro.',
+  },
+  codeTooMany: {
+    en: 'Too many codes were sent for this link. Please use your last name and date of birth, or ask the clinic.',
+    es: 'Se han enviado demasiados códigos para este enlace. Use su apellido y su fecha de nacimiento, o pregunte en la clínica.',
+  },
   selfCheckInLocked: {
     en: 'Too many answers did not match. Please try again in {{minutes}} minutes or ask at the front desk.',
     es: 'Demasiadas respuestas no coincidían. Inténtelo de nuevo dentro de {{minutes}} minutos o pregunte en recepción.',

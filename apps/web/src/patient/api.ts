@@ -8,7 +8,7 @@ import type {
   PatientCheckInResponse,
   SelfCheckInState,
 } from '@pathwell/contracts/intake';
-import type { Draft, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
+import type { Draft, EmailCodeSent, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
 
 /**
  * The few open calls the patient page makes. A failed answer becomes a `PatientApiError` (status and
@@ -61,6 +61,9 @@ export const patientApi = {
   status: (token: string) => call<LinkStatusResponse>('GET', `${linkPath(token)}/status`),
   verify: (token: string, body: { lastName: string; dateOfBirth: string }) =>
     call<{ accessToken: string; expiresAt: string }>('POST', `${linkPath(token)}/verify`, { body }),
+  emailCode: (token: string) => call<EmailCodeSent>('POST', `${linkPath(token)}/emailcode`),
+  verifyCode: (token: string, body: { code: string }) =>
+    call<{ accessToken: string; expiresAt: string }>('POST', `${linkPath(token)}/verifycode`, { body }),
   form: (token: string, accessToken: string) => call<LinkForm>('GET', `${linkPath(token)}/form`, { accessToken }),
   saveDraft: (token: string, accessToken: string, draft: Draft) =>
     call<unknown>('PUT', `${linkPath(token)}/draft`, { body: draft, accessToken }),

@@ -38,6 +38,7 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
   const [errors, setErrors] = useState<{ lastName?: string; dateOfBirth?: string }>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
   const lastNameRef = useRef<HTMLInputElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
   const ids = { lastName: useId(), date: useId(), dateHint: useId(), lastNameError: useId(), dateError: useId(), form: useId() };
@@ -82,6 +83,44 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
   };
 
   const describe = (...parts: (string | false | undefined)[]) => parts.filter(Boolean).join(' ') || undefined;
+
+  const askForCode = async () => {
+    setFormError(null);
+    setBusy(true);
+    try {
+      const sent = await patientApi.emailCode(token);
+      setCodeSentTo(sent.sentTo);
+    } catch (failure) {
+      if (failure instanceof PatientApiError) {
+        const gone = failure.goneStatus;
+        if (gone) return onGone(gone);
+        const key = failure.body.messageKey;
+        if (key === 'noEmailOnFile' || key === 'codeTooSoon' || key === 'codeTooMany') {
+          return setFormError(t(`identity.code.${key}`));
+        }
+      }
+      setFormError(isNetworkError(failure) ? t('problem.body') : t('review.failed'));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (codeSentTo !== null && onVerified) {
+    return (
+      <EmailCodeForm
+        token={token}
+        sentTo={codeSentTo}
+        onVerified={onVerified}
+        onGone={onGone}
+        onResend={() => void askForCode()}
+        onBack={() => {
+          setCodeSentTo(null);
+          setFormError(null);
+        }}
+        resendError={formError}
+      />
+    );
+  }
 
   return (
     <form className="pw-card" noValidate onSubmit={(event) => void submit(event)} aria-labelledby={ids.form}>
@@ -152,6 +191,108 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
           {busy ? t('identity.checking') : (texts?.submit ?? t('identity.continue'))}
         </button>
       </div>
+      {!check && (
+        <p>
+          <button type="button" className="pw-button-link" disabled={busy} onClick={() => void askForCode()}>
+            {t('identity.code.ask')}
+          </button>
+        </p>
+      )}
+    </form>
+  );
+}
+
+type CodeProps = {
+  token: string;
+  sentTo: string;
+  onVerified: (accessToken: string) => void;
+  onGone: (status: Exclude<LinkStatus, 'active'>) => void;
+  onResend: () => void;
+  onBack: () => void;
+  resendError: string | null;
+};
+
+/** The 6-digit code emailed to the address on file (decision 0035), typed on a numeric keypad. */
+function EmailCodeForm({ token, sentTo, onVerified, onGone, onResend, onBack, resendError }: CodeProps) {
+  const { t } = useTranslation(['patient', 'validation']);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const ids = { code: useId(), hint: useId(), error: useId(), form: useId() };
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const typed = code.replace(/\D/g, '');
+    if (typed.length !== 6) {
+      setError('codeInvalid');
+      return inputRef.current?.focus();
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const verified = await patientApi.verifyCode(token, { code: typed });
+      onVerified(verified.accessToken);
+    } catch (failure) {
+      setBusy(false);
+      if (failure instanceof PatientApiError) {
+        const gone = failure.goneStatus;
+        if (gone) return onGone(gone);
+        return setError(failure.body.fields?.code ?? 'codeWrong');
+      }
+      setError(isNetworkError(failure) ? 'network' : 'codeWrong');
+    }
+  };
+
+  return (
+    <form className="pw-card" noValidate onSubmit={(event) => void submit(event)} aria-labelledby={ids.form}>
+      <h2 id={ids.form} className="pw-question-title">
+        {t('identity.code.title')}
+      </h2>
+      <p role="status">{t('identity.code.sent', { email: sentTo })}</p>
+      <div className="pw-field">
+        <label htmlFor={ids.code}>{t('identity.code.label')}</label>
+        <p className="pw-hint" id={ids.hint}>
+          {t('identity.code.hint')}
+        </p>
+        <input
+          ref={inputRef}
+          id={ids.code}
+          className="pw-input"
+          type="text"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          value={code}
+          aria-required="true"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={[ids.hint, error && ids.error].filter(Boolean).join(' ')}
+          onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 6))}
+        />
+        {error && (
+          <p className="pw-error" id={ids.error} role="alert">
+            {error === 'network' ? t('problem.body') : t(`validation:${error}`)}
+          </p>
+        )}
+      </div>
+      {resendError && (
+        <p className="pw-error" role="alert">
+          {resendError}
+        </p>
+      )}
+      <div className="pw-nav">
+        <button type="submit" className="pw-button pw-button-primary" disabled={busy} aria-busy={busy || undefined}>
+          {busy ? t('identity.checking') : t('identity.continue')}
+        </button>
+      </div>
+      <p>
+        <button type="button" className="pw-button-link" onClick={onResend}>
+          {t('identity.code.resend')}
+        </button>{' '}
+        <button type="button" className="pw-button-link" onClick={onBack}>
+          {t('identity.code.back')}
+        </button>
+      </p>
     </form>
   );
 }

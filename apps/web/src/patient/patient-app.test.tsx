@@ -293,4 +293,40 @@ describe('link states and identity', () => {
     renderPatient('/patients/unknown/abc');
     expect(await screen.findByText('This link is not valid')).toBeInTheDocument();
   });
+
+  it('opens with a 6-digit code emailed to the address on file instead of last name and date of birth', async () => {
+    const api = fakePatientApi({
+      verifyCode: [
+        { status: 400, body: { code: 'VALIDATION', fields: { code: 'codeWrong' } } },
+        { body: { accessToken: 'access-code', expiresAt: '2030-01-01T00:00:00Z' } },
+      ],
+    });
+    renderPatient();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Email me a code instead' }));
+    expect(await screen.findByRole('heading', { name: 'Enter the code we emailed you' })).toBeInTheDocument();
+    expect(screen.getByText('We sent a 6-digit code to m***@example.test. It works for 10 minutes.')).toBeInTheDocument();
+    const input = screen.getByLabelText('Code');
+    expect(input).toHaveAttribute('autocomplete', 'one-time-code');
+    await user.type(input, '12a3');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The code must be 6 digits');
+    expect(api.callsTo('/verifycode')).toHaveLength(0);
+    await user.type(input, '456');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This code is not right');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByTestId('progress');
+    expect(api.callsTo('/verifycode').at(-1)?.body).toEqual({ code: '123456' });
+    expect(api.callsTo('/form')[0]?.headers.get('Authorization')).toBe('Bearer access-code');
+  });
+
+  it('says so when the clinic has no email for the patient', async () => {
+    fakePatientApi({ emailCode: [{ status: 409, body: { code: 'CONFLICT', messageKey: 'noEmailOnFile' } }] });
+    renderPatient();
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Email me a code instead' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The clinic has no email address for you');
+    expect(screen.getByLabelText('Last name')).toBeInTheDocument();
+  });
 });

@@ -71,6 +71,8 @@ type Reply = { status?: number; body?: unknown } | 'network';
 export type PatientFake = {
   status?: Reply;
   verify?: Reply[];
+  emailCode?: Reply[];
+  verifyCode?: Reply[];
   form?: RenderableForm;
   draft?: Draft | null;
   draftSave?: Reply[];
@@ -108,6 +110,10 @@ export function fakePatientApi(fake: PatientFake = {}) {
     if (method === 'GET' && url.pathname === `${base}/status`) reply = fake.status ?? { body: statusBody() };
     else if (method === 'POST' && url.pathname === `${base}/verify`)
       reply = next('verify', fake.verify, { body: { accessToken: 'access-1', expiresAt: '2030-01-01T00:00:00Z' } });
+    else if (method === 'POST' && url.pathname === `${base}/emailcode`)
+      reply = next('emailCode', fake.emailCode, { body: { sentTo: 'm***@example.test', expiresInMinutes: 10 } });
+    else if (method === 'POST' && url.pathname === `${base}/verifycode`)
+      reply = next('verifyCode', fake.verifyCode, { body: { accessToken: 'access-code', expiresAt: '2030-01-01T00:00:00Z' } });
     else if (method === 'GET' && url.pathname === `${base}/form`)
       reply = {
         body: {

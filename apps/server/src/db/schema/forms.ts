@@ -114,6 +114,12 @@ export const patientLinks = pgTable(
     /** Hash of the access token issued after identity verification, and until when it is good. */
     accessTokenHash: text('access_token_hash'),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
+    /** The 6-digit code emailed instead of the identity check (decision 0035): hashed, once, 10 minutes. */
+    emailCodeHash: text('email_code_hash'),
+    emailCodeExpiresAt: timestamp('email_code_expires_at', { withTimezone: true }),
+    emailCodeSentAt: timestamp('email_code_sent_at', { withTimezone: true }),
+    emailCodeSends: smallint('email_code_sends').notNull().default(0),
+    emailCodeAttempts: smallint('email_code_attempts').notNull().default(0),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),

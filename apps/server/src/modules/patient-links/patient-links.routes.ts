@@ -13,6 +13,8 @@ import {
   submitLinkSchema,
   verifyLinkResponseSchema,
   verifyLinkSchema,
+  emailCodeSentSchema,
+  verifyEmailCodeSchema,
 } from '@pathwell/contracts/patient-links';
 import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
@@ -108,6 +110,35 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) =>
       links.verifyLink(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, request.body),
+  });
+
+  app.post('/api/patient-links/:token/emailcode', {
+    config: open(5),
+    schema: {
+      tags,
+      summary: 'Email a 6-digit code to the address on file, instead of last name and date of birth',
+      params: tokenParams,
+      response: { 200: emailCodeSentSchema, ...linkRouteErrors },
+    },
+    handler: async (request) =>
+      links.sendEmailCode(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token),
+  });
+
+  app.post('/api/patient-links/:token/verifycode', {
+    config: open(20),
+    schema: {
+      tags,
+      summary: 'Confirm the emailed code; answers an access token as the identity check does',
+      params: tokenParams,
+      body: verifyEmailCodeSchema,
+      response: { 200: verifyLinkResponseSchema, ...linkRouteErrors },
+    },
+    handler: async (request) =>
+      links.verifyEmailCode(
+        await links.enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        request.body.code,
+      ),
   });
 
   app.get('/api/patient-links/:token/form', {

@@ -16,12 +16,17 @@ import {
   FORM_RESPONSE_ADDED,
   instrumentPath,
   LINK_ACCESS_MINUTES,
+  LINK_EMAIL_CODE_MAX_ATTEMPTS,
+  LINK_EMAIL_CODE_MAX_SENDS,
+  LINK_EMAIL_CODE_MINUTES,
+  LINK_EMAIL_CODE_RESEND_SECONDS,
   LINK_LOCK_MINUTES,
   LINK_TOKEN_PATTERN,
   LINK_VERIFY_FAILURES_BEFORE_CLOSED,
   LINK_VERIFY_MAX_FAILURES,
   type CreatedPatientLink,
   type Draft,
+  type EmailCodeSent,
   type LinkForm,
   type LinkStatus,
   type LinkStatusResponse,
@@ -43,14 +48,14 @@ import {
   patients,
 } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
-import { newToken, sameHash, sha256 } from '../../lib/secrets';
+import { newSixDigitCode, newToken, sameHash, sha256 } from '../../lib/secrets';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { isOn, readSettings } from '../settings/settings.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
-import { linkEmail } from './patient-links.emails';
+import { linkCodeEmail, linkEmail } from './patient-links.emails';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type CreateInput = {
@@ -419,6 +424,53 @@ export async function linkStatus(ctx: ServiceContext, token: string): Promise<Li
   };
 }
 
+/** A wrong identity answer or code: failures accumulate across lockouts; only a success resets them. */
+async function recordIdentityFailure(ctx: ServiceContext, tx: Database, link: LinkRow, what: string, now: Date) {
+  const failures = link.verifyFailures + 1;
+  const closes = failures >= LINK_VERIFY_FAILURES_BEFORE_CLOSED;
+  const locks = closes || failures % LINK_VERIFY_MAX_FAILURES === 0;
+  const lockedUntil = closes ? link.expiresAt : new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS);
+  await tx
+    .update(patientLinks)
+    .set(locks ? { verifyFailures: failures, lockedUntil } : { verifyFailures: failures })
+    .where(eq(patientLinks.id, link.id));
+  await recordActivity(
+    tx,
+    patientActivity(ctx, link, 'Patient Sign-In', 'Failed', {
+      type: LINK_TARGET,
+      id: link.id,
+      description: closes
+        ? `${what} did not match ${failures} times; link locked until it expires`
+        : locks
+          ? `${what} did not match; link locked for ${LINK_LOCK_MINUTES} minutes`
+          : `${what} did not match (${failures % LINK_VERIFY_MAX_FAILURES} of ${LINK_VERIFY_MAX_FAILURES})`,
+    }),
+  );
+  return locks;
+}
+
+/** The identity is confirmed: a fresh access token for this link, and the failures forgotten. */
+async function grantAccess(ctx: ServiceContext, tx: Database, link: LinkRow, accessToken: string, how: string, now: Date) {
+  const expiresAt = accessExpiry(now);
+  await tx
+    .update(patientLinks)
+    .set({
+      verifyFailures: 0,
+      lockedUntil: null,
+      accessTokenHash: sha256(accessToken),
+      accessExpiresAt: expiresAt,
+      emailCodeHash: null,
+      emailCodeExpiresAt: null,
+      emailCodeAttempts: 0,
+    })
+    .where(eq(patientLinks.id, link.id));
+  await recordActivity(
+    tx,
+    patientActivity(ctx, link, 'Patient Sign-In', 'Created', { type: LINK_TARGET, id: link.id, description: how }),
+  );
+  return expiresAt;
+}
+
 export async function verifyLink(ctx: ServiceContext, token: string, input: VerifyLink) {
   const accessToken = newToken();
   const outcome = await ctx.db.transaction(async (tx) => {
@@ -431,42 +483,10 @@ export async function verifyLink(ctx: ServiceContext, token: string, input: Veri
     const birthMatches = sameHash(sha256(patient.dateOfBirth), sha256(mdyToIso(input.dateOfBirth)));
     const now = new Date();
     if (!(nameMatches && birthMatches)) {
-      // Failures accumulate across lockouts; only a successful check resets them.
-      const failures = link.verifyFailures + 1;
-      const closes = failures >= LINK_VERIFY_FAILURES_BEFORE_CLOSED;
-      const locks = closes || failures % LINK_VERIFY_MAX_FAILURES === 0;
-      const lockedUntil = closes ? link.expiresAt : new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS);
-      await tx
-        .update(patientLinks)
-        .set(locks ? { verifyFailures: failures, lockedUntil } : { verifyFailures: failures })
-        .where(eq(patientLinks.id, link.id));
-      await recordActivity(
-        tx,
-        patientActivity(ctx, link, 'Patient Sign-In', 'Failed', {
-          type: LINK_TARGET,
-          id: link.id,
-          description: closes
-            ? `Identity did not match ${failures} times; link locked until it expires`
-            : locks
-              ? `Identity did not match; link locked for ${LINK_LOCK_MINUTES} minutes`
-              : `Identity did not match (${failures % LINK_VERIFY_MAX_FAILURES} of ${LINK_VERIFY_MAX_FAILURES})`,
-        }),
-      );
+      const locks = await recordIdentityFailure(ctx, tx, link, 'Identity', now);
       return locks ? { kind: 'gone' as const, status: 'locked' as const } : { kind: 'mismatch' as const };
     }
-    const expiresAt = accessExpiry(now);
-    await tx
-      .update(patientLinks)
-      .set({ verifyFailures: 0, lockedUntil: null, accessTokenHash: sha256(accessToken), accessExpiresAt: expiresAt })
-      .where(eq(patientLinks.id, link.id));
-    await recordActivity(
-      tx,
-      patientActivity(ctx, link, 'Patient Sign-In', 'Created', {
-        type: LINK_TARGET,
-        id: link.id,
-        description: 'Patient confirmed identity on a form link',
-      }),
-    );
+    const expiresAt = await grantAccess(ctx, tx, link, accessToken, 'Patient confirmed identity on a form link', now);
     return { kind: 'ok' as const, expiresAt };
   });
   if (outcome.kind === 'gone') throw gone(outcome.status);
@@ -475,6 +495,106 @@ export async function verifyLink(ctx: ServiceContext, token: string, input: Veri
       fields: { lastName: 'identityMismatch' },
     });
   }
+  return { accessToken, expiresAt: outcome.expiresAt.toISOString() };
+}
+
+/** a***@example.com: the first letter and the domain. */
+export function maskEmail(email: string): string {
+  const [local = '', domain = ''] = email.split('@');
+  return `${local.slice(0, 1)}***@${domain}`;
+}
+
+const codeHash = (linkId: string, code: string) => sha256(`${linkId}:${code}`);
+
+/**
+ * Instead of last name and date of birth, the patient asks for a 6-digit code at the email the clinic
+ * has on file (decision 0035). One code at a time, good for LINK_EMAIL_CODE_MINUTES and once; a new one
+ * no sooner than LINK_EMAIL_CODE_RESEND_SECONDS after the last, at most LINK_EMAIL_CODE_MAX_SENDS per link.
+ */
+export async function sendEmailCode(ctx: ServiceContext, token: string): Promise<EmailCodeSent> {
+  return ctx.db.transaction(async (tx) => {
+    const link = await findLink(tx, token, true);
+    const status = linkStatusOf(link);
+    if (status !== 'active') throw gone(status);
+    const [patient] = await tx
+      .select({ firstName: patients.firstName, email: patients.email, preferredLanguage: patients.preferredLanguage })
+      .from(patients)
+      .where(and(eq(patients.id, link.patientId), eq(patients.instanceId, link.instanceId), isNull(patients.deletedAt)));
+    if (!patient) throw linkNotFound();
+    if (!patient.email) throw new AppError('CONFLICT', 'noEmailOnFile');
+    const now = new Date();
+    if (link.emailCodeSentAt) {
+      const waited = (now.getTime() - link.emailCodeSentAt.getTime()) / 1000;
+      if (waited < LINK_EMAIL_CODE_RESEND_SECONDS) {
+        throw new AppError('RATE_LIMITED', 'codeTooSoon', {
+          retryAfterSeconds: Math.ceil(LINK_EMAIL_CODE_RESEND_SECONDS - waited),
+        });
+      }
+    }
+    if (link.emailCodeSends >= LINK_EMAIL_CODE_MAX_SENDS) throw new AppError('RATE_LIMITED', 'codeTooMany');
+    const code = newSixDigitCode();
+    await tx
+      .update(patientLinks)
+      .set({
+        emailCodeHash: codeHash(link.id, code),
+        emailCodeExpiresAt: new Date(now.getTime() + LINK_EMAIL_CODE_MINUTES * MINUTE_MS),
+        emailCodeSentAt: now,
+        emailCodeSends: link.emailCodeSends + 1,
+        emailCodeAttempts: 0,
+      })
+      .where(eq(patientLinks.id, link.id));
+    const language = link.language ?? patient.preferredLanguage;
+    const message = linkCodeEmail(language, { code, clinicName: await clinicName(tx, link.instanceId) });
+    await queueMessage(ctx, tx, {
+      instanceId: link.instanceId,
+      channel: 'email',
+      to: patient.email,
+      template: 'link-code',
+      // No patientId: the code is how the patient gets in, so it goes even when care emails are off.
+      subject: message.subject,
+      body: message.body,
+    });
+    await recordActivity(
+      tx,
+      patientActivity(ctx, link, 'Patient Sign-In', 'Created', {
+        type: LINK_TARGET,
+        id: link.id,
+        description: 'Sign-in code emailed to the patient',
+      }),
+    );
+    return { sentTo: maskEmail(patient.email), expiresInMinutes: LINK_EMAIL_CODE_MINUTES };
+  });
+}
+
+export async function verifyEmailCode(ctx: ServiceContext, token: string, code: string) {
+  const accessToken = newToken();
+  const outcome = await ctx.db.transaction(async (tx) => {
+    const link = await findLink(tx, token, true);
+    const status = linkStatusOf(link);
+    if (status !== 'active') return { kind: 'gone' as const, status };
+    const now = new Date();
+    const live = link.emailCodeHash && link.emailCodeExpiresAt && link.emailCodeExpiresAt.getTime() > now.getTime();
+    if (!live) return { kind: 'expired' as const };
+    if (!sameHash(link.emailCodeHash!, codeHash(link.id, code))) {
+      const attempts = link.emailCodeAttempts + 1;
+      // A code guessed at too often is spent; the link's own lockout counts these tries too.
+      await tx
+        .update(patientLinks)
+        .set(
+          attempts >= LINK_EMAIL_CODE_MAX_ATTEMPTS
+            ? { emailCodeAttempts: attempts, emailCodeHash: null, emailCodeExpiresAt: null }
+            : { emailCodeAttempts: attempts },
+        )
+        .where(eq(patientLinks.id, link.id));
+      const locks = await recordIdentityFailure(ctx, tx, link, 'Sign-in code', now);
+      return locks ? { kind: 'gone' as const, status: 'locked' as const } : { kind: 'mismatch' as const };
+    }
+    const expiresAt = await grantAccess(ctx, tx, link, accessToken, 'Patient confirmed identity with an emailed code', now);
+    return { kind: 'ok' as const, expiresAt };
+  });
+  if (outcome.kind === 'gone') throw gone(outcome.status);
+  if (outcome.kind === 'expired') throw new AppError('VALIDATION', 'codeNotValid', { fields: { code: 'codeExpired' } });
+  if (outcome.kind === 'mismatch') throw new AppError('VALIDATION', 'codeNotValid', { fields: { code: 'codeWrong' } });
   return { accessToken, expiresAt: outcome.expiresAt.toISOString() };
 }
 

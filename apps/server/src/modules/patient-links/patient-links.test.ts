@@ -686,3 +686,76 @@ describe('rules', () => {
     expect(normalizeLastName('Smith')).not.toBe(normalizeLastName('Smyth'));
   });
 });
+
+describe('a 6-digit code by email instead of last name and date of birth (decision 0035)', () => {
+  const codeOf = (body: string) => /\b(\d{6})\b/.exec(body)![1]!;
+  const sendCode = (token: string) => open('POST', `/api/patient-links/${token}/emailcode`);
+  const verifyCode = (token: string, code: unknown) => open('POST', `/api/patient-links/${token}/verifycode`, { code });
+
+  it('emails a code to the address on file that opens the link once, and only a hash of it is kept', async () => {
+    const link = await phq9Link(ids.patientB);
+    const sent = await sendCode(link.token);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json()).toEqual({ sentTo: 'b***@example.test', expiresInMinutes: 10 });
+    const email = await latestEmailTo(t.db, 'b.smith@example.test');
+    expect(email.template).toBe('link-code');
+    const code = codeOf(email.body);
+    const [row] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, link.id));
+    expect(row!.emailCodeHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.emailCodeHash).not.toContain(code);
+
+    const wrong = await verifyCode(link.token, code === '000000' ? '000001' : '000000');
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().fields).toEqual({ code: 'codeWrong' });
+    const right = await verifyCode(link.token, code);
+    expect(right.statusCode, right.body).toBe(200);
+    const accessToken = right.json<{ accessToken: string }>().accessToken;
+    expect((await open('GET', `/api/patient-links/${link.token}/form`, undefined, accessToken)).statusCode).toBe(200);
+    // Used once: the same code does not open it again.
+    const again = await verifyCode(link.token, code);
+    expect(again.statusCode).toBe(400);
+    expect(again.json().fields).toEqual({ code: 'codeExpired' });
+    const logs = await t.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.targetId, link.id), eq(activityLogs.area, 'Patient Sign-In')));
+    expect(logs.map((log) => log.description)).toEqual(
+      expect.arrayContaining(['Sign-in code emailed to the patient', 'Patient confirmed identity with an emailed code']),
+    );
+  });
+
+  it('waits a minute between codes, and answers 409 when there is no email on file', async () => {
+    const link = await phq9Link(ids.patientB);
+    expect((await sendCode(link.token)).statusCode).toBe(200);
+    const soon = await sendCode(link.token);
+    expect(soon.statusCode).toBe(429);
+    expect(soon.json().messageKey).toBe('codeTooSoon');
+    const noEmail = await phq9Link(ids.patientNoEmail);
+    const refused = await sendCode(noEmail.token);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().messageKey).toBe('noEmailOnFile');
+  });
+
+  it('bad input is a 400 with the field; an unknown token 404; a code with no code sent is expired', async () => {
+    const link = await phq9Link(ids.patientB);
+    const bad = await verifyCode(link.token, '12ab');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toEqual({ code: 'codeInvalid' });
+    expect((await sendCode('x'.repeat(43))).statusCode).toBe(404);
+    expect((await verifyCode('x'.repeat(43), '123456')).statusCode).toBe(404);
+    const none = await verifyCode(link.token, '123456');
+    expect(none.json().fields).toEqual({ code: 'codeExpired' });
+  });
+
+  it('wrong codes count toward the link lockout: the fifth locks it', async () => {
+    const link = await phq9Link(ids.patientB);
+    expect((await sendCode(link.token)).statusCode).toBe(200);
+    const code = codeOf((await latestEmailTo(t.db, 'b.smith@example.test')).body);
+    const wrongCode = code === '999999' ? '999998' : '999999';
+    for (let attempt = 1; attempt <= 4; attempt++) expect((await verifyCode(link.token, wrongCode)).statusCode).toBe(400);
+    const fifth = await verifyCode(link.token, wrongCode);
+    expect(fifth.statusCode).toBe(410);
+    expect((await verifyCode(link.token, code)).statusCode).toBe(410);
+    expect((await status(link.token)).status).toBe('locked');
+  });
+});
