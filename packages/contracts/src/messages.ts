@@ -29,7 +29,10 @@ export const validationMessages = {
   },
   emailTaken: { en: 'This email is already in use', es: 'Este correo electrónico ya está en uso' },
   codeInvalid: { en: 'The code must be 6 digits', es: 'El código debe tener 6 dígitos' },
-  codeWrong: { en: 'This code is not right. Check the email and try again.', es: 'El código no es correcto. Revise el correo e inténtelo de nuevo.' },
+  codeWrong: {
+    en: 'This code is not right. Check the email and try again.',
+    es: 'El código no es correcto. Revise el correo e inténtelo de nuevo.',
+  },
   codeExpired: {
     en: 'This code has expired or was already used. Ask for a new one.',
     es: 'El código ha caducado o ya se ha usado. Pida uno nuevo.',

@@ -129,7 +129,10 @@ export const emailCodeSentSchema = z.object({
 });
 export type EmailCodeSent = z.infer<typeof emailCodeSentSchema>;
 export const verifyEmailCodeSchema = z.object({
-  code: z.string({ error: 'required' }).trim().regex(/^\d{6}$/, 'codeInvalid'),
+  code: z
+    .string({ error: 'required' })
+    .trim()
+    .regex(/^\d{6}$/, 'codeInvalid'),
 });
 export const verifyLinkResponseSchema = z.object({ accessToken: z.string(), expiresAt: z.string() });
 
