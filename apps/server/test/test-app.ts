@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { createPglite, openDatabase, type Database, type DatabaseHandle } from '../src/db/client';
-import { outboxMessages } from '../src/db/schema';
+import { instanceSettings, outboxMessages } from '../src/db/schema';
 import { DEMO_PASSWORD } from '../src/db/seed/demo';
 import { openBody } from '../src/modules/outbox/outbox.service';
 import { adminUrl, APP_LOGIN } from './global-setup';
@@ -188,4 +188,23 @@ export async function waitFor<T>(read: () => Promise<T | undefined>, timeoutMs =
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** Writes one instance setting straight to the table, as an admin saving it would. */
+export async function setInstanceSetting(db: Database, instanceId: string, key: string, value: string) {
+  await db
+    .insert(instanceSettings)
+    .values({ instanceId, configurationId: key, configurationValue: value })
+    .onConflictDoUpdate({
+      target: [instanceSettings.instanceId, instanceSettings.configurationId],
+      set: { configurationValue: value },
+    });
+}
+
+/** An Etc/GMT zone whose clock now shows `hour` o'clock, so a test's "today" does not depend on when it runs. */
+export function zoneAtHour(hour: number): string {
+  let offset = hour - new Date().getUTCHours();
+  if (offset > 14) offset -= 24;
+  if (offset < -12) offset += 24;
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
 }

@@ -5,7 +5,7 @@ import { activityLogs, appointments, instances, instanceSettings, outboxMessages
 import { jobQueues } from '../../jobs/job-queue';
 import { withClinics } from '../../db/tenancy';
 import { createMailer } from '../outbox/providers';
-import { createTestApp, waitFor, type TestApp } from '../../../test/test-app';
+import { createTestApp, waitFor, type TestApp, setInstanceSetting } from '../../../test/test-app';
 import { sendDueIntakes, type SweepDeps } from './intake-auto-send';
 
 /** Intake links that go out on their own `intakeFormNotificationHours` before the visit (decision 0034). */
@@ -17,16 +17,6 @@ const ids = {} as Record<
   'soon' | 'tomorrowEvening' | 'staffSent' | 'cancelled' | 'deleted' | 'past' | 'noContact' | 'lakesideSoon' | 'spanish',
   string
 >;
-
-async function setSetting(instanceId: string, key: string, value: string) {
-  await t.db
-    .insert(instanceSettings)
-    .values({ instanceId, configurationId: key, configurationValue: value })
-    .onConflictDoUpdate({
-      target: [instanceSettings.instanceId, instanceSettings.configurationId],
-      set: { configurationValue: value },
-    });
-}
 
 /** Every intake link, the demo clinics' included: their due visits are swept too. */
 async function intakeLinkCount() {
@@ -47,7 +37,7 @@ beforeAll(async () => {
   const rows = await t.db.select().from(instances);
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
   lakeside = rows.find((row) => row.name === 'Lakeside Pain Center')!.id;
-  for (const clinic of [riverside, lakeside]) await setSetting(clinic, 'enableEmail', 'true');
+  for (const clinic of [riverside, lakeside]) await setInstanceSetting(t.db, clinic, 'enableEmail', 'true');
   const patient = async (instanceId: string, lastName: string, email: string | null, preferredLanguage: 'en' | 'es' = 'en') => {
     const [row] = await t.db
       .insert(patients)
@@ -89,7 +79,7 @@ beforeAll(async () => {
     expiresAt: new Date(Date.now() + 86_400_000),
   });
   // Lakeside does not send them on its own.
-  await setSetting(lakeside, 'intakeFormNotificationHours', '0');
+  await setInstanceSetting(t.db, lakeside, 'intakeFormNotificationHours', '0');
 });
 afterAll(async () => {
   await t?.close();
@@ -150,14 +140,14 @@ describe('the intake sweep', () => {
   });
 
   it('a wider window reaches the later visit; 0 turns a clinic off', async () => {
-    await setSetting(riverside, 'intakeFormNotificationHours', '48');
+    await setInstanceSetting(t.db, riverside, 'intakeFormNotificationHours', '48');
     try {
       const countBefore = await intakeLinkCount();
       const result = await sendDueIntakes(t.appDb, deps);
       expect(result.sent).toBe((await intakeLinkCount()) - countBefore);
       expect(await linksFor([ids.tomorrowEvening])).toHaveLength(1);
     } finally {
-      await setSetting(riverside, 'intakeFormNotificationHours', '24');
+      await setInstanceSetting(t.db, riverside, 'intakeFormNotificationHours', '24');
     }
     expect(await linksFor([ids.lakesideSoon])).toHaveLength(0);
     expect(await linksFor([ids.cancelled, ids.deleted, ids.past, ids.noContact])).toHaveLength(0);

@@ -7,7 +7,6 @@ import {
   activityLogs,
   appointments,
   instances,
-  instanceSettings,
   notifications,
   outboxMessages,
   patientConsents,
@@ -16,7 +15,7 @@ import {
   patients,
   users,
 } from '../../db/schema';
-import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp } from '../../../test/test-app';
+import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp, setInstanceSetting } from '../../../test/test-app';
 
 let t: TestApp;
 let riverside: string;
@@ -53,16 +52,6 @@ const PAPERWORK = {
   primaryInsurance: { payer: 'Blue Cross', memberId: 'XJ123', relationshipToInsured: 'self' },
   agreementSignature: SIGNATURE,
 };
-
-async function setSetting(instanceId: string, key: string, value: string) {
-  await t.db
-    .insert(instanceSettings)
-    .values({ instanceId, configurationId: key, configurationValue: value })
-    .onConflictDoUpdate({
-      target: [instanceSettings.instanceId, instanceSettings.configurationId],
-      set: { configurationValue: value },
-    });
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -127,10 +116,10 @@ beforeAll(async () => {
   ids.otherDoctorVisit = await visit(riverside, ids.otherDoctorPatient, otherDoctor!.id, 4);
   ids.lakesidePatient = await patient(lakeside, 'Lake', null, 'lake@example.test');
   ids.lakesideVisit = await visit(lakeside, ids.lakesidePatient, null, 2);
-  await setSetting(riverside, 'enableEmail', 'true');
-  await setSetting(riverside, 'enablePaymentCollection', 'true');
-  await setSetting(riverside, 'isPharmacyRequired', 'false');
-  await setSetting(riverside, 'timeZoneId', ZONE);
+  await setInstanceSetting(t.db, riverside, 'enableEmail', 'true');
+  await setInstanceSetting(t.db, riverside, 'enablePaymentCollection', 'true');
+  await setInstanceSetting(t.db, riverside, 'isPharmacyRequired', 'false');
+  await setInstanceSetting(t.db, riverside, 'timeZoneId', ZONE);
 });
 afterAll(async () => {
   await t?.close();
@@ -422,19 +411,19 @@ describe('the patient runs the intake', () => {
     const nextAccess = await verified(next.token);
     expect((await view(next.token, nextAccess)).previousBodyMap).toEqual({ regions: { 'lower-back': 7, 'left-upper-leg': 4 } });
     // A visit booked as a new-patient visit asks for the paperwork again while the clinic says so.
-    await setSetting(riverside, 'showIntakeFormForNewPatients', 'true');
+    await setInstanceSetting(t.db, riverside, 'showIntakeFormForNewPatients', 'true');
     expect((await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, formCodes: [] })).steps).toEqual([
       1, 2, 4, 5, 7,
     ]);
-    await setSetting(riverside, 'showIntakeFormForNewPatients', 'false');
+    await setInstanceSetting(t.db, riverside, 'showIntakeFormForNewPatients', 'false');
     expect((await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, formCodes: [] })).steps).toEqual([
       2, 4, 5, 7,
     ]);
-    await setSetting(riverside, 'enablePaymentCollection', 'false');
+    await setInstanceSetting(t.db, riverside, 'enablePaymentCollection', 'false');
     expect((await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, formCodes: [] })).steps).toEqual([
       2, 4, 5,
     ]);
-    await setSetting(riverside, 'enablePaymentCollection', 'true');
+    await setInstanceSetting(t.db, riverside, 'enablePaymentCollection', 'true');
   });
 });
 
@@ -535,13 +524,13 @@ describe('check-in from the link', () => {
     });
     const access = verify.json<{ accessToken: string }>().accessToken;
 
-    await setSetting(riverside, 'enablePatientSelfCheckin', 'false');
-    await setSetting(riverside, 'enableHomeCheckin', 'false');
+    await setInstanceSetting(t.db, riverside, 'enablePatientSelfCheckin', 'false');
+    await setInstanceSetting(t.db, riverside, 'enableHomeCheckin', 'false');
     expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: false });
     expect((await open('POST', `/api/intake/${created.token}/checkin`, undefined, access)).statusCode).toBe(403);
 
-    await setSetting(riverside, 'enableHomeCheckin', 'true');
-    await setSetting(riverside, 'checkinConfirmationPage', 'true');
+    await setInstanceSetting(t.db, riverside, 'enableHomeCheckin', 'true');
+    await setInstanceSetting(t.db, riverside, 'checkinConfirmationPage', 'true');
     expect((await view(created.token, access)).checkIn).toEqual({ offered: true, checkedIn: false });
     expect((await open('POST', `/api/intake/${created.token}/checkin`)).statusCode).toBe(401);
     const checkedIn = await open('POST', `/api/intake/${created.token}/checkin`, undefined, access);
@@ -590,11 +579,11 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
     const url = `/api/intake/${created.token}/contact`;
     const body = { choice: { email: true, text: false }, language: 'es' };
 
-    await setSetting(riverside, 'showOptInToConsentPage', 'false');
+    await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'false');
     expect((await view(created.token, access)).options.contactOptIn).toBe(false);
     expect((await open('PUT', url, body, access)).statusCode).toBe(403);
 
-    await setSetting(riverside, 'showOptInToConsentPage', 'true');
+    await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'true');
     try {
       const before = await view(created.token, access);
       expect(before.options.contactOptIn).toBe(true);
@@ -620,7 +609,7 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
         .where(and(eq(activityLogs.targetId, patient!.id), eq(activityLogs.area, 'Intake Information')));
       expect(logs.map((log) => log.description)).toContain('Patient chose care messages by email: yes, by text: no');
     } finally {
-      await setSetting(riverside, 'showOptInToConsentPage', 'false');
+      await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'false');
     }
   });
 });

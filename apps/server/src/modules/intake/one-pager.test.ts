@@ -8,14 +8,13 @@ import {
   appointments,
   customForms,
   instances,
-  instanceSettings,
   managedItems,
   patientConsents,
   patientLinks,
   patients,
   users,
 } from '../../db/schema';
-import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
+import { createTestApp, nextIp, signIn, type TestApp, setInstanceSetting } from '../../../test/test-app';
 
 let t: TestApp;
 let riverside: string;
@@ -53,16 +52,6 @@ const EARLIER_START = instantOfClinicTime(2025, 1, 15, ZONE, 10, 0);
 const VISIT_START = instantOfClinicTime(2025, 3, 20, ZONE, 9, 30);
 const OLD_AGREEMENT_SIGNED = new Date('2023-02-01T16:00:00.000Z');
 const OLD_AGREEMENT_EXPIRED = new Date('2024-02-01T16:00:00.000Z');
-
-async function setSetting(instanceId: string, key: string, value: string) {
-  await t.db
-    .insert(instanceSettings)
-    .values({ instanceId, configurationId: key, configurationValue: value })
-    .onConflictDoUpdate({
-      target: [instanceSettings.instanceId, instanceSettings.configurationId],
-      set: { configurationValue: value },
-    });
-}
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -121,8 +110,8 @@ beforeAll(async () => {
   ids.otherDoctorVisit = await visit(riverside, colleagues, otherDoctor!.id, VISIT_START);
   const lake = await patient(lakeside, 'Lake', null);
   ids.lakesideVisit = await visit(lakeside, lake, null, VISIT_START);
-  await setSetting(riverside, 'timeZoneId', ZONE);
-  await setSetting(riverside, 'consentExpiration', '365');
+  await setInstanceSetting(t.db, riverside, 'timeZoneId', ZONE);
+  await setInstanceSetting(t.db, riverside, 'consentExpiration', '365');
 });
 afterAll(async () => {
   await t?.close();

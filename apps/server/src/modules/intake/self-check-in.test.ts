@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
-import { activityLogs, appointments, instances, instanceSettings, patients } from '../../db/schema';
-import { createTestApp, nextIp, type TestApp } from '../../../test/test-app';
+import { activityLogs, appointments, instances, patients } from '../../db/schema';
+import { createTestApp, nextIp, type TestApp, setInstanceSetting, zoneAtHour } from '../../../test/test-app';
 
 /** Self check-in from the QR page of a visit (decision 0034). */
 let t: TestApp;
@@ -18,24 +18,6 @@ const ids = {} as {
   lakesideVisit: string;
 };
 const WHO = { lastName: 'Ortega', dateOfBirth: '06/15/1968' };
-
-async function setSetting(instanceId: string, key: string, value: string) {
-  await t.db
-    .insert(instanceSettings)
-    .values({ instanceId, configurationId: key, configurationValue: value })
-    .onConflictDoUpdate({
-      target: [instanceSettings.instanceId, instanceSettings.configurationId],
-      set: { configurationValue: value },
-    });
-}
-
-/** An Etc/GMT zone whose clock now shows `hour` o'clock, so "today" does not depend on when tests run. */
-function zoneAtHour(hour: number): string {
-  let offset = hour - new Date().getUTCHours();
-  if (offset > 14) offset -= 24;
-  if (offset < -12) offset += 24;
-  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-}
 
 const state = (patientId: string, appointmentId: string) =>
   t.app.inject({ method: 'GET', url: `/api/selfcheckin/${patientId}/${appointmentId}`, remoteAddress: nextIp() });
@@ -73,11 +55,11 @@ beforeAll(async () => {
   ids.otherPatient = await patient(riverside, 'Ortega');
   ids.lakesidePatient = await patient(lakeside, 'Ortega');
   ids.lakesideVisit = await visit(lakeside, ids.lakesidePatient, 1);
-  for (const clinic of [riverside, lakeside]) await setSetting(clinic, 'enablePatientSelfCheckin', 'true');
+  for (const clinic of [riverside, lakeside]) await setInstanceSetting(t.db, clinic, 'enablePatientSelfCheckin', 'true');
 });
 beforeEach(async () => {
   // Noon at both clinics: a visit one or two hours from now is today, one 26 hours away is not.
-  for (const clinic of [riverside, lakeside]) await setSetting(clinic, 'timeZoneId', zoneAtHour(12));
+  for (const clinic of [riverside, lakeside]) await setInstanceSetting(t.db, clinic, 'timeZoneId', zoneAtHour(12));
 });
 afterAll(async () => {
   await t?.close();
@@ -115,12 +97,12 @@ describe('self check-in from the QR page', () => {
   });
 
   it('shows the confirmation page when the clinic asks for it', async () => {
-    await setSetting(riverside, 'checkinConfirmationPage', 'true');
+    await setInstanceSetting(t.db, riverside, 'checkinConfirmationPage', 'true');
     try {
       const response = await checkIn(ids.patient, ids.visit, WHO);
       expect(response.json()).toEqual({ checkedIn: true, confirmationPage: true });
     } finally {
-      await setSetting(riverside, 'checkinConfirmationPage', 'false');
+      await setInstanceSetting(t.db, riverside, 'checkinConfirmationPage', 'false');
     }
   });
 
@@ -179,13 +161,13 @@ describe('self check-in from the QR page', () => {
   });
 
   it('is not there when the clinic does not offer self check-in', async () => {
-    await setSetting(lakeside, 'enablePatientSelfCheckin', 'false');
+    await setInstanceSetting(t.db, lakeside, 'enablePatientSelfCheckin', 'false');
     try {
       expect((await state(ids.lakesidePatient, ids.lakesideVisit)).statusCode).toBe(404);
       expect((await checkIn(ids.lakesidePatient, ids.lakesideVisit, WHO)).statusCode).toBe(404);
       expect((await appointment(ids.lakesideVisit)).status).toBe(AppointmentStatus.Upcoming);
     } finally {
-      await setSetting(lakeside, 'enablePatientSelfCheckin', 'true');
+      await setInstanceSetting(t.db, lakeside, 'enablePatientSelfCheckin', 'true');
     }
     // With it on, the Lakeside patient checks in at Lakeside.
     expect((await checkIn(ids.lakesidePatient, ids.lakesideVisit, WHO)).statusCode).toBe(200);

@@ -5,18 +5,10 @@ import twilio from 'twilio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clinicClock } from '@pathwell/contracts/clinic-time';
 import type { CommunicationPage } from '@pathwell/contracts/messaging';
-import {
-  activityLogs,
-  instances,
-  instanceSettings,
-  outboxMessages,
-  patientPhoneNumbers,
-  patients,
-  smsOptOuts,
-} from '../../db/schema';
+import { activityLogs, instances, outboxMessages, patientPhoneNumbers, patients, smsOptOuts } from '../../db/schema';
 import { withSystemAccess } from '../../db/tenancy';
 import { encryptSetting } from '../instance-settings/settings-crypto';
-import { createTestApp, nextIp, signIn, type TestApp, waitFor } from '../../../test/test-app';
+import { createTestApp, nextIp, signIn, type TestApp, waitFor, setInstanceSetting, zoneAtHour } from '../../../test/test-app';
 import { createMailer, nextDaytime, queueMessage, type MessageInput } from './outbox.service';
 
 /**
@@ -150,24 +142,6 @@ let t: TestApp;
 let riverside: string;
 const patient = {} as { id: string; phone: string; quietId: string; quietPhone: string; flakyId: string };
 
-async function setSetting(app: TestApp, instanceId: string, key: string, value: string) {
-  await app.db
-    .insert(instanceSettings)
-    .values({ instanceId, configurationId: key, configurationValue: value })
-    .onConflictDoUpdate({
-      target: [instanceSettings.instanceId, instanceSettings.configurationId],
-      set: { configurationValue: value },
-    });
-}
-
-/** An Etc/GMT zone whose clock now shows `hour` (o'clock), so tests do not depend on when they run. */
-function zoneAtHour(hour: number): string {
-  let offset = hour - new Date().getUTCHours();
-  if (offset > 14) offset -= 24;
-  if (offset < -12) offset += 24;
-  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-}
-
 async function addPatient(
   app: TestApp,
   instanceId: string,
@@ -264,7 +238,7 @@ beforeAll(async () => {
   });
   const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
   riverside = clinic!.id;
-  await setSetting(t, riverside, 'enableSms', 'true');
+  await setInstanceSetting(t.db, riverside, 'enableSms', 'true');
   patient.phone = '+15125550123';
   patient.id = await addPatient(t, riverside, 'Textable', '(512) 555-0123');
   patient.quietPhone = '+15125550124';
@@ -273,7 +247,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   // Daytime at the clinic unless a test says otherwise: texts go out at once.
-  await setSetting(t, riverside, 'timeZoneId', zoneAtHour(12));
+  await setInstanceSetting(t.db, riverside, 'timeZoneId', zoneAtHour(12));
 });
 afterAll(async () => {
   await t?.close();
@@ -475,14 +449,14 @@ describe('inbound keywords', () => {
 
 describe("the clinic's and the patient's switches", () => {
   it('clinic SMS off: suppressed as clinicSmsOff, no job', async () => {
-    await setSetting(t, riverside, 'enableSms', 'false');
+    await setInstanceSetting(t.db, riverside, 'enableSms', 'false');
     try {
       const queued = await queueText(t, { to: patient.phone, patientId: patient.id });
       expect(queued.status).toBe('suppressed');
       expect(await messageRow(t, queued.id)).toMatchObject({ status: 'suppressed', error: 'clinicSmsOff' });
       expect(await jobsFor(t, queued.id)).toEqual([]);
     } finally {
-      await setSetting(t, riverside, 'enableSms', 'true');
+      await setInstanceSetting(t.db, riverside, 'enableSms', 'true');
     }
   });
 
@@ -517,7 +491,7 @@ describe('daytime for texts', () => {
 
   it('a text queued at night in the clinic is scheduled for 08:00 clinic time with a delayed job; an urgent one goes now', async () => {
     const zone = zoneAtHour(23);
-    await setSetting(t, riverside, 'timeZoneId', zone);
+    await setInstanceSetting(t.db, riverside, 'timeZoneId', zone);
     const before = seen.length;
     const queued = await queueText(t, { to: patient.phone, patientId: patient.id });
     expect(queued.status).toBe('scheduled');
@@ -546,8 +520,8 @@ describe('without a server Twilio account', () => {
   let bare: TestApp;
   beforeAll(async () => {
     bare = await createTestApp({ TWILIO_API_BASE_URL: baseUrl });
-    await setSetting(bare, riverside, 'enableSms', 'true');
-    await setSetting(bare, riverside, 'timeZoneId', zoneAtHour(12));
+    await setInstanceSetting(bare.db, riverside, 'enableSms', 'true');
+    await setInstanceSetting(bare.db, riverside, 'timeZoneId', zoneAtHour(12));
   });
   afterAll(async () => {
     await bare?.close();
@@ -582,15 +556,15 @@ describe('without a server Twilio account', () => {
   });
 
   it("the clinic's own Twilio account sends with its SID and signs its callbacks with its token", async () => {
-    await setSetting(bare, riverside, 'useTwilio', 'true');
-    await setSetting(bare, riverside, 'twilioAccountSid', CLINIC_ACCOUNT.sid);
-    await setSetting(
-      bare,
+    await setInstanceSetting(bare.db, riverside, 'useTwilio', 'true');
+    await setInstanceSetting(bare.db, riverside, 'twilioAccountSid', CLINIC_ACCOUNT.sid);
+    await setInstanceSetting(
+      bare.db,
       riverside,
       'twilioAuthToken',
       encryptSetting(bare.config.appSecret, riverside, 'twilioAuthToken', CLINIC_ACCOUNT.token),
     );
-    await setSetting(bare, riverside, 'defaultSmsNumber', '(512) 555-0142');
+    await setInstanceSetting(bare.db, riverside, 'defaultSmsNumber', '(512) 555-0142');
     const queued = await queueText(bare, { to: patient.phone });
     expect(queued.status).toBe('queued');
     const row = await settledRow(bare, queued.id, 'sent');
