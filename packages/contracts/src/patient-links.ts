@@ -131,6 +131,7 @@ export type EmailCodeSent = z.infer<typeof emailCodeSentSchema>;
 export const verifyEmailCodeSchema = z.object({
   code: z
     .string({ error: 'required' })
+    .max(20, 'codeInvalid')
     .trim()
     .regex(/^\d{6}$/, 'codeInvalid'),
 });

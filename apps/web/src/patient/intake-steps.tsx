@@ -74,6 +74,7 @@ function TextField({
         value={value ?? ''}
         autoComplete={autoComplete}
         inputMode={inputMode}
+        aria-required={required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={[error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined}
         onChange={(event) => onChange(event.target.value)}
