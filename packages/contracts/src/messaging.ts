@@ -122,9 +122,15 @@ export const NOTIFICATION_LIST_SIZE = 50;
 /** How long a new notification's popup stays (section 9). */
 export const NOTIFICATION_POPUP_MS = 10_000;
 
+/**
+ * formsCompleted: the patient finished the intake (section 3); accessRequest: someone whose identity check
+ * did not match asks for access to a link (issue #12); accountClosed: the patient closed their account.
+ */
+export const notificationKinds = ['formsCompleted', 'accessRequest', 'accountClosed'] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
 export const notificationSchema = z.object({
   id: idSchema,
-  kind: z.enum(['formsCompleted']),
+  kind: z.enum(notificationKinds),
   /** ISO instant: the client renders the spec's '{timestamp}: {first} {last} has submitted…' text. */
   createdAt: z.string(),
   patientId: idSchema,

@@ -19,6 +19,7 @@ import type { ConsentKind, IntakeWorkStep } from '@pathwell/contracts/intake';
 import { instances, users } from './core';
 import { appointments, patients } from './patients';
 import { sameClinic } from './same-clinic';
+import { bytea } from './admin';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 
@@ -98,14 +99,20 @@ export const patientLinks = pgTable(
     instanceId: instanceId(),
     patientId: uuid('patient_id').notNull(),
     appointmentId: uuid('appointment_id'),
-    /** 'form': one questionnaire or custom form; 'intake': the appointment's whole intake flow (decision 0032). */
-    kind: text('kind', { enum: ['form', 'intake'] })
+    /**
+     * 'form': one questionnaire or custom form; 'intake': the appointment's whole intake flow (decision 0032);
+     * 'consent': consents to sign on their own, a shot consent or expired ones signed again (decision 0036);
+     * 'closeAccount': the emailed confirmation of a patient's request to close their account (decision 0036).
+     */
+    kind: text('kind', { enum: ['form', 'intake', 'consent', 'closeAccount'] })
       .notNull()
       .default('form'),
     formCode: smallint('form_code'),
     customFormId: uuid('custom_form_id'),
     /** Intake links: the steps and forms chosen when the link was made. */
     intakePlan: jsonb('intake_plan').$type<IntakePlan>(),
+    /** Consent links: the consents the patient is asked to sign. */
+    consentKinds: jsonb('consent_kinds').$type<ConsentKind[]>(),
     tokenHash: text('token_hash').notNull(),
     language: text('language', { enum: ['en', 'es'] }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -131,7 +138,7 @@ export const patientLinks = pgTable(
     index('patient_links_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
     check(
       'patient_links_one_form',
-      sql`(${table.kind} = 'form' and (${table.formCode} is null) <> (${table.customFormId} is null)) or (${table.kind} = 'intake' and ${table.formCode} is null and ${table.customFormId} is null and ${table.appointmentId} is not null and ${table.intakePlan} is not null)`,
+      sql`(${table.kind} = 'form' and (${table.formCode} is null) <> (${table.customFormId} is null)) or (${table.kind} = 'intake' and ${table.formCode} is null and ${table.customFormId} is null and ${table.appointmentId} is not null and ${table.intakePlan} is not null) or (${table.kind} = 'consent' and ${table.formCode} is null and ${table.customFormId} is null and ${table.consentKinds} is not null) or (${table.kind} = 'closeAccount' and ${table.formCode} is null and ${table.customFormId} is null)`,
     ),
     index('patient_links_appointment_idx')
       .on(table.instanceId, table.appointmentId, table.createdAt)
@@ -281,5 +288,62 @@ export const patientConsents = pgTable(
     sameClinic('patient_consents_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
     sameClinic('patient_consents_appointment_fk', { instanceId: table.instanceId, column: table.appointmentId }, appointments),
     sameClinic('patient_consents_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks),
+  ],
+);
+
+/**
+ * Insurance card photos taken in the paperwork step (issue #12): front and back of the primary and the
+ * secondary card, one row per side, replaced when the patient takes it again. The browser shrinks a
+ * photo to a JPEG of at most 1600 px before sending it, so a row is a few hundred kilobytes.
+ */
+export const insuranceCardSides = ['primaryFront', 'primaryBack', 'secondaryFront', 'secondaryBack'] as const;
+export type InsuranceCardSide = (typeof insuranceCardSides)[number];
+export const intakeFiles = pgTable(
+  'intake_files',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id').notNull(),
+    linkId: uuid('link_id').notNull(),
+    side: text('side', { enum: insuranceCardSides }).notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    unique('intake_files_link_side_key').on(table.linkId, table.side),
+    index('intake_files_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
+    sameClinic('intake_files_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('intake_files_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks),
+  ],
+);
+
+/**
+ * "Request portal access" (issue #12): someone holding a link whose identity check did not match asks
+ * the clinic for help. What they typed is kept for staff to compare with the record; it is never shown
+ * back on the open page.
+ */
+export const accessRequests = pgTable(
+  'access_requests',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id').notNull(),
+    appointmentId: uuid('appointment_id'),
+    linkId: uuid('link_id').notNull(),
+    name: text('name').notNull(),
+    dateOfBirth: text('date_of_birth'),
+    contact: text('contact').notNull(),
+    message: text('message'),
+    createdAt: createdAt(),
+    handledAt: timestamp('handled_at', { withTimezone: true }),
+    handledBy: uuid('handled_by').references(() => users.id),
+  },
+  (table) => [
+    index('access_requests_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
+    unique('access_requests_instance_id_key').on(table.instanceId, table.id),
+    sameClinic('access_requests_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('access_requests_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks),
   ],
 );

@@ -4,7 +4,7 @@ import { instances, users } from './core';
 import { perioperativeTemplates } from './admin';
 import { appointments, patients } from './patients';
 import { sameClinic } from './same-clinic';
-import { outboxChannels, outboxStatuses } from '@pathwell/contracts/messaging';
+import { notificationKinds, outboxChannels, outboxStatuses } from '@pathwell/contracts/messaging';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -77,7 +77,6 @@ export const smsOptOuts = pgTable(
   (table) => [primaryKey({ name: 'sms_opt_outs_pkey', columns: [table.instanceId, table.phone] })],
 );
 
-export const notificationKinds = ['formsCompleted'] as const;
 
 /** Staff notifications of a clinic (specification section 3: form-completion notification). */
 export const notifications = pgTable(

@@ -61,7 +61,7 @@ export function NotificationBell({ timeZone }: { timeZone: string }) {
       toasts.show({
         id: `notification-${item.id}`,
         color: 'teal',
-        title: t('popupTitle'),
+        title: t(`popupTitles.${item.kind}`),
         message: notificationText(t, item, timeZone),
         autoClose: NOTIFICATION_POPUP_MS,
         withCloseButton: true,

@@ -2,9 +2,9 @@ import type { StaffNotification } from '@pathwell/contracts/messaging';
 import type { TFunction } from 'i18next';
 import { formatClinicDateTime } from '../../lib/dates';
 
-/** The specification's text: '{timestamp}: {first} {last} has submitted all forms and are ready for the doctor.' */
+/** The specification's text for completed forms: '{timestamp}: {first} {last} has submitted all forms and are ready for the doctor.' */
 export function notificationText(t: TFunction<'notifications'>, notification: StaffNotification, timeZone: string): string {
-  return t('formsCompleted', {
+  return t(notification.kind, {
     timestamp: formatClinicDateTime(notification.createdAt, timeZone),
     first: notification.patientFirstName,
     last: notification.patientLastName,
