@@ -311,3 +311,158 @@ test('a patient checks in at the clinic from the QR code staff show, and the app
   // The dashboard hears of it without a reload.
   await expect(row.getByTestId('checked-in')).toHaveAttribute('data-checked-in', 'true', { timeout: 10_000 });
 });
+
+test("(2) a returning patient's flow skips the paperwork and shows last visit's body map", async ({ page, browser, request }) => {
+  test.setTimeout(120_000);
+  const admin = await tokenOf(request, 'admin@pathwell.demo');
+  const doctor = await tokenOf(request, 'doctor@pathwell.demo');
+  const auth = { authorization: `Bearer ${admin.token}` };
+  // The demo's patient with an earlier intake never signed the new-patient agreement (the seeded visits
+  // are follow-ups), so their next link would ask for the paperwork: this patient did a whole first intake.
+  const created = await request.post('/api/patients/create', {
+    headers: auth,
+    data: {
+      firstName: 'Beatriz',
+      lastName: 'Olmedo',
+      dateOfBirth: '1968-05-14',
+      doctorId: doctor.id,
+      email: 'beatriz.olmedo@example.test',
+      preferredLanguage: 'en',
+      patientPhoneNumbers: [],
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const patientId = ((await created.json()) as { id: string }).id;
+  // The first visit six weeks ago, late in the evening (free in the demo schedule).
+  const firstVisitAt = new Date(Date.now() - 42 * 24 * 3_600_000);
+  firstVisitAt.setUTCHours(4, 0, 0, 0);
+  const firstVisit = await request.post('/api/patientappointments', {
+    headers: auth,
+    data: { patientId, doctorId: doctor.id, startsAt: firstVisitAt.toISOString(), reason: 'new_patient' },
+  });
+  expect(firstVisit.status(), await firstVisit.text()).toBe(201);
+  const firstIntake = await request.post('/api/patients/intake', {
+    headers: auth,
+    data: { patientId, appointmentId: ((await firstVisit.json()) as { id: string }).id, formCodes: [], send: [] },
+  });
+  expect(firstIntake.status(), await firstIntake.text()).toBe(201);
+  const first = (await firstIntake.json()) as { url: string; steps: number[] };
+  expect(first.steps).toEqual([1, 2, 4, 5, 7]);
+  // The patient's answers at that visit, as the phone sends them: paperwork signed, then every step.
+  const firstToken = new URL(first.url).pathname.split('/')[3]!;
+  const verified = await request.post(`/api/patient-links/${firstToken}/verify`, {
+    data: { lastName: 'Olmedo', dateOfBirth: '05/14/1968' },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const patientAuth = { authorization: `Bearer ${((await verified.json()) as { accessToken: string }).accessToken}` };
+  const signature =
+    'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+  const firstAnswers: [string, Record<string, unknown>][] = [
+    [
+      'paperwork',
+      {
+        streetAddress1: '88 Barton Springs Rd',
+        city: 'Austin',
+        state: 'TX',
+        zip: '78704',
+        phones: [{ type: 'MOBILE', number: '(512) 555-0191' }],
+        contacts: [{ role: 'emergency', name: 'Ana Olmedo', phone: '(512) 555-0192' }],
+        selfPay: true,
+        agreementSignature: { image: signature, signedAt: new Date().toISOString() },
+      },
+    ],
+    ['history', { noKnownAllergies: true, noMedications: true }],
+    ['vas', { current: 7, average: 6, best: 4, worst: 9 }],
+    ['bodymap', { regions: { neck: 6, 'right-shoulder': 4 } }],
+    ['payment', { method: 'desk' }],
+  ];
+  let completed = false;
+  for (const [slug, data] of firstAnswers) {
+    const saved = await request.put(`/api/intake/${firstToken}/${slug}`, {
+      headers: patientAuth,
+      data: { final: true, language: 'en', data },
+    });
+    expect(saved.status(), `${slug}: ${await saved.text()}`).toBe(200);
+    completed = ((await saved.json()) as { completed: boolean }).completed;
+  }
+  expect(completed).toBe(true);
+
+  // Staff send the follow-up's link from the same screen as for a new patient, picking the patient.
+  await signIn(page, 'staff@pathwell.demo');
+  await page.goto('/patients/basicintake');
+  await page.getByText('Existing patient', { exact: true }).click();
+  await page.getByRole('combobox', { name: 'Patient', exact: true }).fill('Olmedo');
+  await page.getByRole('option', { name: /Beatriz Olmedo/ }).click();
+  await page.getByRole('combobox', { name: 'Provider' }).click();
+  await page.getByRole('option', { name: 'Daniela Ortiz' }).click();
+  await page.getByRole('textbox', { name: /^Date\s*\*?$/ }).fill('01/14/2030');
+  await page.getByLabel('Time').fill('22:30');
+  await page.getByRole('combobox', { name: 'Visit' }).click();
+  await page.getByRole('option', { name: 'Follow-up' }).click();
+  await page.getByTestId('basic-intake-submit').click();
+  const done = page.getByTestId('basic-intake-done');
+  await expect(done).toBeVisible();
+  await expect(done).toContainText('Steps: Health history, Pain scores, Body map, Payment');
+  const url = await page.getByTestId('intake-url').inputValue();
+
+  const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  const patient = await phone.newPage();
+  await patient.goto(url);
+  await patient.getByLabel('Last name').fill('olmedo');
+  await patient.getByLabel('Date of birth').fill('05141968');
+  await patient.getByRole('button', { name: 'Continue' }).click();
+
+  // The step list: no paperwork this time, the agreement signed at the first visit still holds.
+  const dashboard = patient.getByTestId('intake-dashboard');
+  await expect(dashboard.getByRole('heading', { name: "Hello Beatriz, let's get you checked in" })).toBeVisible();
+  const stepNames = dashboard.locator('.pw-step-name');
+  await expect(stepNames).toHaveText(['Health history', 'Pain scores', 'Where you feel pain', 'Payment']);
+  await expect(dashboard).not.toContainText('New patient paperwork');
+  await expectAccessible(patient, 'returning dashboard');
+  await noSideScroll(patient);
+
+  // The body map step: today's map starts empty, last visit's is shown below it, read-only.
+  await dashboard.getByRole('button', { name: 'Open: Where you feel pain' }).click();
+  await expect(patient.getByRole('heading', { name: 'Where you feel pain' })).toBeVisible();
+  const lastVisit = patient.getByRole('figure', { name: 'Last visit' });
+  await expect(lastVisit).toBeVisible();
+  await expect(lastVisit).toContainText('2 areas marked');
+  // Each item starts with its colour swatch, which repeats the number for sighted readers only.
+  await expect(lastVisit.getByRole('listitem')).toHaveText([/Right shoulder: 4 of 10$/, /Neck: 6 of 10$/]);
+  await expect(lastVisit.locator('[data-region="neck"] text')).toHaveText('6');
+  await expect(lastVisit.getByRole('button')).toHaveCount(0);
+  await expect(patient.getByText('No areas marked')).toBeVisible();
+  await patient.getByRole('button', { name: 'Neck', exact: true }).click();
+  await patient.getByRole('button', { name: '3', exact: true }).click();
+  await patient.getByRole('button', { name: 'Lower back', exact: true }).click();
+  await expect(patient.getByRole('button', { name: 'Neck, pain 3 of 10' })).toHaveAttribute('aria-pressed', 'true');
+  await expectAccessible(patient, 'body map with last visit');
+  await noSideScroll(patient);
+  await patient.screenshot({ path: 'test-results/screenshots/intake-bodymap-last-visit-375.png', fullPage: true });
+  await patient.screenshot({ path: '/tmp/a11y-intake-bodymap-last-visit-375.png', fullPage: true });
+  await patient.getByRole('button', { name: 'Save and continue' }).click();
+  await expect(patient.getByRole('heading', { name: 'Payment' })).toBeVisible();
+  await patient.getByRole('button', { name: 'All steps' }).click();
+  await expect(dashboard.getByRole('listitem').filter({ hasText: 'Where you feel pain' })).toContainText('Done');
+  await phone.close();
+
+  // The doctor sees today's map beside the previous visit's on the patient dashboard.
+  await page.goto('/signin');
+  await page.evaluate(() => window.localStorage.clear());
+  await signIn(page, 'doctor@pathwell.demo');
+  await page.goto(`/patients/patientdashboard/${patientId}`);
+  const card = page.getByTestId('patient-intake');
+  const entries = card.getByTestId('intake-entry');
+  await expect(entries).toHaveCount(2);
+  const followUp = entries.first();
+  await expect(followUp).toContainText('In progress');
+  await expect(followUp).toContainText('Body map · 2 areas marked');
+  await expect(followUp).toContainText('Previous visit · 2 areas marked');
+  await expect(followUp.getByRole('figure', { name: 'Body map' })).toContainText('Neck: 3 of 10');
+  await expect(followUp.getByRole('figure', { name: 'Body map' })).toContainText('Lower back: 5 of 10');
+  await expect(followUp.getByRole('figure', { name: 'Previous visit' })).toContainText('Neck: 6 of 10');
+  await expect(entries.nth(1)).toContainText('Complete');
+  await followUp.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/screenshots/intake-returning-on-patient-dashboard-1280.png', fullPage: true });
+  await page.screenshot({ path: '/tmp/a11y-intake-returning-patient-dashboard-1280.png', fullPage: true });
+});

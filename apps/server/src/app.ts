@@ -34,6 +34,7 @@ import { eventRoutes } from './modules/events/events.routes';
 import { smsWebhookRoutes } from './modules/outbox/sms-webhooks.routes';
 import { supportRoutes } from './modules/communications/support.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
+import { closeAccountRoutes } from './modules/intake/close-account.routes';
 import { INTAKE_SWEEP_CRON, sendDueIntakes } from './modules/intake/intake-auto-send';
 import { legalRoutes } from './modules/legal/legal.routes';
 import { authPlugin } from './plugins/auth';
@@ -157,6 +158,7 @@ export async function buildApp({
   await app.register(smsWebhookRoutes);
   await app.register(supportRoutes);
   await app.register(intakeRoutes);
+  await app.register(closeAccountRoutes);
   await app.register(legalRoutes);
   if (routes) await app.register(routes);
 

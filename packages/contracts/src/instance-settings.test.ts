@@ -24,7 +24,14 @@ import {
 
 /** Keys of our own beyond the specification's: the clinic's terms and privacy pages (issue #12). */
 const ownKeys = {
-  legalTexts: ['termsAndConditionsEn', 'termsAndConditionsEs', 'privacyPolicyEn', 'privacyPolicyEs'],
+  legalTexts: [
+    'termsAndConditionsEn',
+    'termsAndConditionsEs',
+    'privacyPolicyEn',
+    'privacyPolicyEs',
+    'shotConsentEn',
+    'shotConsentEs',
+  ],
 };
 
 /** Every key specification section 3 names, by the group it names it under. */
@@ -312,9 +319,10 @@ describe('instance settings catalogue', () => {
     expect(defaultSettingsValues()).toMatchObject({ termsAndConditionsEn: '', privacyPolicyEs: '' });
   });
 
-  it('adds the clinic page texts at the end of the wire list, so earlier positions stay where they were', () => {
-    expect(configurationKeys.slice(-4)).toEqual(ownKeys.legalTexts);
-    expect(configurationKeys[configurationKeys.length - 5]).toBe('twilioAuthToken');
+  it('adds the clinic page texts, then the injection consent, at the end of the wire list, so earlier positions stay where they were', () => {
+    expect(configurationKeys.slice(-6)).toEqual(ownKeys.legalTexts);
+    expect(configurationKeys.slice(-2)).toEqual(['shotConsentEn', 'shotConsentEs']);
+    expect(configurationKeys[configurationKeys.length - 7]).toBe('twilioAuthToken');
   });
 
   it('refuses unknown keys instead of dropping them', () => {

@@ -349,6 +349,9 @@ export const settingsCatalogue = [
   str('termsAndConditionsEs', 'legalTexts', 'document'),
   str('privacyPolicyEn', 'legalTexts', 'document'),
   str('privacyPolicyEs', 'legalTexts', 'document'),
+  // The injection consent's wording (decision 0036); empty: Pathwell's default.
+  str('shotConsentEn', 'legalTexts', 'document'),
+  str('shotConsentEs', 'legalTexts', 'document'),
 ] as const satisfies readonly SettingDefinition[];
 
 type Entry = (typeof settingsCatalogue)[number];

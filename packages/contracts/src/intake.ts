@@ -60,6 +60,32 @@ const insuranceSchema = z.object({
 });
 
 /**
+ * Photos of the insurance cards in the paperwork step (issue #12): front and back of the primary and
+ * the secondary card, one image per side, sent as the raw body of `PUT /api/intake/{token}/insurance-card/{side}`.
+ */
+export const insuranceCardSides = ['primaryFront', 'primaryBack', 'secondaryFront', 'secondaryBack'] as const;
+export type InsuranceCardSide = (typeof insuranceCardSides)[number];
+export const insuranceCardSideSchema = z.enum(insuranceCardSides);
+export const insuranceCardTypes = ['image/jpeg', 'image/png', 'image/webp'] as const;
+export type InsuranceCardType = (typeof insuranceCardTypes)[number];
+/** The browser shrinks a photo to 1600 px JPEG first (a few hundred KB); this bounds what the server takes. */
+export const INSURANCE_CARD_MAX_BYTES = 2 * 1024 * 1024;
+export const insuranceCardSavedSchema = z.object({
+  side: insuranceCardSideSchema,
+  contentType: z.enum(insuranceCardTypes),
+  size: z.number().int(),
+});
+export type InsuranceCardSaved = z.infer<typeof insuranceCardSavedSchema>;
+/** A card photo as staff see it on the patient's intake; `url` answers the image to a signed-in session. */
+export const insuranceCardPhotoSchema = z.object({
+  id: idSchema,
+  side: insuranceCardSideSchema,
+  createdAt: z.string(),
+  url: z.string(),
+});
+export type InsuranceCardPhoto = z.infer<typeof insuranceCardPhotoSchema>;
+
+/**
  * New-patient paperwork as the patient fills it in. Every field is optional while it is a draft; the
  * server checks what a finished step needs (`paperworkProblems`), including the clinic's own switches.
  */
@@ -244,6 +270,8 @@ export const intakeViewSchema = z.object({
   completedAt: z.string().nullable(),
   /** Self (at the clinic) or home check-in from the link: offered on the day of the visit when the clinic allows it. */
   checkIn: z.object({ offered: z.boolean(), checkedIn: z.boolean() }),
+  /** The card sides the patient has photographed in this intake. */
+  insuranceCards: z.array(insuranceCardSideSchema),
 });
 export type IntakeView = z.infer<typeof intakeViewSchema>;
 
@@ -330,6 +358,7 @@ export const staffIntakeSchema = z.object({
   saved: intakeViewSchema.shape.saved,
   previousBodyMap: bodyMapSchema.nullable(),
   consents: z.array(consentSchema),
+  insuranceCards: z.array(insuranceCardPhotoSchema),
 });
 export type StaffIntake = z.infer<typeof staffIntakeSchema>;
 

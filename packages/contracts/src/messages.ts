@@ -120,6 +120,7 @@ export const validationMessages = {
     en: 'The last name or date of birth does not match our records',
     es: 'El apellido o la fecha de nacimiento no coinciden con nuestros registros',
   },
+  featureOff: { en: 'This clinic does not use this feature', es: 'Esta clínica no usa esta función' },
   patientEmailMissing: { en: 'This patient has no email address', es: 'Este paciente no tiene correo electrónico' },
   patientEmailOff: {
     en: 'This patient does not want email; copy the link instead',

@@ -137,6 +137,40 @@ export const verifyEmailCodeSchema = z.object({
 });
 export const verifyLinkResponseSchema = z.object({ accessToken: z.string(), expiresAt: z.string() });
 
+/**
+ * "Request portal access" (issue #12): the identity check did not match, so the person asks the clinic
+ * to help. It reaches staff as a notification; the answer never says anything about the record.
+ */
+export const ACCESS_REQUESTS_PER_LINK = 3;
+export const accessRequestSchema = z.object({
+  name: z.string({ error: 'required' }).trim().min(1, 'required').max(120, 'tooLong'),
+  /** MM/DD/YYYY as the person knows it; optional, staff compare it with the record. */
+  dateOfBirth: z
+    .string()
+    .max(10, 'dateInvalid')
+    .trim()
+    .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
+    .optional(),
+  /** A phone number or email address to call back on. */
+  contact: z.string({ error: 'required' }).trim().min(3, 'required').max(120, 'tooLong'),
+  message: z.string().trim().max(500, 'tooLong').optional(),
+});
+export type AccessRequest = z.infer<typeof accessRequestSchema>;
+export const accessRequestSentSchema = z.object({ received: z.literal(true) });
+/** What staff see on the patient's dashboard: what the person typed, to compare with the record. */
+export const staffAccessRequestSchema = z.object({
+  id: idSchema,
+  createdAt: z.string(),
+  appointmentId: idSchema.nullable(),
+  name: z.string(),
+  dateOfBirth: z.string().nullable(),
+  contact: z.string(),
+  message: z.string().nullable(),
+  handledAt: z.string().nullable(),
+  handledByName: z.string().nullable(),
+});
+export type StaffAccessRequest = z.infer<typeof staffAccessRequestSchema>;
+
 export const draftSchema = z.object({
   answers: answersSchema,
   /** Index into the visible questions, or the review page (= number of visible questions). */

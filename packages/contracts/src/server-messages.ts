@@ -91,6 +91,18 @@ export const serverMessages = {
     en: 'Too many codes were sent for this link. Please use your last name and date of birth, or ask the clinic.',
     es: 'Se han enviado demasiados códigos para este enlace. Use su apellido y su fecha de nacimiento, o pregunte en la clínica.',
   },
+  accountClosed: {
+    en: 'This patient closed their account; reopen it before sending anything',
+    es: 'Este paciente cerró su cuenta; vuelva a abrirla antes de enviar nada',
+  },
+  closeAccountTooMany: {
+    en: 'A confirmation email was sent several times today. Please use the latest one, or call the clinic.',
+    es: 'Hoy se envió varias veces un correo de confirmación. Use el más reciente o llame a la clínica.',
+  },
+  accessRequestsTooMany: {
+    en: 'The clinic already has your request. Please wait for them to contact you, or call the clinic.',
+    es: 'La clínica ya tiene su solicitud. Espere a que se comuniquen con usted o llame a la clínica.',
+  },
   selfCheckInLocked: {
     en: 'Too many answers did not match. Please try again in {{minutes}} minutes or ask at the front desk.',
     es: 'Demasiadas respuestas no coincidían. Inténtelo de nuevo dentro de {{minutes}} minutos o pregunte en recepción.',
@@ -227,6 +239,10 @@ export const serverMessages = {
   checkinNotToday: {
     en: 'Check-in opens on the day of the appointment',
     es: 'El registro de llegada se abre el día de la cita',
+  },
+  intakeStepFinished: {
+    en: 'This step is finished and can no longer be changed',
+    es: 'Este paso está terminado y ya no se puede cambiar',
   },
   nobodyToNotify: {
     en: 'None of these patients can be sent an intake link',

@@ -118,4 +118,13 @@ describe('web pages', () => {
     expect(isPatientPagePath('/patients/appointmentdashboard')).toBe(false);
     expect(isPatientPagePath('/patients/basicintake')).toBe(false);
   });
+
+  it('serves the close-account confirmation and the consent pages from the patient bundle', () => {
+    const token = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
+    expect(isPatientPagePath(`/patients/closeaccount/3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f/${token}`)).toBe(true);
+    expect(isPatientPagePath(`/patients/digitalconsentform/${token}`)).toBe(true);
+    expect(isPatientPagePath(`/patients/resignconsent/${token}`)).toBe(true);
+    expect(isPatientPagePath('/patients/closeaccount/3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f')).toBe(false);
+    expect(isPatientPagePath('/patients/resignconsent/short')).toBe(false);
+  });
 });

@@ -14,7 +14,9 @@ const patientPagePattern = new RegExp(
   `^/(?:patients/(?:${Object.values(instrumentSlugs).join('|')})/[^/]+(?:/[^/]+)?|customform/[^/]+/surveryform` +
     // Intake (decision 0032): the staff app keeps /patients/appointmentdashboard without a token.
     `|patients/intake/[^/]+(?:/[^/]+)?|patients/appointmentdashboard/[A-Za-z0-9_-]{43}(?:/[^/]+){0,2}|patients/intake(?:complete|notavailable)|(?:home)?checkincomplete` +
-    `|patients/[0-9a-fA-F-]{36}/appointments/[0-9a-fA-F-]{36}/patient-checkin)/?$`,
+    `|patients/[0-9a-fA-F-]{36}/appointments/[0-9a-fA-F-]{36}/patient-checkin` +
+    // Decision 0036: the emailed close-account confirmation, and consents signed on their own.
+    `|patients/closeaccount/[0-9a-fA-F-]{36}/[A-Za-z0-9_-]{43}|patients/(?:digitalconsentform|resignconsent)/[A-Za-z0-9_-]{43})/?$`,
   'i',
 );
 

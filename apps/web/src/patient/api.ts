@@ -1,14 +1,24 @@
+import type { CloseAccountRequested, CloseAccountState } from '@pathwell/contracts/close-account';
 import type { ErrorBody } from '@pathwell/contracts/errors';
 import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
 import type {
   ContactChoice,
+  InsuranceCardSaved,
+  InsuranceCardSide,
   IntakeSaveResponse,
   IntakeStepSlug,
   IntakeView,
   PatientCheckInResponse,
   SelfCheckInState,
 } from '@pathwell/contracts/intake';
-import type { Draft, EmailCodeSent, LinkForm, LinkStatus, LinkStatusResponse } from '@pathwell/contracts/patient-links';
+import type {
+  AccessRequest,
+  Draft,
+  EmailCodeSent,
+  LinkForm,
+  LinkStatus,
+  LinkStatusResponse,
+} from '@pathwell/contracts/patient-links';
 
 /**
  * The few open calls the patient page makes. A failed answer becomes a `PatientApiError` (status and
@@ -34,14 +44,20 @@ export function isNetworkError(error: unknown): boolean {
   return error instanceof TypeError;
 }
 
-async function call<T>(method: string, path: string, options: { body?: unknown; accessToken?: string } = {}): Promise<T> {
+/** `body` goes as JSON; `raw` (an image) as it is, typed by itself. */
+async function call<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; raw?: Blob; accessToken?: string } = {},
+): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.raw) headers['Content-Type'] = options.raw.type;
+  else if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (options.accessToken) headers.Authorization = `Bearer ${options.accessToken}`;
   const response = await fetch(path, {
     method,
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     cache: 'no-store',
   });
   const text = await response.text();
@@ -62,6 +78,8 @@ export const patientApi = {
   verify: (token: string, body: { lastName: string; dateOfBirth: string }) =>
     call<{ accessToken: string; expiresAt: string }>('POST', `${linkPath(token)}/verify`, { body }),
   emailCode: (token: string) => call<EmailCodeSent>('POST', `${linkPath(token)}/emailcode`),
+  requestAccess: (token: string, body: AccessRequest) =>
+    call<{ received: true }>('POST', `${linkPath(token)}/access-request`, { body }),
   verifyCode: (token: string, body: { code: string }) =>
     call<{ accessToken: string; expiresAt: string }>('POST', `${linkPath(token)}/verifycode`, { body }),
   form: (token: string, accessToken: string) => call<LinkForm>('GET', `${linkPath(token)}/form`, { accessToken }),
@@ -144,12 +162,34 @@ export const intakeApi = {
     if (!response.ok) throw new PatientApiError(response.status, {});
     return response.blob();
   },
+  /** An insurance card photo goes as the raw body. */
+  saveCard: (token: string, accessToken: string, side: InsuranceCardSide, image: Blob) =>
+    call<InsuranceCardSaved>('PUT', `${intakePath(token)}/insurance-card/${side}`, { raw: image, accessToken }),
+  deleteCard: (token: string, accessToken: string, side: InsuranceCardSide) =>
+    call<unknown>('DELETE', `${intakePath(token)}/insurance-card/${side}`, { accessToken }),
+  async card(token: string, accessToken: string, side: InsuranceCardSide): Promise<Blob> {
+    const response = await fetch(`${intakePath(token)}/insurance-card/${side}`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+      cache: 'no-store',
+    });
+    if (!response.ok) throw new PatientApiError(response.status, {});
+    return response.blob();
+  },
 };
 
 const selfCheckInPath = (patientId: string, appointmentId: string) =>
   `/api/selfcheckin/${encodeURIComponent(patientId)}/${encodeURIComponent(appointmentId)}`;
 
 /** The self check-in QR page's calls (decision 0034). */
+export const closeAccountApi = {
+  request: (token: string, accessToken: string, language: FormLanguage) =>
+    call<CloseAccountRequested>('POST', `${intakePath(token)}/close-account`, { body: { language }, accessToken }),
+  state: (patientId: string, token: string) =>
+    call<CloseAccountState>('GET', `/api/patients/closeaccount/${encodeURIComponent(patientId)}/${encodeURIComponent(token)}`),
+  confirm: (body: { patientId: string; token: string }) =>
+    call<CloseAccountState>('POST', '/api/patients/closeaccountconfirmation', { body }),
+};
+
 export const selfCheckInApi = {
   state: (patientId: string, appointmentId: string) => call<SelfCheckInState>('GET', selfCheckInPath(patientId, appointmentId)),
   checkIn: (patientId: string, appointmentId: string, body: { lastName: string; dateOfBirth: string }) =>

@@ -2,6 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LINK_LOCK_MINUTES, type LinkStatus } from '@pathwell/contracts/patient-links';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
+import { AccessRequestForm } from './access-request';
 import { isNetworkError, PatientApiError, patientApi } from './api';
 
 /** Digits typed on a numeric keypad become MM/DD/YYYY as they go (the keypad has no slash). */
@@ -39,6 +40,8 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
+  const [mismatched, setMismatched] = useState(false);
+  const [asking, setAsking] = useState(false);
   const lastNameRef = useRef<HTMLInputElement>(null);
   const dateRef = useRef<HTMLInputElement>(null);
   const ids = { lastName: useId(), date: useId(), dateHint: useId(), lastNameError: useId(), dateError: useId(), form: useId() };
@@ -76,6 +79,7 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
           setErrors({ lastName: fields.lastName, dateOfBirth: fields.dateOfBirth });
           return;
         }
+        setMismatched(true);
         return setFormError(t('validation:identityMismatch'));
       }
       setFormError(isNetworkError(failure) ? t('problem.body') : t('review.failed'));
@@ -104,6 +108,8 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
       setBusy(false);
     }
   };
+
+  if (asking && !check) return <AccessRequestForm token={token} onBack={() => setAsking(false)} />;
 
   if (codeSentTo !== null && onVerified) {
     return (
@@ -195,6 +201,13 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
         <p>
           <button type="button" className="pw-button-link" disabled={busy} onClick={() => void askForCode()}>
             {t('identity.code.ask')}
+          </button>
+        </p>
+      )}
+      {!check && mismatched && (
+        <p>
+          <button type="button" className="pw-button-link" onClick={() => setAsking(true)}>
+            {t('identity.request.ask')}
           </button>
         </p>
       )}

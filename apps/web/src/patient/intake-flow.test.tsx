@@ -42,6 +42,7 @@ function viewOf(overrides: Partial<IntakeView> = {}): IntakeView {
     contactChoice: null,
     completedAt: null,
     checkIn: { offered: false, checkedIn: false },
+    insuranceCards: [],
     ...overrides,
   };
 }

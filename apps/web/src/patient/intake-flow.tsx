@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ContactChoice, IntakeView, IntakeWorkStep } from '@pathwell/contracts/intake';
 import type { LinkForm } from '@pathwell/contracts/patient-links';
 import { intakeApi, PatientApiError } from './api';
+import { CloseAccountRequest } from './close-account';
 import { BodyMapView } from './body-map';
 import { clearIntakeDrafts } from './intake-draft';
 import { BodyMapStep, HistoryStep, PaperworkStep, PaymentStep, VasStep, type StepProps } from './intake-steps';
@@ -299,6 +300,7 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
               </button>
             </div>
           )}
+          <CloseAccountRequest token={token} accessToken={accessToken} language={language} onSessionEnded={onSessionEnded} />
         </section>
       )}
 

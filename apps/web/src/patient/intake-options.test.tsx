@@ -46,6 +46,7 @@ function viewWith(steps: IntakeView['steps'], options: Partial<Options>, extra: 
     contactChoice: null,
     completedAt: null,
     checkIn: { offered: false, checkedIn: false },
+    insuranceCards: [],
     ...extra,
   };
 }

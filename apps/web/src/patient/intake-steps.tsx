@@ -5,6 +5,7 @@ import { vasKeys, type HealthHistory, type IntakeView, type Paperwork, type VasS
 import type { BodyMap } from '@pathwell/contracts/body-map';
 import { intakeApi } from './api';
 import { BodyMapInput } from './body-map';
+import { hasSecondaryInsurance, InsuranceCardPhotos } from './insurance-card-photos';
 import { SignaturePad } from './signature-pad';
 import { useStepDraft, type FieldErrors, type SaveState } from './intake-draft';
 
@@ -326,6 +327,14 @@ export function PaperworkStep(props: StepProps) {
                 ))}
               </select>
             </div>
+            <InsuranceCardPhotos
+              token={props.token}
+              accessToken={props.accessToken}
+              saved={view.insuranceCards}
+              secondary={hasSecondaryInsurance(data)}
+              onGone={props.onGone}
+              onSessionEnded={props.onSessionEnded}
+            />
           </>
         )}
       </Section>

@@ -6,6 +6,8 @@ import type { IntakeView } from '@pathwell/contracts/intake';
 import { intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
 import { IntakeFlow } from './intake-flow';
 import { patientI18n } from './i18n';
+import { AccessRequestForm } from './access-request';
+import { CloseAccountPage } from './close-account';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
 import { SelfCheckIn } from './self-check-in';
@@ -41,9 +43,11 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   const [route] = useState(() => parsePatientPath(pathname));
   const token = route?.token ?? '';
   const isIntake = route?.kind === 'intake';
-  const isLinkPage = route !== null && route.kind !== 'page' && route.kind !== 'selfCheckIn';
+  /** Pages that are not reached through a link's identity check. */
+  const standalone = route?.kind === 'selfCheckIn' || route?.kind === 'closeAccount';
+  const isLinkPage = route !== null && route.kind !== 'page' && !standalone;
   const [phase, setPhase] = useState<Phase>(isLinkPage ? { name: 'loading' } : { name: 'notFound' });
-  const [selfCheckInClinic, setSelfCheckInClinic] = useState('');
+  const [standaloneClinic, setStandaloneClinic] = useState('');
   const [status, setStatus] = useState<LinkStatusResponse | null>(null);
   const [language, setLanguage] = useState<FormLanguage>(patientI18n.language === 'es' ? 'es' : 'en');
   const mainRef = useRef<HTMLElement>(null);
@@ -132,7 +136,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       ? phase.linkForm.clinicName
       : phase.name === 'intake'
         ? phase.view.clinicName
-        : (status?.clinicName ?? selfCheckInClinic);
+        : (status?.clinicName ?? standaloneClinic);
   const formLanguages = form?.languages ?? status?.languages ?? ['en', 'es'];
   const englishOnly = language === 'es' && !formLanguages.includes('es');
   const showFormParts = phase.name === 'identity' || phase.name === 'form' || phase.name === 'loading';
@@ -141,7 +145,9 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       ? t(`intakePages.${route.page}.heading`)
       : route?.kind === 'selfCheckIn'
         ? t('selfCheckIn.heading')
-        : title;
+        : route?.kind === 'closeAccount'
+          ? t('closeAccount.heading')
+          : title;
 
   useEffect(() => {
     document.title = clinicName ? `${title} · ${clinicName}` : title;
@@ -167,9 +173,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             ))}
           </div>
         </div>
-        {(phase.name !== 'notFound' || route?.kind === 'page' || route?.kind === 'selfCheckIn') && (
-          <h1 className="pw-title">{pageTitle}</h1>
-        )}
+        {(phase.name !== 'notFound' || route?.kind === 'page' || standalone) && <h1 className="pw-title">{pageTitle}</h1>}
       </header>
 
       <main className="pw-main" ref={mainRef}>
@@ -190,9 +194,17 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
           <Message testId={route.page} title={t(`intakePages.${route.page}.title`)} body={t(`intakePages.${route.page}.body`)} />
         )}
         {route?.kind === 'selfCheckIn' && (
-          <SelfCheckIn patientId={route.patientId} appointmentId={route.appointmentId} onClinicName={setSelfCheckInClinic} />
+          <SelfCheckIn patientId={route.patientId} appointmentId={route.appointmentId} onClinicName={setStandaloneClinic} />
         )}
-        {phase.name === 'notFound' && route?.kind !== 'page' && route?.kind !== 'selfCheckIn' && (
+        {route?.kind === 'closeAccount' && (
+          <CloseAccountPage
+            patientId={route.patientId}
+            closeToken={route.closeToken}
+            onClinicName={setStandaloneClinic}
+            onLanguage={chooseLanguage}
+          />
+        )}
+        {phase.name === 'notFound' && route?.kind !== 'page' && !standalone && (
           <Message title={t('notFound.title')} body={t('notFound.body')} />
         )}
         {phase.name === 'problem' && (
@@ -204,7 +216,8 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             </button>
           </div>
         )}
-        {phase.name === 'gone' && (
+        {phase.name === 'gone' && phase.status === 'locked' && token && <LockedLink token={token} />}
+        {phase.name === 'gone' && (phase.status !== 'locked' || !token) && (
           <Message
             testId={`gone-${phase.status}`}
             title={t(`gone.${phase.status}.title`)}
@@ -277,6 +290,26 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         </p>
       </footer>
     </div>
+  );
+}
+
+/** A link locked by wrong answers: wait, or ask the clinic for access (issue #12). */
+function LockedLink({ token }: { token: string }) {
+  const { t } = useTranslation('patient');
+  const [asking, setAsking] = useState(false);
+  if (asking) return <AccessRequestForm token={token} onBack={() => setAsking(false)} />;
+  return (
+    <section className="pw-card pw-message" data-testid="gone-locked">
+      <h2 className="pw-question-title" tabIndex={-1}>
+        {t('gone.locked.title')}
+      </h2>
+      <p>{t('gone.locked.body', { minutes: LINK_LOCK_MINUTES })}</p>
+      <p>
+        <button type="button" className="pw-button-link" onClick={() => setAsking(true)}>
+          {t('identity.request.ask')}
+        </button>
+      </p>
+    </section>
   );
 }
 

@@ -60,6 +60,27 @@ describe('patient paths', () => {
   });
 });
 
+describe('close-account and consent pages (decision 0036)', () => {
+  const token = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
+  const patientId = '3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f';
+  it('reads the emailed close-account page and the two consent pages', () => {
+    expect(parsePatientPath(`/patients/CloseAccount/${patientId}/${token}`)).toEqual({
+      kind: 'closeAccount',
+      patientId,
+      closeToken: token,
+      token: '',
+    });
+    expect(parsePatientPath(`/patients/digitalconsentform/${token}`)).toEqual({
+      kind: 'consent',
+      purpose: 'digitalConsent',
+      token,
+    });
+    expect(parsePatientPath(`/patients/resignconsent/${token}/`)).toEqual({ kind: 'consent', purpose: 'resign', token });
+    expect(parsePatientPath(`/patients/closeaccount/${patientId}`)).toBeNull();
+    expect(parsePatientPath(`/patients/resignconsent/${token}/extra`)).toBeNull();
+  });
+});
+
 describe('date of birth entry', () => {
   it('adds the slashes a numeric keypad cannot type', () => {
     expect(formatDateOfBirth('0427')).toBe('04/27');

@@ -5,7 +5,9 @@ export type PatientRoute =
   | { kind: 'custom'; token: string }
   | { kind: 'intake'; token: string; appointmentId: string | null }
   | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable' | 'checkinComplete'; token: '' }
-  | { kind: 'selfCheckIn'; patientId: string; appointmentId: string; token: '' };
+  | { kind: 'selfCheckIn'; patientId: string; appointmentId: string; token: '' }
+  | { kind: 'closeAccount'; patientId: string; closeToken: string; token: '' }
+  | { kind: 'consent'; purpose: 'digitalConsent' | 'resign'; token: string };
 
 const slugs = new Set<string>(Object.values(instrumentSlugs));
 
@@ -17,6 +19,8 @@ const slugs = new Set<string>(Object.values(instrumentSlugs));
  *   /patients/appointmentdashboard/{token}/{appointmentId}/{revisit?}   step list
  *   /patients/intakecomplete, /patients/intakenotavailable, /checkincomplete, /homecheckincomplete
  *   /patients/{patientId}/appointments/{appointmentId}/patient-checkin   self check-in from a QR code
+ *   /patients/closeaccount/{patientId}/{token}          the emailed close-account confirmation (decision 0036)
+ *   /patients/digitalconsentform/{token}, /patients/resignconsent/{token}   consents signed on their own
  * Fixed words ignore case, as the staff router does; the token keeps its case.
  */
 export function parsePatientPath(pathname: string): PatientRoute | null {
@@ -45,6 +49,12 @@ export function parsePatientPath(pathname: string): PatientRoute | null {
     return { kind: 'selfCheckIn', patientId: second, appointmentId: fourth, token: '' };
   }
   const secondWord = second?.toLowerCase();
+  if (firstWord === 'patients' && secondWord === 'closeaccount' && parts.length === 4 && third && fourth) {
+    return { kind: 'closeAccount', patientId: third, closeToken: fourth, token: '' };
+  }
+  if (firstWord === 'patients' && (secondWord === 'digitalconsentform' || secondWord === 'resignconsent') && parts.length === 3) {
+    return { kind: 'consent', purpose: secondWord === 'resignconsent' ? 'resign' : 'digitalConsent', token: third! };
+  }
   if (firstWord === 'patients' && parts.length === 2) {
     if (secondWord === 'intakecomplete') return { kind: 'page', page: 'intakeComplete', token: '' };
     if (secondWord === 'intakenotavailable') return { kind: 'page', page: 'intakeNotAvailable', token: '' };

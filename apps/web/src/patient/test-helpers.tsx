@@ -73,6 +73,7 @@ export type PatientFake = {
   verify?: Reply[];
   emailCode?: Reply[];
   verifyCode?: Reply[];
+  accessRequest?: Reply[];
   form?: RenderableForm;
   draft?: Draft | null;
   draftSave?: Reply[];
@@ -114,6 +115,8 @@ export function fakePatientApi(fake: PatientFake = {}) {
       reply = next('emailCode', fake.emailCode, { body: { sentTo: 'm***@example.test', expiresInMinutes: 10 } });
     else if (method === 'POST' && url.pathname === `${base}/verifycode`)
       reply = next('verifyCode', fake.verifyCode, { body: { accessToken: 'access-code', expiresAt: '2030-01-01T00:00:00Z' } });
+    else if (method === 'POST' && url.pathname === `${base}/access-request`)
+      reply = next('accessRequest', fake.accessRequest, { body: { received: true } });
     else if (method === 'GET' && url.pathname === `${base}/form`)
       reply = {
         body: {

@@ -15,7 +15,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { Answers, FormContent, FormLanguage, Scores } from '@pathwell/contracts/forms';
-import type { ConsentKind, IntakeWorkStep } from '@pathwell/contracts/intake';
+import { insuranceCardSides, type ConsentKind, type InsuranceCardSide, type IntakeWorkStep } from '@pathwell/contracts/intake';
 import { instances, users } from './core';
 import { appointments, patients } from './patients';
 import { sameClinic } from './same-clinic';
@@ -296,8 +296,8 @@ export const patientConsents = pgTable(
  * secondary card, one row per side, replaced when the patient takes it again. The browser shrinks a
  * photo to a JPEG of at most 1600 px before sending it, so a row is a few hundred kilobytes.
  */
-export const insuranceCardSides = ['primaryFront', 'primaryBack', 'secondaryFront', 'secondaryBack'] as const;
-export type InsuranceCardSide = (typeof insuranceCardSides)[number];
+// The sides are named in contracts (the API and the patient page use them); the table keeps its names.
+export { insuranceCardSides, type InsuranceCardSide };
 export const intakeFiles = pgTable(
   'intake_files',
   {

@@ -46,6 +46,8 @@ export async function sendDueIntakes(root: Database, deps: SweepDeps, now = new 
           eq(appointments.status, AppointmentStatus.Upcoming),
           isNull(appointments.deletedAt),
           isNull(patients.deletedAt),
+          // A patient who closed their account asked for no more links.
+          isNull(patients.accountClosedAt),
           gt(appointments.startsAt, now),
           lte(appointments.startsAt, horizon),
           sql`not exists (select 1 from ${patientLinks} where ${patientLinks.instanceId} = ${appointments.instanceId} and ${patientLinks.appointmentId} = ${appointments.id} and ${patientLinks.kind} = 'intake')`,

@@ -24,3 +24,26 @@ export const defaultAgreement: { title: LocalizedText; text: LocalizedText } = {
     ].join('\n\n'),
   },
 };
+
+/**
+ * The injection consent's default wording (decision 0036), used until a clinic writes its own in the
+ * instance settings. It records consent to a discussion that took place; it names no procedure, risk or
+ * outcome, because those are the provider's to explain and the clinic's to write.
+ */
+export const defaultShotConsent: { title: LocalizedText; text: LocalizedText } = {
+  title: { en: 'Consent for injection', es: 'Consentimiento para inyección' },
+  text: {
+    en: [
+      'My provider has explained the injection that is recommended for me, why it is recommended, what it involves, its possible risks and benefits, and the other options I have, including not having it.',
+      'I have had the chance to ask questions, and my questions have been answered.',
+      'I have told the clinic about my allergies, the medicines I take (including blood thinners), and whether I may be pregnant.',
+      'I agree to have the injection. I understand that I may change my mind and withdraw this consent at any time before it is done.',
+    ].join('\n\n'),
+    es: [
+      'Mi proveedor me ha explicado la inyección que se me recomienda, por qué se recomienda, en qué consiste, sus posibles riesgos y beneficios, y las otras opciones que tengo, incluida la de no hacérmela.',
+      'He tenido la oportunidad de hacer preguntas y me las han respondido.',
+      'He informado a la clínica sobre mis alergias, los medicamentos que tomo (incluidos los anticoagulantes) y si podría estar embarazada.',
+      'Acepto que se me aplique la inyección. Entiendo que puedo cambiar de opinión y retirar este consentimiento en cualquier momento antes de que se realice.',
+    ].join('\n\n'),
+  },
+};

@@ -42,6 +42,7 @@ import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../set
 import { renderConsentPdf } from './consent-pdf';
 import { intakeForms, previousBodyMap, savedAnswers, stepStates } from './intake.service';
 import { intakeMessage } from './intake.messages';
+import { cardPhotosOf } from './insurance-cards.service';
 
 type CreateInput = z.output<typeof createIntakeSchema>;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;
@@ -297,6 +298,7 @@ export async function patientIntakes(ctx: SignedInContext, patientId: string): P
         .from(patientConsents)
         .where(and(eq(patientConsents.instanceId, ctx.instanceId), inArray(patientConsents.linkId, linkIds)))
     : [];
+  const cardsOf = await cardPhotosOf(ctx.db, ctx.instanceId, patientId, linkIds);
   const now = new Date();
   const result: StaffIntake[] = [];
   for (const { link, startsAt } of rows) {
@@ -321,6 +323,7 @@ export async function patientIntakes(ctx: SignedInContext, patientId: string): P
       saved: savedAnswers(own),
       previousBodyMap: link.intakePlan!.steps.includes(5) ? await previousBodyMap(ctx.db, link, startsAt) : null,
       consents: consents.filter((consent) => consent.linkId === link.id).map((consent) => toConsent(consent, now)),
+      insuranceCards: cardsOf(link.id),
     });
   }
   await recordActivity(ctx.db, activity(ctx, 'Viewed', patientId, `Viewed the intake of patient ${patientId}`));

@@ -13,6 +13,8 @@ import {
   createIntakeSchema,
   contactChoiceSchema,
   intakeFormKeySchema,
+  insuranceCardSavedSchema,
+  insuranceCardSideSchema,
   intakeSaveResponseSchema,
   intakeStepSaves,
   intakeViewSchema,
@@ -36,6 +38,7 @@ import { requireSignedIn } from '../../context';
 import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
 import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
 import * as intake from './intake.service';
+import * as cards from './insurance-cards.service';
 import * as staffIntake from './intake-staff.service';
 import { onePager } from './one-pager.service';
 import * as selfCheckIn from './self-check-in.service';
@@ -359,5 +362,93 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: bulkIntakeProgressSchema, ...errors },
     },
     handler: async (request) => staffIntake.bulkIntakeProgress(requireSignedIn(request.ctx), request.params.batchId),
+  });
+
+  // ---- insurance card photos of the paperwork step ----
+  const cardParams = tokenParams.extend({ side: insuranceCardSideSchema });
+  await fastify.register(async (scope) => {
+    // The image is the raw body. Only these routes read one: every content type goes to the card reader,
+    // which enforces the size while reading, so a wrong type gets a field error rather than a bare 415.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', cards.readCardUpload);
+    const cardApp = scope.withTypeProvider<ZodTypeProvider>();
+    cardApp.put('/api/intake/:token/insurance-card/:side', {
+      config: open(30),
+      schema: {
+        tags,
+        summary: 'Add or replace the photo of one side of an insurance card (raw JPEG, PNG or WebP body, ≤ 2 MB)',
+        params: cardParams,
+        response: { 200: insuranceCardSavedSchema, ...errors },
+      },
+      handler: async (request) =>
+        cards.saveCard(
+          await enterLinkClinic(request.ctx, request.params.token),
+          request.params.token,
+          bearerOf(request),
+          request.params.side,
+          {
+            declaredType: request.headers['content-type'],
+            content: request.body instanceof cards.CardUpload ? request.body.content : undefined,
+          },
+        ),
+    });
+    cardApp.delete('/api/intake/:token/insurance-card/:side', {
+      config: open(30),
+      schema: {
+        tags,
+        summary: 'Remove the photo of one side of an insurance card',
+        params: cardParams,
+        response: { 204: z.null(), ...errors },
+      },
+      handler: async (request, reply) => {
+        await cards.deleteCard(
+          await enterLinkClinic(request.ctx, request.params.token),
+          request.params.token,
+          bearerOf(request),
+          request.params.side,
+        );
+        return reply.status(204).send(null);
+      },
+    });
+    cardApp.get('/api/intake/:token/insurance-card/:side', {
+      config: open(60),
+      schema: {
+        tags,
+        summary: 'The photo of one side of an insurance card, to the patient who sent it',
+        params: cardParams,
+        response: { 200: z.any(), ...errors },
+      },
+      handler: async (request, reply) => {
+        const file = await cards.cardImage(
+          await enterLinkClinic(request.ctx, request.params.token),
+          request.params.token,
+          bearerOf(request),
+          request.params.side,
+        );
+        return reply.header('Content-Type', file.contentType).header('Cache-Control', 'no-store').send(file.content);
+      },
+    });
+  });
+
+  app.get('/api/patients/:id/insurance-cards/:fileId', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "A photo of the patient's insurance card from an intake",
+      params: z.object({ id: idSchema, fileId: idSchema }),
+      response: { 200: z.any(), ...errors },
+    },
+    // The security plugin marks every /api answer no-store; this one also says it is for this user only.
+    onSend: async (_request, reply, payload) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return payload;
+    },
+    handler: async (request, reply) => {
+      const file = await cards.staffCardImage(requireSignedIn(request.ctx), request.params.id, request.params.fileId);
+      return reply
+        .header('Content-Type', file.contentType)
+        .header('Content-Disposition', `inline; filename="insurance-card-${file.side}"`)
+        .send(file.content);
+    },
   });
 }

@@ -60,6 +60,7 @@ import {
 } from '../patient-links/patient-links.service';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
 import { defaultAgreement } from './intake-documents';
+import { cardSidesOf } from './insurance-cards.service';
 import { refuseTransition } from '../appointments/appointment-status';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
@@ -183,7 +184,7 @@ export async function previousBodyMap(db: Database, link: Pick<LinkRow, 'instanc
   return row ? (row.data as BodyMap) : null;
 }
 
-async function agreementFile(db: Database, instanceId: string, language: FormLanguage) {
+export async function agreementFile(db: Database, instanceId: string, language: FormLanguage) {
   const keys = language === 'es' ? ['newPatientAgreementEs', 'newPatientAgreementEn'] : ['newPatientAgreementEn'];
   const files = await db
     .select({ fileKey: instanceFiles.fileKey, content: instanceFiles.content })
@@ -193,7 +194,7 @@ async function agreementFile(db: Database, instanceId: string, language: FormLan
 }
 
 /** The agreement's version: a hash of exactly what the patient was shown, in both languages and any file. */
-async function agreementVersion(db: Database, instanceId: string) {
+export async function agreementVersion(db: Database, instanceId: string) {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(defaultAgreement));
   for (const language of ['en', 'es'] as const) {
@@ -300,6 +301,7 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
         offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,
         checkedIn: appointment.status === AppointmentStatus.Checking_In,
       },
+      insuranceCards: plan.steps.includes(1) ? await cardSidesOf(tx, link.id) : [],
     };
   });
 }
@@ -455,7 +457,7 @@ const stepSchemas = {
   payment: paymentChoiceSchema,
 } as const;
 
-async function lockOpenIntake(tx: Database, token: string, bearer: string | undefined) {
+export async function lockOpenIntake(tx: Database, token: string, bearer: string | undefined) {
   const link = await findIntakeLink(tx, token, true);
   requireAccess(link, bearer);
   return link;

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import {
   NOTIFICATION_LIST_SIZE,
+  type NotificationKind,
   type NotificationList,
   type NotificationPage,
   type StaffNotification,
@@ -165,12 +166,25 @@ export async function notifyIfAppointmentFormsComplete(
     )
     .limit(1);
   if (waiting) return false;
-  const inserted = await db
-    .insert(notifications)
-    .values({ instanceId: link.instanceId, kind: 'formsCompleted', patientId: link.patientId, appointmentId: link.appointmentId })
-    .onConflictDoNothing()
-    .returning({ id: notifications.id });
+  return raiseNotification(ctx, db, {
+    instanceId: link.instanceId,
+    kind: 'formsCompleted',
+    patientId: link.patientId,
+    appointmentId: link.appointmentId,
+  });
+}
+
+/**
+ * A notification for every staff user of the clinic, pushed to open bells. With an appointment it is
+ * raised once per appointment and kind; false when it already was.
+ */
+export async function raiseNotification(
+  ctx: ServiceContext,
+  db: Database,
+  notification: { instanceId: string; kind: NotificationKind; patientId: string; appointmentId: string | null },
+): Promise<boolean> {
+  const inserted = await db.insert(notifications).values(notification).onConflictDoNothing().returning({ id: notifications.id });
   if (inserted.length === 0) return false;
-  await ctx.events.publish(db, { instanceId: link.instanceId, kind: 'notification' });
+  await ctx.events.publish(db, { instanceId: notification.instanceId, kind: 'notification' });
   return true;
 }

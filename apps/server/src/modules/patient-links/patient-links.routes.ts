@@ -15,11 +15,15 @@ import {
   verifyLinkSchema,
   emailCodeSentSchema,
   verifyEmailCodeSchema,
+  accessRequestSchema,
+  accessRequestSentSchema,
+  staffAccessRequestSchema,
 } from '@pathwell/contracts/patient-links';
 import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import * as links from './patient-links.service';
+import * as accessRequestsService from './access-requests.service';
 
 export const linkRouteErrors = {
   400: errorBodySchema,
@@ -139,6 +143,52 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
         request.params.token,
         request.body.code,
       ),
+  });
+
+  app.post('/api/patient-links/:token/access-request', {
+    config: open(5),
+    schema: {
+      tags,
+      summary: 'Ask the clinic for access when the identity check does not match (reaches staff as a notification)',
+      params: tokenParams,
+      body: accessRequestSchema,
+      response: { 200: accessRequestSentSchema, ...linkRouteErrors },
+    },
+    handler: async (request) =>
+      accessRequestsService.requestAccess(
+        await links.enterLinkClinic(request.ctx, request.params.token),
+        request.params.token,
+        request.body,
+      ),
+  });
+
+  app.get('/api/patients/:id/access-requests', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "Requests for access to this patient's links, newest first",
+      params: z.object({ id: idSchema }),
+      response: { 200: z.array(staffAccessRequestSchema), ...linkRouteErrors },
+    },
+    handler: async (request) => accessRequestsService.patientAccessRequests(requireSignedIn(request.ctx), request.params.id),
+  });
+
+  app.post('/api/patients/:id/access-requests/:requestId/handled', {
+    config: staff,
+    schema: {
+      tags,
+      summary: 'Mark an access request handled',
+      params: z.object({ id: idSchema, requestId: idSchema }),
+      response: { 204: z.null(), ...linkRouteErrors },
+    },
+    handler: async (request, reply) => {
+      await accessRequestsService.markAccessRequestHandled(
+        requireSignedIn(request.ctx),
+        request.params.id,
+        request.params.requestId,
+      );
+      return reply.status(204).send(null);
+    },
   });
 
   app.get('/api/patient-links/:token/form', {

@@ -343,14 +343,25 @@ export async function enterLinkClinic(ctx: ServiceContext, token: string): Promi
   return link ? enterClinicOf(ctx, link.instanceId) : ctx;
 }
 
-export async function findLink(db: Database, token: string, forUpdate = false): Promise<LinkRow> {
+/**
+ * The links a patient opens with the identity check. A close-account confirmation link is not one of
+ * them: it only confirms the closure it was emailed for (close-account.service.ts).
+ */
+const identityLinkKinds: readonly LinkRow['kind'][] = ['form', 'intake', 'consent'];
+
+export async function findLink(
+  db: Database,
+  token: string,
+  forUpdate = false,
+  kinds: readonly LinkRow['kind'][] = identityLinkKinds,
+): Promise<LinkRow> {
   if (!LINK_TOKEN_PATTERN.test(token)) throw linkNotFound();
   const query = db
     .select()
     .from(patientLinks)
     .where(eq(patientLinks.tokenHash, sha256(token)));
   const [link] = forUpdate ? await query.for('update') : await query;
-  if (!link) throw linkNotFound();
+  if (!link || !kinds.includes(link.kind)) throw linkNotFound();
   return link;
 }
 
@@ -393,7 +404,7 @@ export const accessExpiry = (now = new Date()) => new Date(now.getTime() + LINK_
 export const patientActivity = (
   ctx: ServiceContext,
   link: Pick<LinkRow, 'instanceId'>,
-  area: 'Patient Sign-In' | 'Form Submission' | 'Intake Information' | 'Checkins',
+  area: 'Patient Sign-In' | 'Form Submission' | 'Intake Information' | 'Checkins' | 'Patient Profile',
   action: 'Created' | 'Updated' | 'Failed',
   target: { type: string; id: string; description: string },
 ) => ({

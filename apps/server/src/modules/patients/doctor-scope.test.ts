@@ -231,6 +231,13 @@ const writes: Write[] = [
     own: 200,
   },
   {
+    name: 'reopen the account (POST /api/patients/reopenaccount/:id)',
+    method: 'POST',
+    url: (target) => `/api/patients/reopenaccount/${target.patientId}`,
+    refused: 404,
+    own: 200,
+  },
+  {
     name: 'delete the patient (DELETE /api/patients/:id, Admin and System Manager only)',
     method: 'DELETE',
     url: (target) => `/api/patients/${target.patientId}`,

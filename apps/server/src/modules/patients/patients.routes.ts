@@ -168,6 +168,17 @@ export async function patientRoutes(fastify: FastifyInstance) {
     handler: async (request) => patients.unarchivePatient(requireSignedIn(request.ctx), request.params.id),
   });
 
+  app.post('/api/patients/reopenaccount/:id', {
+    config: write,
+    schema: {
+      tags,
+      summary: "Reopen a closed account (the patient's email and text switches stay as they are)",
+      params,
+      response: { 200: patientViewSchema, ...errors },
+    },
+    handler: async (request) => patients.reopenAccount(requireSignedIn(request.ctx), request.params.id),
+  });
+
   app.get('/api/patients/:id', {
     config: listRead,
     schema: { tags, summary: 'One patient with phone numbers', params, response: { 200: patientViewSchema, ...errors } },

@@ -327,6 +327,9 @@ export const unarchivePatient = (ctx: SignedInContext, id: string) =>
   changeState(ctx, id, { archivedAt: null, archiveReason: null }, 'Unarchived');
 export const closeAccount = (ctx: SignedInContext, id: string) =>
   changeState(ctx, id, { accountClosedAt: new Date() }, 'Account closed');
+/** The patient called to come back; the email and text switches stay as the patient left them. */
+export const reopenAccount = (ctx: SignedInContext, id: string) =>
+  changeState(ctx, id, { accountClosedAt: null }, 'Account reopened');
 
 // ---------------------------------------------------------------- list, search, duplicates, export
 

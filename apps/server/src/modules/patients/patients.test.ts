@@ -203,7 +203,7 @@ describe('reading, updating and deleting', () => {
     expect(row?.deletedAt).not.toBeNull();
   });
 
-  it('sets inactive, archives with a reason, unarchives and closes the account', async () => {
+  it('sets inactive, archives with a reason, unarchives, closes and reopens the account', async () => {
     const view = await create('staff');
     const inactive = await call('POST', `/api/patients/updateactiveinactive/${view.id}`, 'staff', { isActive: false });
     expect(inactive.json<PatientView>().status).toBe('inactive');
@@ -214,6 +214,10 @@ describe('reading, updating and deleting', () => {
     expect(unarchived.json<PatientView>().archivedAt).toBeNull();
     const closed = await call('POST', '/api/patients/closeaccount', 'staff', { id: view.id });
     expect(closed.json<PatientView>().accountClosedAt).not.toBeNull();
+    const reopened = await call('POST', `/api/patients/reopenaccount/${view.id}`, 'staff');
+    expect(reopened.statusCode, reopened.body).toBe(200);
+    expect(reopened.json<PatientView>().accountClosedAt).toBeNull();
+    expect((await call('POST', `/api/patients/reopenaccount/${view.id}`, 'admin2')).statusCode).toBe(404);
   });
 });
 

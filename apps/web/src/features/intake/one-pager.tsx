@@ -50,7 +50,7 @@ function Change({ value, better }: { value: number; better: boolean | null }) {
     value > 0 ? t('change.up', { count: magnitude }) : value < 0 ? t('change.down', { count: magnitude }) : t('change.same');
   const Icon = value > 0 ? IconArrowUp : value < 0 ? IconArrowDown : IconEqual;
   const color =
-    better === null || value === 0 ? undefined : better ? 'var(--mantine-color-green-8)' : 'var(--mantine-color-red-8)';
+    better === null || value === 0 ? undefined : better ? 'var(--mantine-color-green-9)' : 'var(--mantine-color-red-9)';
   return (
     <span className="one-pager-change" style={{ color }} data-testid="change">
       <Icon size={14} aria-hidden stroke={2.5} />

@@ -19,6 +19,7 @@ const intake = (appointmentId: string, appointmentStartsAt: string): StaffIntake
   saved: { paperwork: null, history: null, vas: { current: 4, average: 4, best: 2, worst: 6 }, bodymap: null, payment: null },
   previousBodyMap: null,
   consents: [],
+  insuranceCards: [],
 });
 
 describe('intake card', () => {

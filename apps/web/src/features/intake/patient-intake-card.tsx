@@ -11,6 +11,7 @@ import { formatClinicDate, formatClinicDateTime } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { BodyMapView } from '../../patient/body-map';
+import { InsuranceCardThumbnails } from './insurance-card-thumbnails';
 
 export const intakeKeys = { patient: (patientId: string) => ['intake', 'patient', patientId] as const };
 
@@ -166,6 +167,7 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
                 </Text>
               ) : null}
               {intake.saved.payment ? <Text size="sm">{t('card.payment')}</Text> : null}
+              <InsuranceCardThumbnails photos={intake.insuranceCards} />
               {intake.consents.length > 0 ? (
                 <Stack gap={4}>
                   <Text size="sm" fw={600}>

@@ -28,6 +28,7 @@ import {
   IconDownload,
   IconFilter,
   IconLock,
+  IconLockOpen,
   IconPencil,
   IconPlus,
   IconSearch,
@@ -342,10 +343,15 @@ function RowMenu({
   const { t } = useTranslation('patients');
   const queryClient = useQueryClient();
   const change = useMutation({
-    mutationFn: (kind: 'toggle' | 'unarchive') =>
-      kind === 'toggle' ? patientApi.setActive(patient.id, patient.status !== 'active') : patientApi.unarchive(patient.id),
+    mutationFn: (kind: 'toggle' | 'unarchive' | 'reopen') =>
+      kind === 'toggle'
+        ? patientApi.setActive(patient.id, patient.status !== 'active')
+        : kind === 'reopen'
+          ? patientApi.reopenAccount(patient.id)
+          : patientApi.unarchive(patient.id),
     onSuccess: async (_result, kind) => {
-      notify('success', t(kind === 'toggle' ? 'actions.statusChanged' : 'actions.unarchiveDone', { name: patient.fullName }));
+      const done = { toggle: 'actions.statusChanged', unarchive: 'actions.unarchiveDone', reopen: 'actions.reopenDone' } as const;
+      notify('success', t(done[kind], { name: patient.fullName }));
       await queryClient.invalidateQueries({ queryKey: patientKeys.all });
     },
     onError: (failure) => notify('error', errorText(failure)),
@@ -393,7 +399,15 @@ function RowMenu({
           <Menu.Item leftSection={<IconLock size={16} aria-hidden />} onClick={() => onPending({ kind: 'close', patient })}>
             {t('actions.close')}
           </Menu.Item>
-        ) : null}
+        ) : (
+          <Menu.Item
+            leftSection={<IconLockOpen size={16} aria-hidden />}
+            onClick={() => change.mutate('reopen')}
+            data-testid="patients-reopen"
+          >
+            {t('actions.reopen')}
+          </Menu.Item>
+        )}
         {canDelete ? (
           <Menu.Item
             color="red"

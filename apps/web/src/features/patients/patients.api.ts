@@ -58,6 +58,7 @@ export const patientApi = {
     api.post<PatientView>(`/api/patients/updateactiveinactive/${encodeURIComponent(id)}`, { isActive }),
   archive: (id: string, reason: string) =>
     apiRequest<PatientView>(`${patientUrl(id)}/archive`, { method: 'POST', query: { reason }, body: {} }),
+  reopenAccount: (id: string) => api.post<PatientView>(`/api/patients/reopenaccount/${encodeURIComponent(id)}`, {}),
   unarchive: (id: string) => api.post<PatientView>(`/api/patients/unarchive/${encodeURIComponent(id)}`, {}),
   closeAccount: (id: string) => api.post<PatientView>('/api/patients/closeaccount', { id }),
   exportCsv: (filter: PatientFilterInput) => downloadFile('/api/patients/exporttocsv', filter, 'patients.csv', read),

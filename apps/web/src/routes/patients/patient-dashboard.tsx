@@ -11,6 +11,7 @@ import { DemographicsCard } from '../../features/patient-dashboard/demographics-
 import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-chart';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
 import { PatientMessages } from '../../features/patient-dashboard/patient-messages';
+import { AccessRequestsCard } from '../../features/intake/access-requests-card';
 import { PatientIntakeCard } from '../../features/intake/patient-intake-card';
 import { PatientNotes } from '../../features/patient-dashboard/patient-notes';
 import { QuestionnairesPanel } from '../../features/questionnaires/questionnaires-panel';
@@ -64,6 +65,7 @@ export function Component() {
       <Grid gap="md">
         <Grid.Col span={{ base: 12, lg: 5 }}>
           <Stack gap="md">
+            <AccessRequestsCard patientId={data.demographics.id} timeZone={timeZone} />
             <DemographicsCard patient={data.demographics} />
             <PatientIntakeCard patientId={data.demographics.id} timeZone={timeZone} />
           </Stack>
