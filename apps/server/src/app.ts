@@ -35,6 +35,7 @@ import { smsWebhookRoutes } from './modules/outbox/sms-webhooks.routes';
 import { supportRoutes } from './modules/communications/support.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
 import { closeAccountRoutes } from './modules/intake/close-account.routes';
+import { consentLinkRoutes } from './modules/intake/consent-links.routes';
 import { INTAKE_SWEEP_CRON, sendDueIntakes } from './modules/intake/intake-auto-send';
 import { legalRoutes } from './modules/legal/legal.routes';
 import { authPlugin } from './plugins/auth';
@@ -159,6 +160,7 @@ export async function buildApp({
   await app.register(supportRoutes);
   await app.register(intakeRoutes);
   await app.register(closeAccountRoutes);
+  await app.register(consentLinkRoutes);
   await app.register(legalRoutes);
   if (routes) await app.register(routes);
 

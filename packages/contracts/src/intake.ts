@@ -331,7 +331,7 @@ export const createdIntakeSchema = z.object({
 });
 export type CreatedIntake = z.infer<typeof createdIntakeSchema>;
 
-export const consentKinds = ['newPatientAgreement', 'shotConsent', 'digitalConsent'] as const;
+export const consentKinds = ['newPatientAgreement', 'shotConsent'] as const;
 export type ConsentKind = (typeof consentKinds)[number];
 export const consentSchema = z.object({
   id: idSchema,

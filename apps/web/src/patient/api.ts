@@ -1,4 +1,5 @@
 import type { CloseAccountRequested, CloseAccountState } from '@pathwell/contracts/close-account';
+import type { ConsentLinkView, SignConsent } from '@pathwell/contracts/consent-links';
 import type { ErrorBody } from '@pathwell/contracts/errors';
 import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
 import type {
@@ -181,6 +182,22 @@ const selfCheckInPath = (patientId: string, appointmentId: string) =>
   `/api/selfcheckin/${encodeURIComponent(patientId)}/${encodeURIComponent(appointmentId)}`;
 
 /** The self check-in QR page's calls (decision 0034). */
+const consentPath = (token: string) => `/api/consent-links/${encodeURIComponent(token)}`;
+
+export const consentApi = {
+  view: (token: string, accessToken: string) => call<ConsentLinkView>('GET', consentPath(token), { accessToken }),
+  sign: (token: string, accessToken: string, body: SignConsent) =>
+    call<{ signed: boolean; completed: boolean }>('POST', `${consentPath(token)}/sign`, { body, accessToken }),
+  async agreement(token: string, accessToken: string, language: FormLanguage): Promise<Blob> {
+    const response = await fetch(`${consentPath(token)}/agreement?language=${language}`, {
+      headers: { Authorization: `Bearer ${accessToken}` },
+      cache: 'no-store',
+    });
+    if (!response.ok) throw new PatientApiError(response.status, {});
+    return response.blob();
+  },
+};
+
 export const closeAccountApi = {
   request: (token: string, accessToken: string, language: FormLanguage) =>
     call<CloseAccountRequested>('POST', `${intakePath(token)}/close-account`, { body: { language }, accessToken }),

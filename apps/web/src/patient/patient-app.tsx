@@ -3,11 +3,13 @@ import { useTranslation } from 'react-i18next';
 import type { FormLanguage } from '@pathwell/contracts/forms';
 import { LINK_LOCK_MINUTES, type LinkForm, type LinkStatus, type LinkStatusResponse } from '@pathwell/contracts/patient-links';
 import type { IntakeView } from '@pathwell/contracts/intake';
-import { intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
+import type { ConsentLinkView } from '@pathwell/contracts/consent-links';
+import { consentApi, intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
 import { IntakeFlow } from './intake-flow';
 import { patientI18n } from './i18n';
 import { AccessRequestForm } from './access-request';
 import { CloseAccountPage } from './close-account';
+import { ConsentLink } from './consent-link';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
 import { SelfCheckIn } from './self-check-in';
@@ -24,6 +26,7 @@ type Phase =
   | { name: 'identity'; notice: string | null }
   | { name: 'form'; accessToken: string; linkForm: LinkForm; focus: boolean }
   | { name: 'intake'; accessToken: string; view: IntakeView }
+  | { name: 'consent'; accessToken: string; view: ConsentLinkView }
   | { name: 'thanks' };
 
 type Props = {
@@ -43,6 +46,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   const [route] = useState(() => parsePatientPath(pathname));
   const token = route?.token ?? '';
   const isIntake = route?.kind === 'intake';
+  const isConsent = route?.kind === 'consent';
   /** Pages that are not reached through a link's identity check. */
   const standalone = route?.kind === 'selfCheckIn' || route?.kind === 'closeAccount';
   const isLinkPage = route !== null && route.kind !== 'page' && !standalone;
@@ -73,6 +77,10 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
           const view = await intakeApi.view(token, accessToken);
           return setPhase({ name: 'intake', accessToken, view });
         }
+        if (isConsent) {
+          const view = await consentApi.view(token, accessToken);
+          return setPhase({ name: 'consent', accessToken, view });
+        }
         const linkForm = await patientApi.form(token, accessToken);
         const resumeLanguage = linkStorage.draft(token)?.language ?? linkForm.draft?.language;
         if (resumeLanguage && linkForm.form.languages.includes(resumeLanguage)) chooseLanguage(resumeLanguage);
@@ -87,7 +95,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         setPhase({ name: 'problem', retry: () => void loadForm(accessToken, focus) });
       }
     },
-    [chooseLanguage, gone, isIntake, token],
+    [chooseLanguage, gone, isConsent, isIntake, token],
   );
 
   const loadStatus = useCallback(async () => {
@@ -99,8 +107,10 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       // English with a notice, in the patient's language, saying why.
       if (!linkStorage.draft(token)) chooseLanguage(linkStatus.suggestedLanguage);
       const accessToken = linkStorage.accessToken(token);
-      // A finished intake can be read again on the device that finished it.
-      if (isIntake && linkStatus.status === 'completed' && accessToken) return void (await loadForm(accessToken, false));
+      // A finished intake or consent can be read again on the device that finished it.
+      if ((isIntake || isConsent) && linkStatus.status === 'completed' && accessToken) {
+        return void (await loadForm(accessToken, false));
+      }
       if (linkStatus.status !== 'active') return gone(linkStatus.status);
       if (accessToken) return void (await loadForm(accessToken, false));
       setPhase({ name: 'identity', notice: null });
@@ -114,7 +124,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         setPhase({ name: 'problem', retry: () => void loadStatus() });
       }
     }
-  }, [chooseLanguage, gone, isIntake, loadForm, token]);
+  }, [chooseLanguage, gone, isConsent, isIntake, loadForm, token]);
 
   useEffect(() => {
     if (isLinkPage) void loadStatus();
@@ -134,7 +144,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   const clinicName =
     phase.name === 'form'
       ? phase.linkForm.clinicName
-      : phase.name === 'intake'
+      : phase.name === 'intake' || phase.name === 'consent'
         ? phase.view.clinicName
         : (status?.clinicName ?? standaloneClinic);
   const formLanguages = form?.languages ?? status?.languages ?? ['en', 'es'];
@@ -261,6 +271,19 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
             initial={phase.view}
             language={language}
             retryDelaysMs={retryDelaysMs}
+            onGone={gone}
+            onSessionEnded={() => {
+              linkStorage.setAccessToken(token, null);
+              setPhase({ name: 'identity', notice: t('form.sessionEnded') });
+            }}
+          />
+        )}
+        {phase.name === 'consent' && (
+          <ConsentLink
+            token={token}
+            accessToken={phase.accessToken}
+            initial={phase.view}
+            language={language}
             onGone={gone}
             onSessionEnded={() => {
               linkStorage.setAccessToken(token, null);

@@ -31,6 +31,7 @@ import {
 } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
+import { isDrawableSignature } from './consent-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake.service';
 import { mobileOf, toConsent } from './intake-staff.service';
@@ -243,6 +244,7 @@ export async function signConsent(ctx: ServiceContext, token: string, bearer: st
     requireAccess(link, bearer);
     requireOpen(link);
     if (!link.consentKinds.includes(input.kind)) throw fieldError('kind', 'invalid');
+    if (!isDrawableSignature(input.signature.image)) throw fieldError('signature', 'signatureInvalid');
     const settings = await readSettings(tx, link.instanceId);
     const document = await documentFor(tx, settings, link.instanceId, input.kind, token);
     const now = new Date();
@@ -347,7 +349,7 @@ export async function patientConsentsOf(ctx: SignedInContext, patientId: string)
     shotConsentEnabled: shotConsentOn(settings),
     pending: pending.map((row) => ({
       linkId: row.id,
-      kinds: (row.kinds ?? []).filter((kind): kind is SignableConsentKind => kind !== 'digitalConsent'),
+      kinds: row.kinds ?? [],
       createdAt: row.createdAt.toISOString(),
       expiresAt: row.expiresAt.toISOString(),
     })),

@@ -84,6 +84,15 @@ const PNG_CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
  * channel) in a zlib callback, where a corrupt image would throw outside any promise and crash the process.
  * Only what a signature pad produces is accepted: 8-bit, not interlaced.
  */
+export function isDrawableSignature(dataUrl: string): boolean {
+  try {
+    decodePngDataUrl(dataUrl);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function decodePngDataUrl(dataUrl: string): Buffer {
   if (dataUrl.length > MAX_DATA_URL_LENGTH) throw new Error('Signature image is too large');
   const match = PNG_DATA_URL.exec(dataUrl);

@@ -60,6 +60,7 @@ import {
 } from '../patient-links/patient-links.service';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
 import { defaultAgreement } from './intake-documents';
+import { isDrawableSignature } from './consent-pdf';
 import { cardSidesOf } from './insurance-cards.service';
 import { refuseTransition } from '../appointments/appointment-status';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
@@ -586,7 +587,12 @@ export async function saveStep(
       data = parsed.data as Record<string, unknown>;
       if (slug === 'paperwork') {
         const settings = await readSettings(tx, link.instanceId);
-        const problems = paperworkProblems(data as Paperwork, { pharmacyRequired: isOn(settings, 'isPharmacyRequired') });
+        const problems: Record<string, string> = paperworkProblems(data as Paperwork, {
+          pharmacyRequired: isOn(settings, 'isPharmacyRequired'),
+        });
+        const signature = (data as Paperwork).agreementSignature;
+        // Checked now, not when staff open the PDF: a signature the PDF cannot draw is refused while the patient is here.
+        if (signature && !isDrawableSignature(signature.image)) problems['agreementSignature'] = 'signatureInvalid';
         if (Object.keys(problems).length > 0) throw needsAttention(problems);
       }
       if (slug === 'history') {

@@ -284,6 +284,16 @@ describe('the patient runs the intake', () => {
       'primaryInsurance.payer': 'required',
       agreementSignature: 'required',
     });
+    // A signature the consent PDF could not draw is refused now, not when staff open the PDF.
+    const undrawable = await save(
+      token,
+      access,
+      'paperwork',
+      { ...PAPERWORK, agreementSignature: { ...SIGNATURE, image: 'data:image/png;base64,iVBORw0KGgo=' } },
+      true,
+    );
+    expect(undrawable.statusCode).toBe(400);
+    expect(undrawable.json<{ fields: Record<string, string> }>().fields).toEqual({ agreementSignature: 'signatureInvalid' });
     const malformed = await save(token, access, 'paperwork', { zip: '7870', email: 'nope' }, false);
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json<{ fields: Record<string, string> }>().fields).toMatchObject({

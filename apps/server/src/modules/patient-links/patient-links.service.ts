@@ -9,6 +9,7 @@ import {
   type Scores,
 } from '@pathwell/contracts/forms';
 import { INTAKE_LINK_TITLE } from '@pathwell/contracts/intake';
+import { CONSENT_LINK_TITLE } from '@pathwell/contracts/consent-links';
 import { formProblems, keepVisibleAnswers, visibleQuestions } from '@pathwell/contracts/form-logic';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import {
@@ -425,7 +426,9 @@ export async function linkStatus(ctx: ServiceContext, token: string): Promise<Li
   const { languages, title } =
     link.kind === 'intake'
       ? { languages: [...formLanguages], title: INTAKE_LINK_TITLE }
-      : await loadForm(ctx.db, link).then(({ form, title }) => ({ languages: form.languages, title }));
+      : link.kind === 'consent'
+        ? { languages: [...formLanguages], title: CONSENT_LINK_TITLE }
+        : await loadForm(ctx.db, link).then(({ form, title }) => ({ languages: form.languages, title }));
   return {
     status: linkStatusOf(link),
     clinicName: await clinicName(ctx.db, link.instanceId),

@@ -12,6 +12,7 @@ import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-char
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
 import { PatientMessages } from '../../features/patient-dashboard/patient-messages';
 import { AccessRequestsCard } from '../../features/intake/access-requests-card';
+import { ConsentsCard } from '../../features/intake/consents-card';
 import { PatientIntakeCard } from '../../features/intake/patient-intake-card';
 import { PatientNotes } from '../../features/patient-dashboard/patient-notes';
 import { QuestionnairesPanel } from '../../features/questionnaires/questionnaires-panel';
@@ -68,6 +69,7 @@ export function Component() {
             <AccessRequestsCard patientId={data.demographics.id} timeZone={timeZone} />
             <DemographicsCard patient={data.demographics} />
             <PatientIntakeCard patientId={data.demographics.id} timeZone={timeZone} />
+            <ConsentsCard patientId={data.demographics.id} timeZone={timeZone} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
