@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { RoleCode } from '@pathwell/contracts/roles';
 import { seedDemoMessaging } from './demo-messaging';
 import { seedDemoIntake } from './demo-intake';
+import { seedDemoConsents } from './demo-consents';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
@@ -75,6 +76,9 @@ export async function seedDemo(db: Database): Promise<void> {
         ...clinicSettings('Riverside Spine & Pain', '(512) 555-0142', '1200 River Rd, Austin, TX 78701'),
         // The appointment dashboard offers a QR code per visit for checking in from the patient's phone.
         enablePatientSelfCheckin: 'true',
+        // Injection consents are signed on the patient's phone or the clinic's tablet (decision 0036).
+        enableShotConsent: 'true',
+        enableDigitalShotConsent: 'true',
       },
       lakeside: clinicSettings('Lakeside Pain Center', '(512) 555-0198', '45 Lakeshore Dr, Austin, TX 78703'),
     };
@@ -115,6 +119,7 @@ export async function seedDemo(db: Database): Promise<void> {
       await seedDemoMessaging(tx, { instanceId: clinics.riverside.id, adminId: riversideAdmin, doctorId: doctors.riverside });
     }
     await seedDemoIntake(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
+    await seedDemoConsents(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
   });
 }
 
