@@ -267,6 +267,8 @@ export const intakeViewSchema = z.object({
   amountDueCents: z.number().int().nullable(),
   /** What the patient chose on the opt-in page of this intake; null until they answer. */
   contactChoice: z.object({ email: z.boolean(), text: z.boolean() }).nullable(),
+  /** The patient's mobile number replied STOP: texts stay off until they reply START (shown on the opt-in page). */
+  textStopped: z.boolean().optional(),
   completedAt: z.string().nullable(),
   /** Self (at the clinic) or home check-in from the link: offered on the day of the visit when the clinic allows it. */
   checkIn: z.object({ offered: z.boolean(), checkedIn: z.boolean() }),
@@ -275,7 +277,16 @@ export const intakeViewSchema = z.object({
 });
 export type IntakeView = z.infer<typeof intakeViewSchema>;
 
-export const patientCheckInResponseSchema = z.object({ checkedIn: z.boolean(), confirmationPage: z.boolean() });
+export const patientCheckInResponseSchema = z.object({
+  checkedIn: z.boolean(),
+  confirmationPage: z.boolean(),
+  /**
+   * Self check-in only (decision 0034): the visit's intake is not finished, so the patient, who has just
+   * proved who they are, can go on with it on this phone. The link gets a new address (the emailed one
+   * stops working) and an access token, so the intake opens without a second identity check.
+   */
+  continueIntake: z.object({ token: z.string(), appointmentId: idSchema, accessToken: z.string() }).optional(),
+});
 export type PatientCheckInResponse = z.infer<typeof patientCheckInResponseSchema>;
 
 /**

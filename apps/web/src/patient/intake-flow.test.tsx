@@ -149,6 +149,18 @@ describe('the intake flow', () => {
     expect(screen.getByText('Nunca usamos sus datos de contacto para publicidad ni marketing.')).toBeInTheDocument();
   });
 
+  it('the opt-in page tells a patient whose number replied STOP that texts stay off until START', () => {
+    const base = viewOf();
+    const stopped = viewOf({ options: { ...base.options, contactOptIn: true }, textStopped: true });
+    fakeServer([], stopped);
+    const { unmount } = renderFlow(stopped);
+    expect(screen.getByTestId('opt-in-stopped')).toHaveTextContent('reply START to any of our messages');
+    unmount();
+    const open = viewOf({ options: { ...base.options, contactOptIn: true }, textStopped: false });
+    renderFlow(open);
+    expect(screen.queryByTestId('opt-in-stopped')).not.toBeInTheDocument();
+  });
+
   it('lists the steps with their state and starts at the first unfinished one', async () => {
     const view = viewOf({
       steps: [

@@ -218,6 +218,7 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
         accessToken={accessToken}
         language={language}
         headingRef={headingRef}
+        textStopped={view.textStopped === true}
         onGone={onGone}
         onSessionEnded={onSessionEnded}
         onSaved={(choice) => {
@@ -368,6 +369,7 @@ function ContactOptIn({
   accessToken,
   language,
   headingRef,
+  textStopped,
   onGone,
   onSessionEnded,
   onSaved,
@@ -376,6 +378,8 @@ function ContactOptIn({
   accessToken: string;
   language: 'en' | 'es';
   headingRef: React.RefObject<HTMLHeadingElement | null>;
+  /** The mobile number replied STOP: ticking texts cannot turn them back on (carrier rules). */
+  textStopped: boolean;
   onGone: (status: Gone) => void;
   onSessionEnded: () => void;
   onSaved: (choice: ContactChoice) => void;
@@ -420,6 +424,11 @@ function ContactOptIn({
           </label>
         ))}
       </fieldset>
+      {textStopped && (
+        <p className="pw-notice" data-testid="opt-in-stopped">
+          {t('optIn.stopped')}
+        </p>
+      )}
       <p className="pw-hint">{t('optIn.noMarketing')}</p>
       {failed && (
         <p className="pw-error" role="alert">

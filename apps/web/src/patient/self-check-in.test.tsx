@@ -2,6 +2,7 @@ import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { patientI18n } from './i18n';
+import { linkStorage } from './storage';
 import { renderPatient } from './test-helpers';
 
 const PATIENT = '3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f';
@@ -59,6 +60,26 @@ describe('self check-in from the QR page', () => {
     await answer(user, 'Ortega', '06151968');
     expect(await screen.findByRole('heading', { name: 'You are checked in' })).toHaveFocus();
     expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ lastName: 'Ortega', dateOfBirth: '06/15/1968' });
+  });
+
+  it('offers to finish an unfinished intake on the same phone, without asking who they are again', async () => {
+    const token = 'Nw0123456789abcdefghijklmnopqrstuvwxyzABCDE';
+    fakeSelfCheckIn(ready, [
+      {
+        status: 200,
+        body: {
+          checkedIn: true,
+          confirmationPage: false,
+          continueIntake: { token, appointmentId: VISIT, accessToken: 'access-9' },
+        },
+      },
+    ]);
+    renderPatient(PATH);
+    await answer(userEvent.setup(), 'Ortega', '06151968');
+    const next = await screen.findByTestId('self-checkin-continue');
+    expect(next).toHaveTextContent('Your forms for this visit are not finished yet.');
+    expect(screen.getByRole('link', { name: 'Finish my forms' })).toHaveAttribute('href', `/patients/intake/${token}/${VISIT}`);
+    expect(linkStorage.accessToken(token)).toBe('access-9');
   });
 
   it('says plainly when the answers do not match, then when the page is locked', async () => {

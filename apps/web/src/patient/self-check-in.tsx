@@ -3,9 +3,11 @@ import { useTranslation } from 'react-i18next';
 import type { SelfCheckInState } from '@pathwell/contracts/intake';
 import { PatientApiError, selfCheckInApi } from './api';
 import { IdentityStep } from './identity-step';
+import { linkStorage } from './storage';
 
 type View =
   | { name: 'loading' | 'notFound' | 'problem' | 'identity' | 'checkedIn' | 'notToday' | 'frontDesk' }
+  | { name: 'continue'; path: string }
   | { name: 'locked'; minutes: number };
 
 type Props = {
@@ -77,8 +79,12 @@ export function SelfCheckIn({ patientId, appointmentId, onClinicName }: Props) {
           onGone={() => setView({ name: 'locked', minutes: 15 })}
           check={async (identity) => {
             try {
-              await selfCheckInApi.checkIn(patientId, appointmentId, identity);
-              setView({ name: 'checkedIn' });
+              const result = await selfCheckInApi.checkIn(patientId, appointmentId, identity);
+              const next = result.continueIntake;
+              if (!next) return setView({ name: 'checkedIn' });
+              // The intake page finds this access token and opens without asking again.
+              linkStorage.setAccessToken(next.token, next.accessToken);
+              setView({ name: 'continue', path: `/patients/intake/${next.token}/${next.appointmentId}` });
             } catch (failure) {
               // Wrong answers, a lock and a lost connection are shown on the form itself.
               if (!(failure instanceof PatientApiError)) throw failure;
@@ -93,6 +99,20 @@ export function SelfCheckIn({ patientId, appointmentId, onClinicName }: Props) {
       );
     case 'locked':
       return message('locked', view.minutes);
+    case 'continue':
+      return (
+        <section className="pw-card pw-message" data-testid="self-checkin-continue">
+          <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
+            {t('selfCheckIn.checkedIn.title')}
+          </h2>
+          <p>{t('selfCheckIn.continue.body')}</p>
+          <div className="pw-nav">
+            <a className="pw-button pw-button-primary" href={view.path}>
+              {t('selfCheckIn.continue.button')}
+            </a>
+          </div>
+        </section>
+      );
     case 'checkedIn':
     case 'frontDesk':
     case 'notFound':

@@ -37,9 +37,11 @@ import {
   patientLinks,
   patientPhoneNumbers,
   patients,
+  smsOptOuts,
   users,
   type IntakePlan,
 } from '../../db/schema';
+import { PatientPhoneType } from '@pathwell/contracts/patients';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../audit/audit.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
@@ -297,6 +299,7 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
       options: viewOptions(settings),
       amountDueCents: plan.steps.includes(7) ? appointment.amountDueCents : null,
       contactChoice: contactChoiceOf(entries),
+      textStopped: isOn(settings, 'showOptInToConsentPage') ? await mobileTextStopped(tx, link) : false,
       completedAt: link.completedAt?.toISOString() ?? null,
       checkIn: {
         offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,
@@ -318,6 +321,30 @@ export async function agreementPdf(ctx: ServiceContext, token: string, bearer: s
 }
 
 // ---- the opt-in page ----------------------------------------------------------------------------------
+
+/** The patient's mobile number answered STOP (carrier rules: texts stay off until START, whatever the opt-in page says). */
+async function mobileTextStopped(tx: Database, link: LinkRow): Promise<boolean> {
+  const [row] = await tx
+    .select({ optedOut: smsOptOuts.optedOut })
+    .from(patientPhoneNumbers)
+    .innerJoin(
+      smsOptOuts,
+      and(
+        eq(smsOptOuts.instanceId, patientPhoneNumbers.instanceId),
+        eq(smsOptOuts.phone, sql`'+1' || ${patientPhoneNumbers.digits}`),
+      ),
+    )
+    .where(
+      and(
+        eq(patientPhoneNumbers.instanceId, link.instanceId),
+        eq(patientPhoneNumbers.patientId, link.patientId),
+        eq(patientPhoneNumbers.phoneType, PatientPhoneType.MOBILE),
+        eq(smsOptOuts.optedOut, true),
+      ),
+    )
+    .limit(1);
+  return row?.optedOut ?? false;
+}
 
 /** The opt-in answer is kept beside the steps (step 0 is no step of the plan). */
 const CONTACT_STEP = 0;

@@ -12,6 +12,7 @@ import {
   patientConsents,
   patientLinks,
   patientPhoneNumbers,
+  smsOptOuts,
   patients,
   users,
 } from '../../db/schema';
@@ -618,6 +619,39 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
         .from(activityLogs)
         .where(and(eq(activityLogs.targetId, patient!.id), eq(activityLogs.area, 'Intake Information')));
       expect(logs.map((log) => log.description)).toContain('Patient chose care messages by email: yes, by text: no');
+    } finally {
+      await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'false');
+    }
+  });
+
+  it("says when the patient's mobile number replied STOP, so the page can tell them texts stay off until START", async () => {
+    const [patient] = await t.db
+      .insert(patients)
+      .values({ instanceId: riverside, firstName: 'Ana', lastName: 'Ortega', dateOfBirth: '1968-06-15' })
+      .returning({ id: patients.id });
+    await t.db
+      .insert(patientPhoneNumbers)
+      .values({
+        instanceId: riverside,
+        patientId: patient!.id,
+        phoneType: 7,
+        number: '(512) 555-0177',
+        digits: '5125550177',
+        isPrimary: true,
+      });
+    const [visit] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: new Date(Date.now() + 5 * 86_400_000) })
+      .returning({ id: appointments.id });
+    const created = await createIntake({ patientId: patient!.id, appointmentId: visit!.id, formCodes: [] });
+    const access = await verified(created.token);
+    await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'true');
+    try {
+      expect((await view(created.token, access)).textStopped).toBe(false);
+      await t.db.insert(smsOptOuts).values({ instanceId: riverside, phone: '+15125550177', optedOut: true, keyword: 'STOP' });
+      expect((await view(created.token, access)).textStopped).toBe(true);
+      await t.db.update(smsOptOuts).set({ optedOut: false, keyword: 'START' }).where(eq(smsOptOuts.phone, '+15125550177'));
+      expect((await view(created.token, access)).textStopped).toBe(false);
     } finally {
       await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'false');
     }

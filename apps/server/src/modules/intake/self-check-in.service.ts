@@ -1,14 +1,14 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull } from 'drizzle-orm';
 import type { SelfCheckIn, SelfCheckInState } from '@pathwell/contracts/intake';
 import { LINK_LOCK_MINUTES, LINK_VERIFY_MAX_FAILURES } from '@pathwell/contracts/patient-links';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { enterClinicOf, withSystemContext, type ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
-import { appointments, patients } from '../../db/schema';
+import { appointments, patientLinks, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { sameHash, sha256 } from '../../lib/secrets';
+import { newToken, sameHash, sha256 } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
-import { clinicName, mdyToIso, normalizeLastName, patientActivity } from '../patient-links/patient-links.service';
+import { accessExpiry, clinicName, mdyToIso, normalizeLastName, patientActivity } from '../patient-links/patient-links.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { checkInByPatient, sameClinicDay } from './intake.service';
 
@@ -128,7 +128,8 @@ export async function selfCheckIn(ctx: ServiceContext, patientId: string, appoin
         .where(and(eq(appointments.id, row.id), eq(appointments.instanceId, row.instanceId)));
     }
     await checkInByPatient(ctx, tx, settings, target, 'the self check-in QR page');
-    return { kind: 'ok' as const, confirmationPage: isOn(settings, 'checkinConfirmationPage') };
+    const continueIntake = await reissueOpenIntake(ctx, tx, row.instanceId, row.patientId, row.id, now);
+    return { kind: 'ok' as const, confirmationPage: isOn(settings, 'checkinConfirmationPage'), continueIntake };
   });
   if (outcome.kind === 'locked')
     throw new AppError('RATE_LIMITED', 'selfCheckInLocked', {
@@ -138,5 +139,63 @@ export async function selfCheckIn(ctx: ServiceContext, patientId: string, appoin
   if (outcome.kind === 'mismatch') {
     throw new AppError('VALIDATION', 'identityMismatch', { fields: { lastName: 'identityMismatch' } });
   }
-  return { checkedIn: true, confirmationPage: outcome.confirmationPage };
+  return {
+    checkedIn: true,
+    confirmationPage: outcome.confirmationPage,
+    ...(outcome.continueIntake ? { continueIntake: outcome.continueIntake } : {}),
+  };
+}
+
+/**
+ * After a self check-in, the visit's unfinished intake continues on the same phone: the identity was just
+ * confirmed, so the open link gets a new token (only its hash is kept, so the old one cannot be handed
+ * back; the emailed address stops working) and a fresh access token. Its saved answers stay with it.
+ */
+async function reissueOpenIntake(
+  ctx: ServiceContext,
+  tx: Database,
+  instanceId: string,
+  patientId: string,
+  appointmentId: string,
+  now: Date,
+) {
+  const [link] = await tx
+    .select({ id: patientLinks.id })
+    .from(patientLinks)
+    .where(
+      and(
+        eq(patientLinks.instanceId, instanceId),
+        eq(patientLinks.appointmentId, appointmentId),
+        eq(patientLinks.patientId, patientId),
+        eq(patientLinks.kind, 'intake'),
+        isNull(patientLinks.completedAt),
+        isNull(patientLinks.revokedAt),
+        gt(patientLinks.expiresAt, now),
+      ),
+    )
+    .orderBy(desc(patientLinks.createdAt))
+    .limit(1)
+    .for('update');
+  if (!link) return null;
+  const token = newToken();
+  const accessToken = newToken();
+  await tx
+    .update(patientLinks)
+    .set({
+      tokenHash: sha256(token),
+      accessTokenHash: sha256(accessToken),
+      accessExpiresAt: accessExpiry(now),
+      verifyFailures: 0,
+      lockedUntil: null,
+    })
+    .where(eq(patientLinks.id, link.id));
+  await recordActivity(
+    tx,
+    patientActivity(ctx, { instanceId }, 'Patient Sign-In', 'Created', {
+      type: 'patient link',
+      id: link.id,
+      description: 'Intake continued on the phone after self check-in; the link has a new address',
+    }),
+  );
+  return { token, appointmentId, accessToken };
 }

@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
-import { activityLogs, appointments, instances, patients } from '../../db/schema';
+import { randomBytes } from 'node:crypto';
+import type { IntakeView, PatientCheckInResponse } from '@pathwell/contracts/intake';
+import { sha256 } from '../../lib/secrets';
+import { activityLogs, appointments, instances, patientLinks, patients } from '../../db/schema';
 import { createTestApp, nextIp, type TestApp, setInstanceSetting, zoneAtHour } from '../../../test/test-app';
 
 /** Self check-in from the QR page of a visit (decision 0034). */
@@ -94,6 +97,51 @@ describe('self check-in from the QR page', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect((await appointment(ids.visit)).checkedInAt!.getTime()).toBe(checkedInAt);
     expect((await state(ids.patient, ids.visit)).json().state).toBe('checkedIn');
+  });
+
+  it("continues the visit's unfinished intake on the same phone: a new address and access, the old address gone", async () => {
+    const [visit] = await t.db
+      .insert(appointments)
+      .values({
+        instanceId: riverside,
+        patientId: ids.patient,
+        reason: 'follow_up',
+        startsAt: new Date(Date.now() + 3 * 3_600_000),
+      })
+      .returning({ id: appointments.id });
+    const oldToken = randomBytes(32).toString('base64url');
+    const [link] = await t.db
+      .insert(patientLinks)
+      .values({
+        instanceId: riverside,
+        patientId: ids.patient,
+        appointmentId: visit!.id,
+        kind: 'intake',
+        intakePlan: { steps: [4, 5], formCodes: [], historyFormIds: [], checkInFormIds: [] },
+        tokenHash: sha256(oldToken),
+        expiresAt: new Date(Date.now() + 12 * 3_600_000),
+      })
+      .returning({ id: patientLinks.id });
+    const response = await checkIn(ids.patient, visit!.id, WHO);
+    expect(response.statusCode, response.body).toBe(200);
+    const { continueIntake } = response.json<PatientCheckInResponse>();
+    expect(continueIntake).toMatchObject({ appointmentId: visit!.id, token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    const opened = await t.app.inject({
+      method: 'GET',
+      url: `/api/intake/${continueIntake!.token}`,
+      headers: { authorization: `Bearer ${continueIntake!.accessToken}` },
+      remoteAddress: nextIp(),
+    });
+    expect(opened.statusCode, opened.body).toBe(200);
+    expect(opened.json<IntakeView>().checkIn.checkedIn).toBe(true);
+    const old = await t.app.inject({ method: 'GET', url: `/api/patient-links/${oldToken}/status`, remoteAddress: nextIp() });
+    expect(old.statusCode).toBe(404);
+    const [row] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, link!.id));
+    expect(row!.tokenHash).toBe(sha256(continueIntake!.token));
+
+    // A finished intake is not reopened.
+    await t.db.update(patientLinks).set({ completedAt: new Date() }).where(eq(patientLinks.id, link!.id));
+    expect((await checkIn(ids.patient, visit!.id, WHO)).json<PatientCheckInResponse>().continueIntake).toBeUndefined();
   });
 
   it('shows the confirmation page when the clinic asks for it', async () => {

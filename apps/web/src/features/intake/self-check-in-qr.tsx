@@ -2,6 +2,7 @@ import { ActionIcon, Alert, Button, Center, CopyButton, Group, Loader, Modal, St
 import { IconPrinter, IconQrcode } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notify } from '../../lib/notify';
 
 /** The patient-facing self check-in page of one visit (decision 0034), on this server. */
 export const selfCheckInUrl = (patientId: string, appointmentId: string, origin = window.location.origin) =>
@@ -49,7 +50,7 @@ function SelfCheckInQrModal({ patientId, appointmentId, patientName, timeText, o
   const print = () => {
     if (!image) return;
     const sheet = window.open('', '_blank', 'width=480,height=640');
-    if (!sheet) return;
+    if (!sheet) return notify('error', t('qr.popupBlocked'));
     const doc = sheet.document;
     doc.title = t('qr.title');
     const body = doc.body;
