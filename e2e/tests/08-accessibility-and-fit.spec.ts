@@ -23,7 +23,6 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/logindetails',
       '/admin/rooms',
       '/admin/medicines',
-      '/admin/instancesettings',
       '/admin/customfields',
       '/admin/perioperativetemplates',
       '/clinics',
@@ -60,7 +59,11 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/patients/appointmentdashboard',
     ],
   },
-  SystemManager: { email: 'manager@pathwell.demo', paths: ['/instances', '/instances/instanceform', '/outbox'] },
+  // Instance settings are the System Manager's (menu.ts); an Admin there would only see the 403 page.
+  SystemManager: {
+    email: 'manager@pathwell.demo',
+    paths: ['/instances', '/instances/instanceform', '/outbox', '/admin/instancesettings'],
+  },
 };
 
 /** The demo visit of today whose patient also did an intake at their last visit (demo-intake.ts). */
