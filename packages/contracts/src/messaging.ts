@@ -72,6 +72,16 @@ export const communicationFilterSchema = z.object({
 export type CommunicationFilter = z.input<typeof communicationFilterSchema>;
 export type CommunicationFilterParsed = z.output<typeof communicationFilterSchema>;
 
+/** A file sent with a message (a support request's screenshot): what the dashboard lists to open it. */
+export const communicationAttachmentSchema = z.object({
+  id: idSchema,
+  fileName: z.string(),
+  contentType: z.string(),
+  /** Bytes of the file as sent. */
+  size: z.number().int(),
+});
+export type CommunicationAttachment = z.infer<typeof communicationAttachmentSchema>;
+
 export const communicationMessageSchema = z.object({
   id: idSchema,
   createdAt: z.string(),
@@ -87,6 +97,7 @@ export const communicationMessageSchema = z.object({
   sendAfter: z.string().nullable(),
   sentAt: z.string().nullable(),
   resendable: z.boolean(),
+  attachments: z.array(communicationAttachmentSchema),
 });
 export type CommunicationMessage = z.infer<typeof communicationMessageSchema>;
 
@@ -204,9 +215,26 @@ export type MessageContact = z.infer<typeof messageContactSchema>;
 
 // Contact support
 
+/** An optional screenshot goes with a support request (decision 0037): PNG, JPEG or WebP, at most 2 MB. */
+export const supportScreenshotTypes = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export type SupportScreenshotType = (typeof supportScreenshotTypes)[number];
+export const SUPPORT_SCREENSHOT_MAX_BYTES = 2 * 1024 * 1024;
+/** The longest data URL such a file makes: base64 writes 4 characters for every 3 bytes. */
+export const SUPPORT_SCREENSHOT_MAX_CHARS = 'data:image/jpeg;base64,'.length + Math.ceil(SUPPORT_SCREENSHOT_MAX_BYTES / 3) * 4;
+/** Linear: one anchored run of base64 characters. The server still checks the bytes themselves. */
+const SCREENSHOT_DATA_URL = /^data:image\/(png|jpeg|webp);base64,[A-Za-z0-9+/]+={0,2}$/;
+
 export const supportRequestSchema = z.object({
   subject: z.string().trim().min(1, 'required').max(200, 'tooLong'),
   message: z.string().trim().min(1, 'required').max(5000, 'tooLong'),
+  /** A `data:image/…;base64,` URL, as FileReader.readAsDataURL makes it. */
+  screenshot: z
+    .string()
+    .max(SUPPORT_SCREENSHOT_MAX_CHARS, 'fileTooLarge')
+    .regex(SCREENSHOT_DATA_URL, 'fileTypeInvalid')
+    .optional(),
+  /** The chosen file's name, shown to support; the server cleans it and falls back to screenshot.<type>. */
+  screenshotName: z.string().trim().max(200, 'tooLong').optional(),
 });
 export type SupportRequest = z.input<typeof supportRequestSchema>;
 

@@ -92,8 +92,8 @@ export const serverMessages = {
     es: 'Se han enviado demasiados códigos para este enlace. Use su apellido y su fecha de nacimiento, o pregunte en la clínica.',
   },
   accountClosed: {
-    en: 'This patient closed their account; reopen it before sending anything',
-    es: 'Este paciente cerró su cuenta; vuelva a abrirla antes de enviar nada',
+    en: 'This patient closed their account. Reopen it from the patient list before sending anything.',
+    es: 'Este paciente cerró su cuenta. Vuelva a abrirla desde la lista de pacientes antes de enviar nada.',
   },
   closeAccountTooMany: {
     en: 'A confirmation email was sent several times today. Please use the latest one, or call the clinic.',

@@ -148,7 +148,15 @@ function ConsentToSign({
           <p className="pw-hint" id={ids.sign}>
             {t('consent.signBelow')}
           </p>
-          <SignaturePad value={signature} onChange={setSignature} labelledBy={ids.sign} invalid={Boolean(error && !signature)} />
+          <SignaturePad
+            value={signature}
+            onChange={(next) => {
+              setSignature(next);
+              if (next) setError(null);
+            }}
+            labelledBy={ids.sign}
+            invalid={Boolean(error && !signature)}
+          />
           {error && (
             <p className="pw-error" role="alert">
               {error}

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LINK_LOCK_MINUTES, type LinkStatus } from '@pathwell/contracts/patient-links';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
-import { AccessRequestForm } from './access-request';
+import { AccessRequestForm } from './lazy-pages';
 import { isNetworkError, PatientApiError, patientApi } from './api';
 
 /** Digits typed on a numeric keypad become MM/DD/YYYY as they go (the keypad has no slash). */

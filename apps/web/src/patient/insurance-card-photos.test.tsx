@@ -261,8 +261,18 @@ describe('insurance card photos', () => {
       </I18nextProvider>,
     );
     const insurance = screen.getByRole('group', { name: 'Insurance' });
-    expect(within(insurance).getByRole('group', { name: 'Photos of your insurance card (optional)' })).toBeInTheDocument();
+    // The photos load with the step (a split chunk), so they are awaited.
+    expect(await within(insurance).findByRole('group', { name: 'Photos of your insurance card (optional)' })).toBeInTheDocument();
     expect(within(insurance).getByLabelText(/front of your primary insurance card/)).toHaveAttribute('type', 'file');
+    // A second insurance has the same fields, in its own group, and its own card photos once entered.
+    expect(within(insurance).queryByRole('group', { name: 'Second insurance' })).not.toBeInTheDocument();
+    await userEvent.click(within(insurance).getByRole('checkbox', { name: 'I have a second insurance' }));
+    const second = within(insurance).getByRole('group', { name: 'Second insurance' });
+    await userEvent.type(within(second).getByLabelText(/Insurance company/), 'Medicare');
+    expect(within(second).getByLabelText('Your relationship to the insured person')).toBeInTheDocument();
+    expect(
+      await within(insurance).findByRole('group', { name: 'Photos of your secondary insurance card (optional)' }),
+    ).toBeInTheDocument();
     await userEvent.click(within(insurance).getByRole('checkbox', { name: 'I do not have insurance (self-pay)' }));
     expect(within(insurance).queryByRole('group', { name: /Photos of your insurance card/ })).not.toBeInTheDocument();
   });

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { INSURANCE_CARD_MAX_BYTES, insuranceCardTypes, type InsuranceCardSide, type Paperwork } from '@pathwell/contracts/intake';
+import { INSURANCE_CARD_MAX_BYTES, insuranceCardTypes, type InsuranceCardSide } from '@pathwell/contracts/intake';
 import { intakeApi, PatientApiError } from './api';
 
 /** Enough to read a card's small print; a phone's 12-megapixel photo shrinks to a few hundred KB. */
@@ -65,9 +65,7 @@ async function photoToSend(file: File): Promise<Blob> {
   }
 }
 
-/** A secondary insurance counts as entered once any of its fields is. */
-export const hasSecondaryInsurance = (paperwork: Pick<Paperwork, 'secondaryInsurance'>) =>
-  Object.values(paperwork.secondaryInsurance ?? {}).some((value) => typeof value === 'string' && value.trim() !== '');
+export { hasSecondaryInsurance } from './insurance-text';
 
 type GoneStatus = 'completed' | 'expired' | 'revoked' | 'locked';
 

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ContactChoice, IntakeView, IntakeWorkStep } from '@pathwell/contracts/intake';
 import type { LinkForm } from '@pathwell/contracts/patient-links';
 import { intakeApi, PatientApiError } from './api';
-import { CloseAccountRequest } from './close-account';
+import { CloseAccountRequest } from './lazy-pages';
 import { BodyMapView } from './body-map';
 import { clearIntakeDrafts } from './intake-draft';
 import { BodyMapStep, HistoryStep, PaperworkStep, PaymentStep, VasStep, type StepProps } from './intake-steps';
@@ -301,7 +301,9 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
               </button>
             </div>
           )}
-          <CloseAccountRequest token={token} accessToken={accessToken} language={language} onSessionEnded={onSessionEnded} />
+          <Suspense fallback={null}>
+            <CloseAccountRequest token={token} accessToken={accessToken} language={language} onSessionEnded={onSessionEnded} />
+          </Suspense>
         </section>
       )}
 

@@ -1,11 +1,16 @@
-import { useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SignatureAnswer } from '@pathwell/contracts/forms';
 import { vasKeys, type HealthHistory, type IntakeView, type Paperwork, type VasScores } from '@pathwell/contracts/intake';
 import type { BodyMap } from '@pathwell/contracts/body-map';
 import { intakeApi } from './api';
 import { BodyMapInput } from './body-map';
-import { hasSecondaryInsurance, InsuranceCardPhotos } from './insurance-card-photos';
+import { hasSecondaryInsurance } from './insurance-text';
+
+// Only the paperwork step takes card photos: the camera code loads when it is shown.
+const InsuranceCardPhotos = lazy(() =>
+  import('./insurance-card-photos').then((module) => ({ default: module.InsuranceCardPhotos })),
+);
 import { SignaturePad } from './signature-pad';
 import { useStepDraft, type FieldErrors, type SaveState } from './intake-draft';
 
@@ -89,6 +94,68 @@ function TextField({
   );
 }
 
+type Insurance = NonNullable<Paperwork['primaryInsurance']>;
+
+/** Payer, member id, group, subscriber and relationship: the same fields for the primary and the second insurance. */
+function InsuranceFields({
+  which,
+  value,
+  onChange,
+  errorOf,
+  required,
+}: {
+  which: 'primary' | 'secondary';
+  value: Insurance;
+  onChange: (patch: Partial<Insurance>) => void;
+  errorOf: (field: keyof Insurance) => string | undefined;
+  required: boolean;
+}) {
+  const { t } = useTranslation('intake');
+  const relationshipId = `pw-insured-relationship-${which}`;
+  return (
+    <>
+      <TextField
+        label={t('paperwork.payer')}
+        value={value.payer}
+        onChange={(payer) => onChange({ payer })}
+        error={errorOf('payer')}
+        required={required}
+      />
+      <TextField
+        label={t('paperwork.memberId')}
+        value={value.memberId}
+        onChange={(memberId) => onChange({ memberId })}
+        error={errorOf('memberId')}
+        required={required}
+      />
+      <TextField label={t('paperwork.group')} value={value.groupNumber} onChange={(groupNumber) => onChange({ groupNumber })} />
+      <TextField
+        label={t('paperwork.subscriber')}
+        value={value.subscriberName}
+        onChange={(subscriberName) => onChange({ subscriberName })}
+      />
+      <div className="pw-field">
+        <label htmlFor={relationshipId}>{t('paperwork.relationshipToInsured')}</label>
+        <select
+          id={relationshipId}
+          className="pw-input"
+          value={value.relationshipToInsured ?? ''}
+          onChange={(event) =>
+            onChange({ relationshipToInsured: (event.target.value || undefined) as Insurance['relationshipToInsured'] })
+          }
+        >
+          <option value="">{t('choose')}</option>
+          {(['self', 'spouse', 'child', 'other'] as const).map((relation) => (
+            <option key={relation} value={relation}>
+              {t(`paperwork.relation.${relation}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+    </>
+  );
+}
+
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="pw-card pw-intake-section">
@@ -143,6 +210,7 @@ export function PaperworkStep(props: StepProps) {
   const setEmergency = (patch: Partial<typeof emergency>) =>
     set({ contacts: [...(data.contacts ?? []).filter((contact) => contact.role !== 'emergency'), { ...emergency, ...patch }] });
   const insurance = data.primaryInsurance ?? {};
+  const [secondaryOpen, setSecondaryOpen] = useState(() => hasSecondaryInsurance(data));
   const setInsurance = (patch: Partial<typeof insurance>) => set({ primaryInsurance: { ...insurance, ...patch } });
   const e = (path: string) => errorOf(draft.errors, path);
   const signatureLabel = useId();
@@ -283,58 +351,46 @@ export function PaperworkStep(props: StepProps) {
         </label>
         {!data.selfPay && (
           <>
-            <TextField
-              label={t('paperwork.payer')}
-              value={insurance.payer}
-              onChange={(payer) => setInsurance({ payer })}
-              error={e('primaryInsurance.payer')}
+            <InsuranceFields
+              which="primary"
+              value={insurance}
+              onChange={setInsurance}
+              errorOf={(field) => e(`primaryInsurance.${field}`)}
               required
             />
-            <TextField
-              label={t('paperwork.memberId')}
-              value={insurance.memberId}
-              onChange={(memberId) => setInsurance({ memberId })}
-              error={e('primaryInsurance.memberId')}
-              required
-            />
-            <TextField
-              label={t('paperwork.group')}
-              value={insurance.groupNumber}
-              onChange={(groupNumber) => setInsurance({ groupNumber })}
-            />
-            <TextField
-              label={t('paperwork.subscriber')}
-              value={insurance.subscriberName}
-              onChange={(subscriberName) => setInsurance({ subscriberName })}
-            />
-            <div className="pw-field">
-              <label htmlFor="pw-insured-relationship">{t('paperwork.relationshipToInsured')}</label>
-              <select
-                id="pw-insured-relationship"
-                className="pw-input"
-                value={insurance.relationshipToInsured ?? ''}
-                onChange={(event) =>
-                  setInsurance({
-                    relationshipToInsured: (event.target.value || undefined) as 'self' | 'spouse' | 'child' | 'other' | undefined,
-                  })
-                }
-              >
-                <option value="">{t('choose')}</option>
-                {(['self', 'spouse', 'child', 'other'] as const).map((value) => (
-                  <option key={value} value={value}>
-                    {t(`paperwork.relation.${value}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <InsuranceCardPhotos
-              token={props.token}
-              accessToken={props.accessToken}
-              saved={view.insuranceCards}
-              secondary={hasSecondaryInsurance(data)}
-              onGone={props.onGone}
-              onSessionEnded={props.onSessionEnded}
-            />
+            <label className="pw-choice">
+              <input
+                type="checkbox"
+                checked={secondaryOpen}
+                onChange={(event) => {
+                  setSecondaryOpen(event.target.checked);
+                  if (!event.target.checked) set({ secondaryInsurance: undefined });
+                }}
+              />
+              <span>{t('paperwork.hasSecondary')}</span>
+            </label>
+            {secondaryOpen && (
+              <fieldset className="pw-intake-subsection">
+                <legend className="pw-subsection-title">{t('paperwork.secondary')}</legend>
+                <InsuranceFields
+                  which="secondary"
+                  value={data.secondaryInsurance ?? {}}
+                  onChange={(patch) => set({ secondaryInsurance: { ...data.secondaryInsurance, ...patch } })}
+                  errorOf={(field) => e(`secondaryInsurance.${field}`)}
+                  required={false}
+                />
+              </fieldset>
+            )}
+            <Suspense fallback={null}>
+              <InsuranceCardPhotos
+                token={props.token}
+                accessToken={props.accessToken}
+                saved={view.insuranceCards}
+                secondary={secondaryOpen && hasSecondaryInsurance(data)}
+                onGone={props.onGone}
+                onSessionEnded={props.onSessionEnded}
+              />
+            </Suspense>
           </>
         )}
       </Section>

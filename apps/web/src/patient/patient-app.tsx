@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormLanguage } from '@pathwell/contracts/forms';
 import { LINK_LOCK_MINUTES, type LinkForm, type LinkStatus, type LinkStatusResponse } from '@pathwell/contracts/patient-links';
@@ -7,12 +7,9 @@ import type { ConsentLinkView } from '@pathwell/contracts/consent-links';
 import { consentApi, intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
 import { IntakeFlow } from './intake-flow';
 import { patientI18n } from './i18n';
-import { AccessRequestForm } from './access-request';
-import { CloseAccountPage } from './close-account';
-import { ConsentLink } from './consent-link';
+import { AccessRequestForm, CloseAccountPage, ConsentLink, SelfCheckIn } from './lazy-pages';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
-import { SelfCheckIn } from './self-check-in';
 import { parsePatientPath } from './routes';
 import { linkStorage } from './storage';
 import { localized } from './text';
@@ -187,113 +184,125 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       </header>
 
       <main className="pw-main" ref={mainRef}>
-        {englishOnly && showFormParts && (
-          <p className="pw-notice" data-testid="language-notice">
-            {form?.languageNotice ? localized(form.languageNotice, 'es') : t('form.englishOnly')}
-          </p>
-        )}
-        {phase.name === 'form' && phase.linkForm.patientFirstName && (
-          <p className="pw-greeting">{t('form.greeting', { name: phase.linkForm.patientFirstName })}</p>
-        )}
-        {phase.name === 'loading' && (
-          <p className="pw-hint" role="status">
-            {t('loading')}
-          </p>
-        )}
-        {phase.name === 'notFound' && route?.kind === 'page' && (
-          <Message testId={route.page} title={t(`intakePages.${route.page}.title`)} body={t(`intakePages.${route.page}.body`)} />
-        )}
-        {route?.kind === 'selfCheckIn' && (
-          <SelfCheckIn patientId={route.patientId} appointmentId={route.appointmentId} onClinicName={setStandaloneClinic} />
-        )}
-        {route?.kind === 'closeAccount' && (
-          <CloseAccountPage
-            patientId={route.patientId}
-            closeToken={route.closeToken}
-            onClinicName={setStandaloneClinic}
-            onLanguage={chooseLanguage}
-          />
-        )}
-        {phase.name === 'notFound' && route?.kind !== 'page' && !standalone && (
-          <Message title={t('notFound.title')} body={t('notFound.body')} />
-        )}
-        {phase.name === 'problem' && (
-          <div className="pw-card" role="alert">
-            <h2 className="pw-question-title">{t('problem.title')}</h2>
-            <p>{t('problem.body')}</p>
-            <button type="button" className="pw-button pw-button-primary" onClick={phase.retry}>
-              {t('problem.retry')}
-            </button>
-          </div>
-        )}
-        {phase.name === 'gone' && phase.status === 'locked' && token && <LockedLink token={token} />}
-        {phase.name === 'gone' && (phase.status !== 'locked' || !token) && (
-          <Message
-            testId={`gone-${phase.status}`}
-            title={t(`gone.${phase.status}.title`)}
-            body={t(`gone.${phase.status}.body`, { minutes: LINK_LOCK_MINUTES })}
-          />
-        )}
-        {phase.name === 'identity' && (
-          <IdentityStep
-            token={token}
-            notice={phase.notice}
-            onGone={gone}
-            onVerified={(accessToken) => {
-              linkStorage.setAccessToken(token, accessToken);
-              void loadForm(accessToken, true);
-            }}
-          />
-        )}
-        {phase.name === 'form' && (
-          <Questionnaire
-            token={token}
-            accessToken={phase.accessToken}
-            linkForm={phase.linkForm}
-            language={language}
-            retryDelaysMs={retryDelaysMs}
-            focusOnMount={phase.focus}
-            onGone={gone}
-            onSessionEnded={() => {
-              linkStorage.setAccessToken(token, null);
-              setPhase({ name: 'identity', notice: t('form.sessionEnded') });
-            }}
-            onSubmitted={() => {
-              linkStorage.clear(token);
-              setPhase({ name: 'thanks' });
-            }}
-          />
-        )}
-        {phase.name === 'intake' && (
-          <IntakeFlow
-            token={token}
-            accessToken={phase.accessToken}
-            initial={phase.view}
-            language={language}
-            retryDelaysMs={retryDelaysMs}
-            onGone={gone}
-            onSessionEnded={() => {
-              linkStorage.setAccessToken(token, null);
-              setPhase({ name: 'identity', notice: t('form.sessionEnded') });
-            }}
-          />
-        )}
-        {phase.name === 'consent' && (
-          <ConsentLink
-            token={token}
-            accessToken={phase.accessToken}
-            initial={phase.view}
-            language={language}
-            onGone={gone}
-            onSessionEnded={() => {
-              linkStorage.setAccessToken(token, null);
-              setPhase({ name: 'identity', notice: t('form.sessionEnded') });
-            }}
-          />
-        )}
-        {phase.name === 'thanks' && (
-          <Message testId="thanks" title={t('thanks.title')} body={t('thanks.body', { clinic: clinicName })} />
-        )}
+        <Suspense
+          fallback={
+            <p className="pw-hint" role="status">
+              {t('loading')}
+            </p>
+          }
+        >
+          {englishOnly && showFormParts && (
+            <p className="pw-notice" data-testid="language-notice">
+              {form?.languageNotice ? localized(form.languageNotice, 'es') : t('form.englishOnly')}
+            </p>
+          )}
+          {phase.name === 'form' && phase.linkForm.patientFirstName && (
+            <p className="pw-greeting">{t('form.greeting', { name: phase.linkForm.patientFirstName })}</p>
+          )}
+          {phase.name === 'loading' && (
+            <p className="pw-hint" role="status">
+              {t('loading')}
+            </p>
+          )}
+          {phase.name === 'notFound' && route?.kind === 'page' && (
+            <Message
+              testId={route.page}
+              title={t(`intakePages.${route.page}.title`)}
+              body={t(`intakePages.${route.page}.body`)}
+            />
+          )}
+          {route?.kind === 'selfCheckIn' && (
+            <SelfCheckIn patientId={route.patientId} appointmentId={route.appointmentId} onClinicName={setStandaloneClinic} />
+          )}
+          {route?.kind === 'closeAccount' && (
+            <CloseAccountPage
+              patientId={route.patientId}
+              closeToken={route.closeToken}
+              onClinicName={setStandaloneClinic}
+              onLanguage={chooseLanguage}
+            />
+          )}
+          {phase.name === 'notFound' && route?.kind !== 'page' && !standalone && (
+            <Message title={t('notFound.title')} body={t('notFound.body')} />
+          )}
+          {phase.name === 'problem' && (
+            <div className="pw-card" role="alert">
+              <h2 className="pw-question-title">{t('problem.title')}</h2>
+              <p>{t('problem.body')}</p>
+              <button type="button" className="pw-button pw-button-primary" onClick={phase.retry}>
+                {t('problem.retry')}
+              </button>
+            </div>
+          )}
+          {phase.name === 'gone' && phase.status === 'locked' && token && <LockedLink token={token} />}
+          {phase.name === 'gone' && (phase.status !== 'locked' || !token) && (
+            <Message
+              testId={`gone-${phase.status}`}
+              title={t(`gone.${phase.status}.title`)}
+              body={t(`gone.${phase.status}.body`, { minutes: LINK_LOCK_MINUTES })}
+            />
+          )}
+          {phase.name === 'identity' && (
+            <IdentityStep
+              token={token}
+              notice={phase.notice}
+              onGone={gone}
+              onVerified={(accessToken) => {
+                linkStorage.setAccessToken(token, accessToken);
+                void loadForm(accessToken, true);
+              }}
+            />
+          )}
+          {phase.name === 'form' && (
+            <Questionnaire
+              token={token}
+              accessToken={phase.accessToken}
+              linkForm={phase.linkForm}
+              language={language}
+              retryDelaysMs={retryDelaysMs}
+              focusOnMount={phase.focus}
+              onGone={gone}
+              onSessionEnded={() => {
+                linkStorage.setAccessToken(token, null);
+                setPhase({ name: 'identity', notice: t('form.sessionEnded') });
+              }}
+              onSubmitted={() => {
+                linkStorage.clear(token);
+                setPhase({ name: 'thanks' });
+              }}
+            />
+          )}
+          {phase.name === 'intake' && (
+            <IntakeFlow
+              token={token}
+              accessToken={phase.accessToken}
+              initial={phase.view}
+              language={language}
+              retryDelaysMs={retryDelaysMs}
+              onGone={gone}
+              onSessionEnded={() => {
+                linkStorage.setAccessToken(token, null);
+                setPhase({ name: 'identity', notice: t('form.sessionEnded') });
+              }}
+            />
+          )}
+          {phase.name === 'consent' && (
+            <ConsentLink
+              token={token}
+              accessToken={phase.accessToken}
+              initial={phase.view}
+              language={language}
+              onGone={gone}
+              onSessionEnded={() => {
+                linkStorage.setAccessToken(token, null);
+                setPhase({ name: 'identity', notice: t('form.sessionEnded') });
+              }}
+            />
+          )}
+          {phase.name === 'thanks' && (
+            <Message testId="thanks" title={t('thanks.title')} body={t('thanks.body', { clinic: clinicName })} />
+          )}
+        </Suspense>
       </main>
 
       <footer className="pw-footer">

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { instances, users } from './core';
-import { perioperativeTemplates } from './admin';
+import { bytea, perioperativeTemplates } from './admin';
 import { appointments, patients } from './patients';
 import { sameClinic } from './same-clinic';
 import { notificationKinds, outboxChannels, outboxStatuses } from '@pathwell/contracts/messaging';
@@ -50,12 +50,44 @@ export const outboxMessages = pgTable(
     uniqueIndex('outbox_messages_provider_id_key')
       .on(table.channel, table.providerMessageId)
       .where(sql`${table.providerMessageId} is not null`),
+    // What an attachment's same-clinic key points at (decision 0037).
+    unique('outbox_messages_instance_id_key').on(table.instanceId, table.id),
     sameClinic('outbox_messages_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
     sameClinic(
       'outbox_messages_perioperative_template_fk',
       { instanceId: table.instanceId, column: table.perioperativeTemplateId },
       perioperativeTemplates,
     ),
+  ],
+);
+
+/**
+ * Files sent with an outbound email (a support request's screenshot, decision 0037). The content is
+ * encrypted like the message body (AES-256-GCM under APP_SECRET, bound to the message and the attachment's
+ * id); `size` is the plain file's. Only a clinic's own messages carry files, so `instance_id` is required
+ * and the same-clinic key to the message is always checked.
+ */
+export const outboxAttachments = pgTable(
+  'outbox_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    instanceId: uuid('instance_id')
+      .notNull()
+      .references(() => instances.id),
+    messageId: uuid('message_id').notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    content: bytea('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('outbox_attachments_message_idx').on(table.instanceId, table.messageId),
+    sameClinic(
+      'outbox_attachments_message_fk',
+      { instanceId: table.instanceId, column: table.messageId },
+      outboxMessages,
+    ).onDelete('cascade'),
   ],
 );
 
@@ -76,7 +108,6 @@ export const smsOptOuts = pgTable(
   },
   (table) => [primaryKey({ name: 'sms_opt_outs_pkey', columns: [table.instanceId, table.phone] })],
 );
-
 
 /** Staff notifications of a clinic (specification section 3: form-completion notification). */
 export const notifications = pgTable(

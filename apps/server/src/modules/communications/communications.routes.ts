@@ -10,10 +10,19 @@ import {
 } from '@pathwell/contracts/messaging';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { communicationCounts, exportCommunications, listCommunications, resendCommunication } from './communications.service';
+import {
+  communicationAttachment,
+  communicationCounts,
+  exportCommunications,
+  listCommunications,
+  resendCommunication,
+} from './communications.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const access = { menuPath: '/communicationdashboard' } as const;
+
+/** For a Content-Disposition header: the plain name in ASCII, the exact one in `filename*`. */
+const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
 
 /** Communication dashboard (issue #11 §3): System Manager and Admin, the acting clinic's messages. */
 export async function communicationRoutes(fastify: FastifyInstance) {
@@ -67,5 +76,31 @@ export async function communicationRoutes(fastify: FastifyInstance) {
       response: { 200: communicationMessageSchema, 409: errorBodySchema, ...errors },
     },
     handler: async (request) => resendCommunication(requireSignedIn(request.ctx), request.params.id),
+  });
+
+  app.get('/api/communications/:id/attachments/:attachmentId', {
+    config: access,
+    schema: {
+      tags: ['Messaging'],
+      summary: "A file sent with one of the clinic's messages (a support request's screenshot)",
+      params: z.object({ id: idSchema, attachmentId: idSchema }),
+      response: { 200: z.any().describe('The file (PNG, JPEG or WebP)'), ...errors },
+    },
+    // The security plugin marks every /api answer no-store; this one also says it is for this user only.
+    onSend: async (_request, reply, payload) => {
+      reply.header('Cache-Control', 'private, no-store');
+      return payload;
+    },
+    handler: async (request, reply) => {
+      const file = await communicationAttachment(requireSignedIn(request.ctx), request.params.id, request.params.attachmentId);
+      return reply
+        .header('Content-Type', file.contentType)
+        .header(
+          'Content-Disposition',
+          `inline; filename="${asciiName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .header('X-Content-Type-Options', 'nosniff')
+        .send(file.content);
+    },
   });
 }

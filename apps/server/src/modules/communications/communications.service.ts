@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import {
   clinicDayEnd,
   clinicDayStart,
@@ -10,6 +10,7 @@ import {
 import {
   outboxStatuses,
   resendableStatuses,
+  type CommunicationAttachment,
   type CommunicationCounts,
   type CommunicationFilterParsed,
   type CommunicationMessage,
@@ -17,12 +18,12 @@ import {
   type OutboxStatus,
 } from '@pathwell/contracts/messaging';
 import type { SignedInContext } from '../../context';
-import { outboxMessages, patients } from '../../db/schema';
+import { outboxAttachments, outboxMessages, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { listTotal } from '../../lib/list-total';
 import { toCsv } from '../activity/csv';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { maskRecipient, providerConfigured, requeueMessage } from '../outbox/outbox.service';
+import { maskRecipient, openAttachment, providerConfigured, requeueMessage } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 
 /** The days the counts chart covers, ending today (clinic time). */
@@ -64,7 +65,26 @@ function selectMessages(ctx: SignedInContext) {
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectMessages>['execute']>>[number];
 
-function toMessage(row: Row): CommunicationMessage {
+/** The files of the listed messages (names and sizes only), by message id. */
+async function attachmentsOf(ctx: SignedInContext, messageIds: string[]): Promise<Map<string, CommunicationAttachment[]>> {
+  const byMessage = new Map<string, CommunicationAttachment[]>();
+  if (messageIds.length === 0) return byMessage;
+  const rows = await ctx.db
+    .select({
+      id: outboxAttachments.id,
+      messageId: outboxAttachments.messageId,
+      fileName: outboxAttachments.fileName,
+      contentType: outboxAttachments.contentType,
+      size: outboxAttachments.size,
+    })
+    .from(outboxAttachments)
+    .where(and(eq(outboxAttachments.instanceId, ctx.instanceId), inArray(outboxAttachments.messageId, messageIds)))
+    .orderBy(asc(outboxAttachments.createdAt), asc(outboxAttachments.fileName), asc(outboxAttachments.id));
+  for (const { messageId, ...attachment } of rows) byMessage.set(messageId, [...(byMessage.get(messageId) ?? []), attachment]);
+  return byMessage;
+}
+
+function toMessage(row: Row, attachments: CommunicationAttachment[] = []): CommunicationMessage {
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
@@ -80,6 +100,7 @@ function toMessage(row: Row): CommunicationMessage {
     sendAfter: row.sendAfter?.toISOString() ?? null,
     sentAt: row.sentAt?.toISOString() ?? null,
     resendable: resendableStatuses.includes(row.status),
+    attachments,
   };
 }
 
@@ -105,9 +126,13 @@ export async function listCommunications(ctx: SignedInContext, filter: Communica
       description: `Viewed ${rows.length} outbound messages`,
     }),
   );
+  const attachments = await attachmentsOf(
+    ctx,
+    rows.map((row) => row.id),
+  );
   return {
     ...total,
-    data: rows.map(toMessage),
+    data: rows.map((row) => toMessage(row, attachments.get(row.id))),
     providers: {
       email: providerConfigured(ctx, 'email', ctx.instanceId, settings),
       sms: providerConfigured(ctx, 'sms', ctx.instanceId, settings),
@@ -197,5 +222,32 @@ export async function resendCommunication(ctx: SignedInContext, id: string): Pro
     staffActivity(ctx, 'Patient List', 'Sent', { type: 'outbound message', id, description: `Sent message ${id} again` }),
   );
   const [updated] = await selectMessages(ctx).where(eq(outboxMessages.id, id));
-  return toMessage(updated!);
+  return toMessage(updated!, (await attachmentsOf(ctx, [id])).get(id));
+}
+
+/**
+ * One file of one of the clinic's messages, decrypted (a support request's screenshot, decision 0037).
+ * Another clinic's message or file answers 404, as if it did not exist; each opening is logged.
+ */
+export async function communicationAttachment(ctx: SignedInContext, messageId: string, attachmentId: string) {
+  const [file] = await ctx.db
+    .select()
+    .from(outboxAttachments)
+    .where(
+      and(
+        eq(outboxAttachments.instanceId, ctx.instanceId),
+        eq(outboxAttachments.messageId, messageId),
+        eq(outboxAttachments.id, attachmentId),
+      ),
+    );
+  if (!file) throw notFound('fileNotFound');
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient List', 'Viewed', {
+      type: 'outbound message',
+      id: messageId,
+      description: `Opened the attachment ${file.fileName} of message ${messageId}`,
+    }),
+  );
+  return { fileName: file.fileName, contentType: file.contentType, content: openAttachment(ctx.config, file) };
 }

@@ -2,49 +2,37 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@pathwell/contracts/errors';
-import { supportRequestSchema } from '@pathwell/contracts/messaging';
+import { SUPPORT_SCREENSHOT_MAX_CHARS, supportRequestSchema } from '@pathwell/contracts/messaging';
 import { requireSignedIn } from '../../context';
-import { queueMessage } from '../outbox/outbox.service';
+import { sendSupportRequest } from './support.service';
+
+/** Room for the largest screenshot's data URL plus subject, message and JSON escapes (decision 0037). */
+const SUPPORT_BODY_LIMIT = SUPPORT_SCREENSHOT_MAX_CHARS + 256 * 1024;
 
 /**
- * Contact support (/contactsupport): the request goes by email to SUPPORT_EMAIL; without one it stays
- * in the outbox ('stored'), where the System Manager reads it.
+ * Contact support (/contactsupport): the request goes by email to SUPPORT_EMAIL, with its optional
+ * screenshot attached; without one it stays in the outbox ('stored'), where the System Manager reads it.
  */
 export async function supportRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.post('/api/support/contact', {
     config: { menuPath: '/contactsupport' },
+    bodyLimit: SUPPORT_BODY_LIMIT,
     schema: {
       tags: ['Messaging'],
-      summary: 'Sends a support request from the signed-in user',
+      summary: 'Sends a support request from the signed-in user, with an optional screenshot (data URL)',
       body: supportRequestSchema,
       response: {
         201: z.object({ id: z.string(), status: z.string() }),
         400: errorBodySchema,
         401: errorBodySchema,
         403: errorBodySchema,
+        413: errorBodySchema,
       },
     },
     handler: async (request, reply) => {
-      const ctx = requireSignedIn(request.ctx);
-      const { subject, message } = request.body;
-      const body = [
-        `From: ${ctx.actor.email} (${ctx.actor.role})`,
-        `Clinic: ${ctx.instanceId}`,
-        `Page: ${request.headers.referer ?? '—'}`,
-        '',
-        message,
-      ].join('\n');
-      const queued = await queueMessage(ctx, ctx.db, {
-        instanceId: ctx.instanceId,
-        channel: 'email',
-        to: ctx.config.supportEmail ?? 'support (SUPPORT_EMAIL not set)',
-        storeOnly: !ctx.config.supportEmail,
-        subject: `[Pathwell support] ${subject}`,
-        body,
-        template: 'support-request',
-      });
+      const queued = await sendSupportRequest(requireSignedIn(request.ctx), request.body, request.headers.referer);
       return reply.status(201).send(queued);
     },
   });

@@ -107,6 +107,15 @@ describe('closing an account from the patient side', () => {
       state: 'closed',
     });
     expect((await staff('GET', `/api/patients/${patientId}`)).json().accountClosedAt).not.toBeNull();
+    // Nothing more is sent to a closed account: no intake, no questionnaire link.
+    const [later] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId, reason: 'follow_up', startsAt: new Date(Date.now() + 96 * 3_600_000) })
+      .returning({ id: appointments.id });
+    const intakeRefused = await staff('POST', '/api/patients/intake', { patientId, appointmentId: later!.id, send: [] });
+    expect(intakeRefused.statusCode).toBe(409);
+    expect(intakeRefused.json()).toMatchObject({ messageKey: 'accountClosed' });
+    expect((await staff('POST', '/api/patient-links', { patientId, formCode: 11 })).statusCode).toBe(409);
   });
 
   it('needs the identity check first, and an email on file', async () => {

@@ -13,6 +13,7 @@ import {
 import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { intakeEntries, intakeFiles, patientLinks } from '../../db/schema';
+import { sniffImageType } from '../../lib/image-type';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import {
@@ -102,18 +103,6 @@ export function readCardUpload(request: FastifyRequest, payload: Readable): Prom
     payload.on('end', onEnd);
     payload.on('error', onError);
   });
-}
-
-/** The image type the bytes themselves announce (magic numbers), whatever the header claims. */
-export function sniffImageType(bytes: Buffer): InsuranceCardType | null {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
-    return 'image/png';
-  }
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') {
-    return 'image/webp';
-  }
-  return null;
 }
 
 /** The header and the bytes must agree on one of the accepted types. */

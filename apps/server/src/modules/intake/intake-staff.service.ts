@@ -239,6 +239,7 @@ export async function createIntake(ctx: SignedInContext, input: CreateInput, ori
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
     const appointment = await findVisibleAppointment(tx, ctx, input.appointmentId);
     if (appointment.patientId !== patient.id) throw notFound('appointmentNotFound');
+    if (patient.accountClosedAt) throw new AppError('CONFLICT', 'accountClosed');
     const mobile = input.send.includes('sms') ? await mobileOf(tx, ctx.instanceId, patient.id) : null;
     if (input.send.includes('email') && !patient.email) throw fieldError('send', 'patientEmailMissing');
     if (input.send.includes('sms') && !mobile) throw fieldError('send', 'phoneRequired');

@@ -5,12 +5,12 @@ import { phoneDigits } from '@pathwell/contracts/patients';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { withSystemAccess } from '../../db/tenancy';
-import { outboxMessages, patients, smsOptOuts } from '../../db/schema';
+import { outboxAttachments, outboxMessages, patients, smsOptOuts } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import { jobQueues } from '../../jobs/job-queue';
-import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
+import { decryptFile, decryptSetting, encryptFile, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
-import { twilioSender, type Mailer, type SmsSender, type TwilioAccount } from './providers';
+import { twilioSender, type Mailer, type MailAttachment, type SmsSender, type TwilioAccount } from './providers';
 
 export { createMailer, type Mailer } from './providers';
 
@@ -45,6 +45,14 @@ export interface MessageInput {
   batchId?: string | null;
   /** Kept in the outbox for staff to read, never handed to a provider (support requests without SUPPORT_EMAIL). */
   storeOnly?: boolean;
+  /** Files sent with an email of a clinic (a support request's screenshot); stored encrypted beside the body. */
+  attachments?: OutboxAttachmentInput[];
+}
+
+export interface OutboxAttachmentInput {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
 }
 
 /** E.164 for the numbers we text: ten digits are a US number, anything else keeps its own country code. */
@@ -79,6 +87,24 @@ export function sealBody(config: Pick<Config, 'appSecret'>, row: { id: string; i
 export function openBody(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string | null; body: string }) {
   if (!isEncryptedText(row.body)) return row.body;
   return decryptSetting(config.appSecret, bodyScope(row.instanceId), bodyKey(row.id), row.body);
+}
+
+const attachmentKey = (row: { id: string; messageId: string }) => `outbox:${row.messageId}:attachment:${row.id}`;
+
+/** An attachment's bytes encrypted like the body, bound to its message and its own id (decision 0037). */
+export function sealAttachment(
+  config: Pick<Config, 'appSecret'>,
+  row: { id: string; messageId: string; instanceId: string | null },
+  content: Buffer,
+): Buffer {
+  return encryptFile(config.appSecret, bodyScope(row.instanceId), attachmentKey(row), content);
+}
+
+export function openAttachment(
+  config: Pick<Config, 'appSecret'>,
+  row: { id: string; messageId: string; instanceId: string | null; content: Buffer },
+): Buffer {
+  return decryptFile(config.appSecret, bodyScope(row.instanceId), attachmentKey(row), row.content);
 }
 
 /** The clinic's Twilio account (instance settings), else the server's TWILIO_* one; null: texts stay stored. */
@@ -168,6 +194,26 @@ export async function queueMessage(
     urgent: input.urgent ?? false,
     batchId: input.batchId ?? null,
   });
+  if (input.attachments?.length) {
+    // Programming errors, not user input: texts carry no files, and a file always belongs to a clinic.
+    if (input.channel !== 'email') throw new Error('Only emails carry attachments');
+    if (!input.instanceId) throw new Error("An attachment belongs to a clinic's message");
+    const instanceId = input.instanceId;
+    await db.insert(outboxAttachments).values(
+      input.attachments.map((attachment) => {
+        const attachmentId = randomUUID();
+        return {
+          id: attachmentId,
+          instanceId,
+          messageId: id,
+          fileName: attachment.fileName,
+          contentType: attachment.contentType,
+          size: attachment.content.length,
+          content: sealAttachment(deps.config, { id: attachmentId, messageId: id, instanceId }, attachment.content),
+        };
+      }),
+    );
+  }
   if (status === 'queued' || status === 'scheduled') {
     await deps.jobs.enqueue(db, jobQueues.deliverMessage, { messageId: id }, later ? { startAfter: sendAfter! } : {});
   }
@@ -222,15 +268,34 @@ export async function deliverMessage(
       .update(outboxMessages)
       .set({ attempts: row.attempts + 1, status: 'queued', updatedAt: new Date() })
       .where(eq(outboxMessages.id, messageId));
-    return { row, account, from: settings?.defaultEmailSender?.trim() || undefined };
+    const files =
+      row.channel === 'email' && row.instanceId
+        ? await db
+            .select()
+            .from(outboxAttachments)
+            .where(and(eq(outboxAttachments.instanceId, row.instanceId), eq(outboxAttachments.messageId, messageId)))
+            .orderBy(outboxAttachments.createdAt, outboxAttachments.fileName, outboxAttachments.id)
+        : [];
+    return { row, account, files, from: settings?.defaultEmailSender?.trim() || undefined };
   });
   if (!claimed) return;
-  const { row, account, from } = claimed;
+  const { row, account, files, from } = claimed;
   const body = openBody(config, row);
   try {
+    const attachments: MailAttachment[] = files.map((file) => ({
+      filename: file.fileName,
+      contentType: file.contentType,
+      content: openAttachment(config, file),
+    }));
     const sent =
       row.channel === 'email'
-        ? await mailer.deliver({ from, to: row.recipient, subject: row.subject ?? '', text: body })
+        ? await mailer.deliver({
+            from,
+            to: row.recipient,
+            subject: row.subject ?? '',
+            text: body,
+            ...(attachments.length ? { attachments } : {}),
+          })
         : await (deps.smsSender ?? ((a) => twilioSender(a, config)))(account!).send({
             to: row.recipient,
             body,

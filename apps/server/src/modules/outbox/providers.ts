@@ -2,9 +2,22 @@ import nodemailer from 'nodemailer';
 import twilio from 'twilio';
 import type { Config } from '../../config';
 
+/** A file sent with an email (a support request's screenshot). */
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
 export interface Mailer {
   /** Hands one message to SMTP; resolves with the provider's message id once it accepted it. */
-  deliver(message: { from?: string; to: string; subject: string; text: string }): Promise<{ providerMessageId: string }>;
+  deliver(message: {
+    from?: string;
+    to: string;
+    subject: string;
+    text: string;
+    attachments?: MailAttachment[];
+  }): Promise<{ providerMessageId: string }>;
   readonly configured: boolean;
 }
 
@@ -24,6 +37,16 @@ export function createMailer(smtpUrl: string | undefined, defaultFrom: string): 
         to: message.to,
         subject: message.subject,
         text: message.text,
+        // nodemailer sends each as a MIME part (base64) with its file name and type.
+        ...(message.attachments?.length
+          ? {
+              attachments: message.attachments.map((file) => ({
+                filename: file.filename,
+                contentType: file.contentType,
+                content: file.content,
+              })),
+            }
+          : {}),
       });
       return { providerMessageId: String(info.messageId) };
     },

@@ -203,6 +203,8 @@ export async function createLink(
   const token = newToken();
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
+    // A patient who closed their account asked for nothing more to be sent (decision 0036).
+    if (patient.accountClosedAt) throw new AppError('CONFLICT', 'accountClosed');
     if (input.appointmentId) {
       const appointment = await findVisibleAppointment(tx, ctx, input.appointmentId);
       if (appointment.patientId !== patient.id) throw notFound('appointmentNotFound');

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CommunicationMessage, CommunicationPage } from '@pathwell/contracts/messaging';
 import { SessionReactContext } from '../../app/session-context';
 import { i18n } from '../../lib/i18n';
@@ -9,6 +9,14 @@ import { renderAt } from '../../test/render';
 import { CommunicationDashboard } from './communication-dashboard';
 
 const patientId = '77777777-7777-4777-8777-777777777777';
+const attachmentId = '99999999-9999-4999-8999-999999999999';
+
+// jsdom has no object URLs; the attachment dialog test sets them.
+const { createObjectURL, revokeObjectURL } = URL;
+afterEach(() => {
+  URL.createObjectURL = createObjectURL;
+  URL.revokeObjectURL = revokeObjectURL;
+});
 const message = (overrides: Partial<CommunicationMessage>): CommunicationMessage => ({
   id: '88888888-8888-4888-8888-888888888881',
   createdAt: '2026-11-20T15:30:00.000Z',
@@ -22,6 +30,7 @@ const message = (overrides: Partial<CommunicationMessage>): CommunicationMessage
   sendAfter: null,
   sentAt: '2026-11-20T15:30:02.000Z',
   resendable: false,
+  attachments: [],
   ...overrides,
 });
 
@@ -106,6 +115,41 @@ describe('communication dashboard', () => {
     await user.click(screen.getByRole('button', { name: 'Apply' }));
     expect(await screen.findByText('Date must be MM/DD/YYYY')).toBeInTheDocument();
     expect(calls.filter((call) => call.path === '/api/communications/filtered')).toHaveLength(asked);
+  });
+
+  it("opens a support request's screenshot in a dialog, and lets it go when the dialog closes", async () => {
+    const user = userEvent.setup();
+    const support = message({
+      id: '88888888-8888-4888-8888-888888888884',
+      template: 'support-request',
+      patient: null,
+      recipient: 's•••@pathwell.test',
+      status: 'stored',
+      sentAt: null,
+      resendable: true,
+      attachments: [{ id: attachmentId, fileName: 'blank chart.png', contentType: 'image/png', size: 56_000 }],
+    });
+    URL.createObjectURL = vi.fn(() => 'blob:screenshot');
+    URL.revokeObjectURL = vi.fn();
+    const { calls } = fakeApi([
+      { method: 'POST', path: '/api/communications/filtered', body: { ...page, data: [support, ...page.data] } },
+      { path: '/api/communications/counts', body: { days: [] } },
+      { path: `/api/communications/${support.id}/attachments/${attachmentId}`, body: {} },
+    ]);
+    renderAt(
+      <SessionReactContext.Provider value={makeSession({ user: { role: 'SystemManager' } })}>
+        <CommunicationDashboard />
+      </SessionReactContext.Provider>,
+    );
+    const rows = await screen.findAllByTestId('communication-row');
+    expect(within(rows[0]!).getByText('Support request')).toBeInTheDocument();
+    expect(within(rows[1]!).queryByTestId('communication-attachment')).not.toBeInTheDocument();
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Open blank chart.png (55 KB)' }));
+    expect(await screen.findByRole('img', { name: 'Attachment blank chart.png' })).toHaveAttribute('src', 'blob:screenshot');
+    expect(screen.getByRole('link', { name: 'Download' })).toHaveAttribute('download', 'blank chart.png');
+    expect(calls.filter((call) => call.path.includes('/attachments/'))).toHaveLength(1);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:screenshot'));
   });
 
   it('reads in Spanish', async () => {

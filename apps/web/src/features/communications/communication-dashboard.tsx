@@ -14,7 +14,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconDownload, IconFilter, IconSend, IconX } from '@tabler/icons-react';
+import { IconDownload, IconFilter, IconPaperclip, IconSend, IconX } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +38,9 @@ import { errorText } from '../../lib/error-text';
 import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { api } from '../../lib/api-client';
+import { AttachmentPreview, type OpenedAttachment } from './attachment-preview';
 import { communicationKeys, communicationQueries } from './communications.api';
+import { formatFileSize } from './file-size';
 import { outboxStatusColor } from './status';
 
 type Filters = { startDate: string; endDate: string; channel: string; status: string; template: string };
@@ -46,7 +48,7 @@ const noFilters: Filters = { startDate: '', endDate: '', channel: '', status: ''
 
 /** Communication dashboard (issue #11 §3; System Manager and Admin). */
 export function CommunicationDashboard() {
-  const { t } = useTranslation('communications');
+  const { t, i18n } = useTranslation('communications');
   const session = useSession();
   const timeZone = session.instance.timeZoneId;
   const queryClient = useQueryClient();
@@ -56,6 +58,8 @@ export function CommunicationDashboard() {
   const [exactTotal, setExactTotal] = useState(false);
   // The patient filter is set from a row ("only this patient") and shown as a removable chip.
   const [patient, setPatient] = useState<{ id: string; name: string } | null>(null);
+  // A message's file (a support request's screenshot) open in a dialog.
+  const [openedFile, setOpenedFile] = useState<OpenedAttachment | null>(null);
   const filter: CommunicationFilter = {
     ...applied,
     patientId: patient?.id,
@@ -259,8 +263,31 @@ export function CommunicationDashboard() {
               {
                 key: 'template',
                 header: t('columns.template'),
-                cell: (row) =>
-                  (messageTemplates as readonly string[]).includes(row.template) ? t(`templates.${row.template}`) : row.template,
+                cell: (row) => (
+                  <Stack gap={2} align="flex-start">
+                    <Text size="sm">
+                      {(messageTemplates as readonly string[]).includes(row.template)
+                        ? t(`templates.${row.template}`)
+                        : row.template}
+                    </Text>
+                    {row.attachments.map((attachment) => (
+                      <Button
+                        key={attachment.id}
+                        variant="subtle"
+                        size="compact-xs"
+                        leftSection={<IconPaperclip size={14} aria-hidden />}
+                        onClick={() => setOpenedFile({ messageId: row.id, attachment })}
+                        aria-label={t('attachments.open', {
+                          name: attachment.fileName,
+                          size: formatFileSize(attachment.size, i18n.language),
+                        })}
+                        data-testid="communication-attachment"
+                      >
+                        {attachment.fileName}
+                      </Button>
+                    ))}
+                  </Stack>
+                ),
               },
               {
                 key: 'patient',
@@ -337,6 +364,7 @@ export function CommunicationDashboard() {
           />
         )}
       </PagedResults>
+      <AttachmentPreview opened={openedFile} onClose={() => setOpenedFile(null)} />
     </Stack>
   );
 }

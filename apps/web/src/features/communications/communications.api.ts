@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { CommunicationCounts, CommunicationFilter, CommunicationPage } from '@pathwell/contracts/messaging';
-import { api } from '../../lib/api-client';
+import { api, apiFetch } from '../../lib/api-client';
 
 export const communicationKeys = { all: ['communications'] as const };
 
@@ -17,3 +17,9 @@ export const communicationQueries = {
       queryFn: () => api.get<CommunicationCounts>('/api/communications/counts', { background: true }),
     }),
 };
+
+/** A file of one of the clinic's messages (a support request's screenshot), as a blob to show. */
+export async function fetchAttachment(messageId: string, attachmentId: string): Promise<Blob> {
+  const response = await apiFetch(`/api/communications/${messageId}/attachments/${attachmentId}`, { accept: 'image/*' });
+  return response.blob();
+}

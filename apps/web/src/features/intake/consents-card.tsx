@@ -88,7 +88,8 @@ export function ConsentsCard({ patientId, timeZone }: { patientId: string; timeZ
                   : ''}
               </Text>
             </Stack>
-            <Group gap="xs" wrap="nowrap">
+            {/* The badge and the PDF button keep their size; the date line wraps instead (else "V…", "PI"). */}
+            <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
               {consent.expired ? (
                 <Badge color="orange">{t('consents.expired')}</Badge>
               ) : (

@@ -216,26 +216,27 @@ function FilterPanel({ onApply }: { onApply: (filters: PatientFilters) => void }
   );
 }
 
+/** Whole words: in the table a badge would otherwise shrink with its column ("ACCOUNT …" at 1280 px). */
 function StatusBadge({ patient }: { patient: PatientListItem }) {
   const { t } = useTranslation('patients');
   if (patient.accountClosed)
     return (
-      <Badge color="dark" variant="light">
+      <Badge color="dark" variant="light" miw="max-content">
         {t('statusFilter.Closed')}
       </Badge>
     );
   if (patient.archived)
     return (
-      <Badge color="orange" variant="light">
+      <Badge color="orange" variant="light" miw="max-content">
         {t('statusFilter.Archived')}
       </Badge>
     );
   return patient.status === 'active' ? (
-    <Badge color="teal" variant="light">
+    <Badge color="teal" variant="light" miw="max-content">
       {t('statusFilter.Active')}
     </Badge>
   ) : (
-    <Badge color="gray" variant="light">
+    <Badge color="gray" variant="light" miw="max-content">
       {t('statusFilter.Inactive')}
     </Badge>
   );
