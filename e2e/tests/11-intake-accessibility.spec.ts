@@ -40,6 +40,18 @@ test("the terms and privacy pages on a phone: Pathwell's standard text, and the 
   await expectAccessibleAndFitting(page, '/privacypolicy?clinic&lang=es');
 });
 
+test('the thank-you, exit and "open your link" pages on a phone', async ({ page }) => {
+  for (const [path, testId] of [
+    ['/thankyou', 'thankYou'],
+    ['/exit', 'exit'],
+    ['/newpatientpaperwork/1', 'useYourLink'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByTestId(testId)).toBeVisible();
+    await expectAccessibleAndFitting(page, path);
+  }
+});
+
 test('an intake link on a phone: the identity check, the emailed-code form, the welcome screen and the contact opt-in', async ({
   page,
   browser,

@@ -109,6 +109,13 @@ describe('web pages', () => {
     expect(isPatientPagePath('/patients/intakecomplete')).toBe(true);
     expect(isPatientPagePath('/checkincomplete')).toBe(true);
     expect(isPatientPagePath('/homecheckincomplete?x=1')).toBe(true);
+    expect(isPatientPagePath('/thankyou')).toBe(true);
+    expect(isPatientPagePath('/exit')).toBe(true);
+    expect(isPatientPagePath('/exitpage')).toBe(false);
+    expect(isPatientPagePath('/newpatientpaperwork/42')).toBe(true);
+    expect(isPatientPagePath('/patients/p1/appointments/a1/customscreeners')).toBe(true);
+    expect(isPatientPagePath('/patients/p1/payment/a1')).toBe(true);
+    expect(isPatientPagePath('/patients/p1/appointments/a1/one-pager')).toBe(false);
     expect(
       isPatientPagePath(
         '/patients/3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f/appointments/7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d/patient-checkin',

@@ -13,7 +13,11 @@ import { instrumentSlugs } from '@pathwell/contracts/patient-links';
 const patientPagePattern = new RegExp(
   `^/(?:patients/(?:${Object.values(instrumentSlugs).join('|')})/[^/]+(?:/[^/]+)?|customform/[^/]+/surveryform` +
     // Intake (decision 0032): the staff app keeps /patients/appointmentdashboard without a token.
-    `|patients/intake/[^/]+(?:/[^/]+)?|patients/appointmentdashboard/[A-Za-z0-9_-]{43}(?:/[^/]+){0,2}|patients/intake(?:complete|notavailable)|(?:home)?checkincomplete` +
+    `|patients/intake/[^/]+(?:/[^/]+)?|patients/appointmentdashboard/[A-Za-z0-9_-]{43}(?:/[^/]+){0,2}|patients/intake(?:complete|notavailable)|(?:home)?checkincomplete|thankyou|exit` +
+    // Single intake steps of section 2: the patient bundle says to open the intake link (decision 0032).
+    `|newpatientpaperwork(?:drchorono)?(?:/[^/]+)?|clinical/healthhistoryform` +
+    `|patients/[^/]+/appointments/[^/]+/(?:healthhistoryforms(?:/[^/]+)?|customscreeners)` +
+    `|patients/[^/]+/(?:clientinfo|payment)/[^/]+|patients/[^/]+/clientenquiry/[^/]+/client-enquiry` +
     `|patients/[0-9a-fA-F-]{36}/appointments/[0-9a-fA-F-]{36}/patient-checkin` +
     // Decision 0036: the emailed close-account confirmation, and consents signed on their own.
     `|patients/closeaccount/[0-9a-fA-F-]{36}/[A-Za-z0-9_-]{43}|patients/(?:digitalconsentform|resignconsent)/[A-Za-z0-9_-]{43})/?$`,

@@ -4,6 +4,7 @@ import { LINK_LOCK_MINUTES, type LinkStatus } from '@pathwell/contracts/patient-
 import { isValidMdyDate } from '@pathwell/contracts/validation';
 import { AccessRequestForm } from './lazy-pages';
 import { isNetworkError, PatientApiError, patientApi } from './api';
+import { linkStorage } from './storage';
 
 /** Digits typed on a numeric keypad become MM/DD/YYYY as they go (the keypad has no slash). */
 export function formatDateOfBirth(input: string): string {
@@ -209,6 +210,16 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
           <button type="button" className="pw-button-link" onClick={() => setAsking(true)}>
             {t('identity.request.ask')}
           </button>
+        </p>
+      )}
+      {!check && (
+        <p className="pw-identity-links">
+          {/* The specification's sign-in page links: staff to their own sign-in, and Exit, which forgets this device's access. */}
+          <a href="/signin">{t('identity.staffSignIn')}</a>
+          {' · '}
+          <a href="/exit" onClick={() => linkStorage.setAccessToken(token, null)}>
+            {t('identity.exit')}
+          </a>
         </p>
       )}
     </form>

@@ -222,6 +222,27 @@ describe('link states and identity', () => {
     expect(screen.getByTestId('gone-expired')).toHaveTextContent('Este enlace ha caducado; pida a la clínica uno nuevo.');
   });
 
+  it('the identity page links staff to their sign-in, and Exit forgets the access on this device', async () => {
+    fakePatientApi();
+    linkStorage.setAccessToken(TOKEN, null);
+    renderPatient();
+    expect(await screen.findByRole('link', { name: 'Clinic staff? Sign in' })).toHaveAttribute('href', '/signin');
+    const exit = screen.getByRole('link', { name: 'Exit' });
+    expect(exit).toHaveAttribute('href', '/exit');
+    linkStorage.setAccessToken(TOKEN, 'access-stale');
+    exit.addEventListener('click', (event) => event.preventDefault());
+    await userEvent.setup().click(exit);
+    expect(linkStorage.accessToken(TOKEN)).toBeNull();
+  });
+
+  it('shows the thank-you and exit pages in the patient language', async () => {
+    const { unmount } = renderPatient('/thankyou');
+    expect(await screen.findByTestId('thankYou')).toHaveTextContent('The clinic has what you sent.');
+    unmount();
+    renderPatient('/exit');
+    expect(await screen.findByTestId('exit')).toHaveTextContent('You have left your forms');
+  });
+
   it('shows the mismatch message, then the lockout page', async () => {
     fakePatientApi({
       verify: [

@@ -31,6 +31,25 @@ describe('patient paths', () => {
     });
     expect(parsePatientPath(`/patients/intake/${token}/appt-1/extra`)).toBeNull();
     expect(parsePatientPath('/patients/intakecomplete')).toEqual({ kind: 'page', page: 'intakeComplete', token: '' });
+    expect(parsePatientPath('/thankyou')).toEqual({ kind: 'page', page: 'thankYou', token: '' });
+    const p = '3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f';
+    const a = '7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d';
+    for (const path of [
+      '/newpatientpaperwork',
+      `/newpatientpaperwork/${p}`,
+      `/newpatientpaperworkdrchorono/${p}`,
+      '/clinical/healthhistoryform',
+      `/patients/${p}/appointments/${a}/healthhistoryforms`,
+      `/patients/${p}/appointments/${a}/healthhistoryforms/12`,
+      `/patients/${p}/appointments/${a}/customscreeners`,
+      `/patients/${p}/clientInfo/${a}`,
+      `/patients/${p}/clientenquiry/${a}/client-enquiry`,
+      `/patients/${p}/payment/${a}`,
+    ]) {
+      expect(parsePatientPath(path), path).toEqual({ kind: 'page', page: 'useYourLink', token: '' });
+    }
+    expect(parsePatientPath(`/patients/${p}/appointments/${a}/patient-checkin`)).toMatchObject({ kind: 'selfCheckIn' });
+    expect(parsePatientPath('/Exit/')).toEqual({ kind: 'page', page: 'exit', token: '' });
     expect(parsePatientPath('/patients/intakenotavailable')).toMatchObject({ page: 'intakeNotAvailable' });
     expect(parsePatientPath('/homecheckincomplete')).toMatchObject({ page: 'checkinComplete' });
     expect(parsePatientPath('/checkincomplete')).toMatchObject({ page: 'checkinComplete' });

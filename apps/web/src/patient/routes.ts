@@ -4,7 +4,11 @@ export type PatientRoute =
   | { kind: 'instrument'; slug: string; token: string; appointmentId: string | null }
   | { kind: 'custom'; token: string }
   | { kind: 'intake'; token: string; appointmentId: string | null }
-  | { kind: 'page'; page: 'intakeComplete' | 'intakeNotAvailable' | 'checkinComplete'; token: '' }
+  | {
+      kind: 'page';
+      page: 'intakeComplete' | 'intakeNotAvailable' | 'checkinComplete' | 'thankYou' | 'exit' | 'useYourLink';
+      token: '';
+    }
   | { kind: 'selfCheckIn'; patientId: string; appointmentId: string; token: '' }
   | { kind: 'closeAccount'; patientId: string; closeToken: string; token: '' }
   | { kind: 'consent'; purpose: 'digitalConsent' | 'resign'; token: string };
@@ -17,12 +21,29 @@ const slugs = new Set<string>(Object.values(instrumentSlugs));
  *   /customform/{token}/surveryform                    a custom form link
  *   /patients/intake/{token}/{appointmentId?}          an intake link (decision 0032), and its
  *   /patients/appointmentdashboard/{token}/{appointmentId}/{revisit?}   step list
- *   /patients/intakecomplete, /patients/intakenotavailable, /checkincomplete, /homecheckincomplete
+ *   /patients/intakecomplete, /patients/intakenotavailable, /checkincomplete, /homecheckincomplete, /thankyou, /exit
  *   /patients/{patientId}/appointments/{appointmentId}/patient-checkin   self check-in from a QR code
  *   /patients/closeaccount/{patientId}/{token}          the emailed close-account confirmation (decision 0036)
  *   /patients/digitalconsentform/{token}, /patients/resignconsent/{token}   consents signed on their own
  * Fixed words ignore case, as the staff router does; the token keeps its case.
  */
+/**
+ * The section 2 addresses of single intake steps (/newpatientpaperwork/{id}, …/healthhistoryforms,
+ * …/customscreeners, …/clientInfo, …/client-enquiry, …/payment, /clinical/healthhistoryform): in Pathwell
+ * every step lives inside the one intake link (decision 0032), so these pages say to open that link.
+ */
+function isIntakeStepPath(parts: string[]): boolean {
+  const words = parts.map((part) => part.toLowerCase());
+  const [first, , third, fourth, fifth] = words;
+  if ((first === 'newpatientpaperwork' || first === 'newpatientpaperworkdrchorono') && parts.length <= 2) return true;
+  if (first === 'clinical' && words[1] === 'healthhistoryform' && parts.length === 2) return true;
+  if (first !== 'patients' || parts.length < 4) return false;
+  if (third === 'appointments' && fifth === 'healthhistoryforms' && parts.length <= 6) return true;
+  if (third === 'appointments' && fifth === 'customscreeners' && parts.length === 5) return true;
+  if ((third === 'clientinfo' || third === 'payment') && parts.length === 4) return true;
+  return third === 'clientenquiry' && words[4] === 'client-enquiry' && parts.length === 5 && fourth !== undefined;
+}
+
 export function parsePatientPath(pathname: string): PatientRoute | null {
   let parts: string[];
   try {
@@ -38,6 +59,9 @@ export function parsePatientPath(pathname: string): PatientRoute | null {
   if (parts.length === 1 && (firstWord === 'checkincomplete' || firstWord === 'homecheckincomplete')) {
     return { kind: 'page', page: 'checkinComplete', token: '' };
   }
+  if (isIntakeStepPath(parts)) return { kind: 'page', page: 'useYourLink', token: '' };
+  if (parts.length === 1 && firstWord === 'thankyou') return { kind: 'page', page: 'thankYou', token: '' };
+  if (parts.length === 1 && firstWord === 'exit') return { kind: 'page', page: 'exit', token: '' };
   if (
     parts.length === 5 &&
     firstWord === 'patients' &&
