@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { expectAccessibleAndFitting } from './a11y';
-import { DEMO_PASSWORD, signIn } from './helpers';
+import { DEMO_PASSWORD, patientWithIntake, signIn } from './helpers';
 
 /**
  * Issue #12 leftovers: the patient pages the accessibility sweep of 08 and the intake journeys of 10 do
@@ -84,30 +84,13 @@ test('an intake link on a phone: the identity check, the emailed-code form, the 
       .toEqual([true, true]);
 
     const email = 'lucia.benavides@example.test';
-    const created = await request.post('/api/patients/create', {
-      headers: auth,
-      data: {
-        firstName: 'Lucía',
-        lastName: 'Benavides',
-        dateOfBirth: '1990-08-17',
-        doctorId: doctor.id,
-        email,
-        preferredLanguage: 'en',
-        patientPhoneNumbers: [],
-      },
-    });
-    expect(created.status(), await created.text()).toBe(201);
-    const patientId = ((await created.json()) as { id: string }).id;
-    // Late evening on a day years ahead, free in the demo schedule.
-    const visit = await request.post('/api/patientappointments', {
-      headers: auth,
-      data: { patientId, doctorId: doctor.id, startsAt: '2030-02-12T05:00:00.000Z', reason: 'new_patient' },
-    });
-    expect(visit.status(), await visit.text()).toBe(201);
-    const appointmentId = ((await visit.json()) as { id: string }).id;
-    const intake = await request.post('/api/patients/intake', { headers: auth, data: { patientId, appointmentId, send: [] } });
-    expect(intake.status(), await intake.text()).toBe(201);
-    const { url } = (await intake.json()) as { url: string };
+    const { url } = await patientWithIntake(
+      request,
+      auth,
+      { firstName: 'Lucía', lastName: 'Benavides', dateOfBirth: '1990-08-17', doctorId: doctor.id, email },
+      // Late evening on a day years ahead, free in the demo schedule.
+      '2030-02-12T05:00:00.000Z',
+    );
 
     // The identity check, before and after a submit with nothing typed.
     await page.goto(url);

@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { expectAccessibleAndFitting } from './a11y';
-import { DEMO_PASSWORD, signIn } from './helpers';
+import { DEMO_PASSWORD, patientWithIntake, signIn } from './helpers';
 
 /**
  * Issue #12, decision 0036: the consents signed on their own, "Request portal access" and closing an
@@ -303,30 +303,13 @@ test('(3) a patient closes their account from the intake and the emailed link; s
   const auth = { authorization: `Bearer ${staff.token}` };
   const managerAuth = { authorization: `Bearer ${manager.token}` };
   const email = 'octavio.serrano@example.test';
-  const created = await request.post('/api/patients/create', {
-    headers: auth,
-    data: {
-      firstName: 'Octavio',
-      lastName: 'Serrano',
-      dateOfBirth: '1964-01-28',
-      doctorId: doctor.id,
-      email,
-      preferredLanguage: 'en',
-      patientPhoneNumbers: [],
-    },
-  });
-  expect(created.status(), await created.text()).toBe(201);
-  const patientId = ((await created.json()) as { id: string }).id;
-  // Late evening on a day years ahead, free in the demo schedule.
-  const visit = await request.post('/api/patientappointments', {
-    headers: auth,
-    data: { patientId, doctorId: doctor.id, startsAt: '2030-03-19T04:30:00.000Z', reason: 'new_patient' },
-  });
-  expect(visit.status(), await visit.text()).toBe(201);
-  const appointmentId = ((await visit.json()) as { id: string }).id;
-  const intake = await request.post('/api/patients/intake', { headers: auth, data: { patientId, appointmentId, send: [] } });
-  expect(intake.status(), await intake.text()).toBe(201);
-  const { url } = (await intake.json()) as { url: string };
+  const { patientId, url } = await patientWithIntake(
+    request,
+    auth,
+    { firstName: 'Octavio', lastName: 'Serrano', dateOfBirth: '1964-01-28', doctorId: doctor.id, email },
+    // Late evening on a day years ahead, free in the demo schedule.
+    '2030-03-19T04:30:00.000Z',
+  );
 
   const phone = await browser.newContext(PHONE);
   let closePath = '';

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { menuItems, visibleMenu, type MenuItem } from '@pathwell/contracts/menu';
 import type { Role } from '@pathwell/contracts/roles';
 import type { MenuFlags } from '@pathwell/contracts/session';
@@ -72,4 +72,32 @@ export async function waitForQuietNetwork(page: Page, quietMs = 500, timeoutMs =
     page.off('requestfinished', onEnd);
     page.off('requestfailed', onEnd);
   }
+}
+
+/**
+ * A new patient with one visit and an intake link made (not sent), through the staff API as the screens
+ * do: the patient's 375 px journeys start from `url`.
+ */
+export async function patientWithIntake(
+  request: APIRequestContext,
+  auth: Record<string, string>,
+  patient: { firstName: string; lastName: string; dateOfBirth: string; doctorId: string; email: string },
+  startsAt: string,
+) {
+  const created = await request.post('/api/patients/create', {
+    headers: auth,
+    data: { ...patient, preferredLanguage: 'en', patientPhoneNumbers: [] },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const patientId = ((await created.json()) as { id: string }).id;
+  const visit = await request.post('/api/patientappointments', {
+    headers: auth,
+    data: { patientId, doctorId: patient.doctorId, startsAt, reason: 'new_patient' },
+  });
+  expect(visit.status(), await visit.text()).toBe(201);
+  const appointmentId = ((await visit.json()) as { id: string }).id;
+  const intake = await request.post('/api/patients/intake', { headers: auth, data: { patientId, appointmentId, send: [] } });
+  expect(intake.status(), await intake.text()).toBe(201);
+  const { url } = (await intake.json()) as { url: string };
+  return { patientId, appointmentId, url };
 }

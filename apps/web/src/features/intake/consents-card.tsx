@@ -1,23 +1,10 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Checkbox,
-  CopyButton,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconCheck, IconCopy, IconFileTypePdf, IconSignature } from '@tabler/icons-react';
+import { Alert, Badge, Button, Checkbox, Group, Loader, Modal, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCheck, IconFileTypePdf, IconSignature } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatedConsentLink, PatientConsents, SignableConsentKind } from '@pathwell/contracts/consent-links';
+import { absoluteUrl, CopyLinkButton } from '../../components/copy-link-button';
 import { ErrorAlert } from '../../components/error-alert';
 import { api, apiFetch, ApiError } from '../../lib/api-client';
 import { formatClinicDate } from '../../lib/dates';
@@ -35,8 +22,6 @@ async function openPdf(url: string) {
     notify('error', errorText(failure));
   }
 }
-
-const absoluteUrl = (url: string) => (url.startsWith('/') ? `${window.location.origin}${url}` : url);
 
 /**
  * The patient's consents (decision 0036): the latest of each kind with its expiry and PDF; staff send the
@@ -168,17 +153,7 @@ function SendConsent({ patientId, kind, onClose }: { patientId: string; kind: Si
           {t('consents.tablet')}
         </Text>
         <Group justify="flex-end">
-          <CopyButton value={url}>
-            {({ copied, copy }) => (
-              <Button
-                variant="light"
-                leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                onClick={copy}
-              >
-                {copied ? t('consents.copied') : t('consents.copy')}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyLinkButton url={url} label={t('consents.copy')} copiedLabel={t('consents.copied')} />
           <Button onClick={onClose}>{t('consents.done')}</Button>
         </Group>
       </Stack>

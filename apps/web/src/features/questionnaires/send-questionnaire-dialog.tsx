@@ -1,22 +1,11 @@
-import {
-  Alert,
-  Button,
-  CopyButton,
-  Group,
-  Modal,
-  NumberInput,
-  SegmentedControl,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconCopy, IconMail } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LINK_DEFAULT_DAYS, LINK_MAX_DAYS, type CreatedPatientLink } from '@pathwell/contracts/patient-links';
 import { useSession } from '../../app/session-context';
+import { absoluteUrl, CopyLinkButton } from '../../components/copy-link-button';
 import { ErrorAlert } from '../../components/error-alert';
 import { ApiError } from '../../lib/api-client';
 import { formatClinicDate, formatClinicTime } from '../../lib/dates';
@@ -30,11 +19,6 @@ export type PatientAppointmentChoice = { id: string; startsAt: string; typeName:
 
 type Send = 'none' | 'email';
 type FieldErrors = Partial<Record<'formCode' | 'customFormId' | 'appointmentId' | 'expiresInDays', string>>;
-
-/** The server may answer a path ('/patients/phq9/…') or a full address; staff copy a full address. */
-function absoluteUrl(url: string): string {
-  return url.startsWith('/') ? `${window.location.origin}${url}` : url;
-}
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -158,17 +142,7 @@ function DialogBody({
           })}
         </Text>
         <Group justify="flex-end">
-          <CopyButton value={url}>
-            {({ copied, copy }) => (
-              <Button
-                variant="light"
-                leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />}
-                onClick={copy}
-              >
-                {copied ? t('send.copiedShort') : t('send.copyAgain')}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyLinkButton url={url} label={t('send.copyAgain')} copiedLabel={t('send.copiedShort')} />
           <Button onClick={onClose}>{t('send.done')}</Button>
         </Group>
       </Stack>
