@@ -174,7 +174,7 @@ describe('instance settings page', () => {
     expect(screen.getByRole('textbox', { name: 'Terms and conditions (English)' })).toHaveValue('Our own terms.');
     const box = screen.getByRole('textbox', { name: 'Privacy policy (Spanish)' });
     expect(box.tagName).toBe('TEXTAREA');
-    expect(screen.getAllByText(/Leave it empty to show Pathwell's default text/)).toHaveLength(4);
+    expect(screen.getAllByText(/Leave it empty to show Pathwell's default text/)).toHaveLength(6);
     await userEvent.type(box, 'Primer párrafo.{Enter}{Enter}Segundo.');
     expect(screen.getByTestId('setting-privacyPolicyEs-count')).toHaveTextContent('25 of 20,000 characters');
     await waitFor(() =>
