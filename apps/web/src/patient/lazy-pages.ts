@@ -1,9 +1,12 @@
 import { lazy } from 'react';
 
 /**
- * Patient pages few visits need, split from the entry so the intake and questionnaire links stay within
- * the bundle budget (decision 0032): each loads the first time it is shown, under the page's Suspense.
+ * Patient pages split from the entry so it stays within the bundle budget (decision 0032): the intake
+ * steps (fetched as soon as an intake link opens, while the patient passes the identity check) and the
+ * pages few visits need. Each renders under the page's Suspense.
  */
+export const loadIntakeFlow = () => import('./intake-flow');
+export const IntakeFlow = lazy(() => loadIntakeFlow().then((module) => ({ default: module.IntakeFlow })));
 export const SelfCheckIn = lazy(() => import('./self-check-in').then((module) => ({ default: module.SelfCheckIn })));
 export const CloseAccountPage = lazy(() => import('./close-account').then((module) => ({ default: module.CloseAccountPage })));
 export const CloseAccountRequest = lazy(() =>

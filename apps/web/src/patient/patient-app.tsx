@@ -5,9 +5,8 @@ import { LINK_LOCK_MINUTES, type LinkForm, type LinkStatus, type LinkStatusRespo
 import type { IntakeView } from '@pathwell/contracts/intake';
 import type { ConsentLinkView } from '@pathwell/contracts/consent-links';
 import { consentApi, intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
-import { IntakeFlow } from './intake-flow';
 import { patientI18n } from './i18n';
-import { AccessRequestForm, CloseAccountPage, ConsentLink, SelfCheckIn } from './lazy-pages';
+import { AccessRequestForm, CloseAccountPage, ConsentLink, IntakeFlow, loadIntakeFlow, SelfCheckIn } from './lazy-pages';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
 import { parsePatientPath } from './routes';
@@ -122,6 +121,11 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
       }
     }
   }, [chooseLanguage, gone, isConsent, isIntake, loadForm, token]);
+
+  useEffect(() => {
+    // The intake steps load while the patient answers the identity check, not before the page shows.
+    if (isIntake) void loadIntakeFlow();
+  }, [isIntake]);
 
   useEffect(() => {
     if (isLinkPage) void loadStatus();
