@@ -132,6 +132,8 @@ export function ContactSupport() {
               label={t('support.screenshot')}
               description={t('support.screenshotHelp', { megabytes: MAX_MEGABYTES })}
               placeholder={t('support.screenshotPlaceholder')}
+              // The file input's placeholder is real text (not ::placeholder): Mantine's light grey fails contrast.
+              styles={{ placeholder: { color: 'var(--mantine-color-gray-7)' } }}
               accept={supportScreenshotTypes.join(',')}
               leftSection={<IconPhoto size={16} aria-hidden />}
               value={screenshot?.file ?? null}
