@@ -4,7 +4,7 @@
 # an earlier one failed; the last line totals all of them as "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-reports=test-results/reports
+reports="$PWD/test-results/reports"  # absolute: Playwright resolves its JSON path from the config folder
 if [ "${KEEP_REPORTS:-}" != "1" ]; then rm -rf "$reports"; fi
 mkdir -p "$reports"
 status=0
@@ -29,6 +29,8 @@ fi
 
 echo "== end-to-end journeys (Chromium)"
 npm run build --silent && PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json || status=1
+# No report means the journeys were not counted: that is a failure, never a silent zero.
+[ -f "$reports/playwright.json" ] || { echo '{"kind":"check","passed":0,"failed":1}' > "$reports/check-playwright-report.json"; status=1; }
 
 node scripts/summarize-tests.mjs "$reports"
 exit $status
