@@ -102,9 +102,10 @@ export const patientLinks = pgTable(
     /**
      * 'form': one questionnaire or custom form; 'intake': the appointment's whole intake flow (decision 0032);
      * 'consent': consents to sign on their own, a shot consent or expired ones signed again (decision 0036);
-     * 'closeAccount': the emailed confirmation of a patient's request to close their account (decision 0036).
+     * 'closeAccount': the emailed confirmation of a patient's request to close their account (decision 0036);
+     * 'painJournal': the pain journal between visits, /periodicvas (decision 0038).
      */
-    kind: text('kind', { enum: ['form', 'intake', 'consent', 'closeAccount'] })
+    kind: text('kind', { enum: ['form', 'intake', 'consent', 'closeAccount', 'painJournal'] })
       .notNull()
       .default('form'),
     formCode: smallint('form_code'),
@@ -138,7 +139,7 @@ export const patientLinks = pgTable(
     index('patient_links_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
     check(
       'patient_links_one_form',
-      sql`(${table.kind} = 'form' and (${table.formCode} is null) <> (${table.customFormId} is null)) or (${table.kind} = 'intake' and ${table.formCode} is null and ${table.customFormId} is null and ${table.appointmentId} is not null and ${table.intakePlan} is not null) or (${table.kind} = 'consent' and ${table.formCode} is null and ${table.customFormId} is null and ${table.consentKinds} is not null) or (${table.kind} = 'closeAccount' and ${table.formCode} is null and ${table.customFormId} is null)`,
+      sql`(${table.kind} = 'form' and (${table.formCode} is null) <> (${table.customFormId} is null)) or (${table.kind} = 'intake' and ${table.formCode} is null and ${table.customFormId} is null and ${table.appointmentId} is not null and ${table.intakePlan} is not null) or (${table.kind} = 'consent' and ${table.formCode} is null and ${table.customFormId} is null and ${table.consentKinds} is not null) or (${table.kind} in ('closeAccount', 'painJournal') and ${table.formCode} is null and ${table.customFormId} is null)`,
     ),
     index('patient_links_appointment_idx')
       .on(table.instanceId, table.appointmentId, table.createdAt)

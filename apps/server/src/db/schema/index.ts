@@ -3,3 +3,4 @@ export * from './admin';
 export * from './patients';
 export * from './forms';
 export * from './messaging';
+export * from './care';
