@@ -258,7 +258,7 @@ export const patientFilterSchema = z
     phone: filterText,
     ageMin: z.number().int('invalid').min(0, 'numberOutOfRange').max(150, 'numberOutOfRange').nullish(),
     ageMax: z.number().int('invalid').min(0, 'numberOutOfRange').max(150, 'numberOutOfRange').nullish(),
-    /** Study-group membership is not stored yet: accepted and ignored (decision 0012). */
+    /** Cohort ids: members of any of them (decision 0038); numbers are accepted and ignored. */
     selectedStudyGroups: z
       .array(z.union([idSchema, z.number()]))
       .max(100)

@@ -19,7 +19,7 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
-import { appointments, managedItems, patientPhoneNumbers, patients, userInstances, users } from '../../db/schema';
+import { appointments, managedItems, patientPhoneNumbers, patients, patientStudyGroups, userInstances, users } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
@@ -372,7 +372,18 @@ function filterWhere(ctx: SignedInContext, filter: PatientFilter): SQL {
       ? sql`${patients.dateOfBirth} > (current_date - make_interval(years => ${filter.ageMax + 1}))::date`
       : undefined,
     filter.dateOfBirth ? eq(patients.dateOfBirth, filter.dateOfBirth) : undefined,
+    studyGroupCondition(filter.selectedStudyGroups),
   )!;
+}
+
+/**
+ * Members of any of the chosen cohorts (decision 0038). The spec's filter also carries numbers, left from
+ * an older id scheme; those match nothing stored here and are ignored, as before cohorts were stored.
+ */
+function studyGroupCondition(selected: PatientFilter['selectedStudyGroups']): SQL | undefined {
+  const ids = (selected ?? []).filter((value): value is string => typeof value === 'string');
+  if (ids.length === 0) return undefined;
+  return sql`exists (select 1 from ${patientStudyGroups} where ${patientStudyGroups.instanceId} = ${patients.instanceId} and ${patientStudyGroups.patientId} = ${patients.id} and ${inArray(patientStudyGroups.studyGroupId, ids)})`;
 }
 
 interface ListRow {
