@@ -44,8 +44,9 @@ export const routeTable: RouteEntry[] = [
   // Not in the side menu: custom-field values by kind and perioperative message templates (decision 0008).
   auth('/admin/customfields/:kind?', () => import('../routes/admin/custom-fields')),
   auth('/admin/perioperativetemplates', () => import('../routes/admin/perioperative-templates')),
-  auth('/pathways'),
-  auth('/pathwaysresponse/:id'),
+  auth('/admin/procedurenotetemplates', () => import('../routes/admin/procedure-note-templates')),
+  auth('/pathways', () => import('../routes/pathways/list')),
+  auth('/pathwaysresponse/:id', () => import('../routes/pathways/response')),
   auth('/communicationdashboard', () => import('../routes/communications/dashboard')),
 
   // Patients
@@ -59,11 +60,11 @@ export const routeTable: RouteEntry[] = [
   auth('/patients/appointments', () => import('../routes/patients/appointments')),
   auth('/patients/staffappointments', () => import('../routes/patients/staff-appointments')),
   auth('/formresponse/result/:id', () => import('../routes/questionnaires/form-response')),
-  auth('/patients/intervention/interventionform/:id/:patientid'),
+  auth('/patients/intervention/interventionform/:id/:patientid', () => import('../routes/patients/intervention-form')),
   auth('/patients/bulkintakenotification', () => import('../routes/patients/bulk-intake')),
   // The doctor's printable one-pager of a visit (section 7 "GET one-pager"; not a page of section 2).
   auth('/patients/:patientId/appointments/:appointmentId/one-pager', () => import('../routes/patients/one-pager')),
-  auth('/patients/procedurenoteform/:id/:patientid/:providerId/:type'),
+  auth('/patients/procedurenoteform/:id/:patientid/:providerId/:type', () => import('../routes/patients/procedure-note-form')),
   auth('/patients/basicintakemainstay'),
   auth('/patients/createmainstay/:id'),
   auth('/patients/nevro/chatternotification', () => import('../routes/patients/chatter-notification')),

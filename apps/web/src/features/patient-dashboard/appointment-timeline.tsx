@@ -1,22 +1,26 @@
-import { Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
-import { useId } from 'react';
+import { Button, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TimelineAppointment } from '@pathwell/contracts/patient-dashboard';
 import { formatClinicDateTime } from '../../lib/dates';
 import { AppointmentStatusBadge } from '../../components/appointment-status-badge';
+import { VisitRecordModal } from '../interventions/visit-record-modal';
 
-/** Past and upcoming visits, newest first, on the clinic's clock. */
+/** Past and upcoming visits, newest first, on the clinic's clock; each opens its visit record. */
 export function AppointmentTimeline({
   appointments,
   total,
   timeZone,
+  patientId,
 }: {
   appointments: TimelineAppointment[];
   total: number;
   timeZone: string;
+  patientId?: string;
 }) {
   const { t } = useTranslation('patientDashboard');
   const titleId = useId();
+  const [recordOf, setRecordOf] = useState<string | null>(null);
   return (
     <Paper withBorder radius="lg" p="lg" component="section" aria-labelledby={titleId} data-testid="appointment-timeline">
       <Stack gap="md">
@@ -37,6 +41,11 @@ export function AppointmentTimeline({
                       {formatClinicDateTime(row.startsAt, timeZone)}
                     </Text>
                     <AppointmentStatusBadge status={row.status} />
+                    {patientId ? (
+                      <Button size="compact-xs" variant="subtle" onClick={() => setRecordOf(row.id)} data-testid="open-visit-record">
+                        {t('interventions:visit.open')}
+                      </Button>
+                    ) : null}
                   </Group>
                 }
               >
@@ -61,6 +70,7 @@ export function AppointmentTimeline({
           </Text>
         ) : null}
       </Stack>
+      {recordOf && patientId ? <VisitRecordModal appointmentId={recordOf} patientId={patientId} onClose={() => setRecordOf(null)} /> : null}
     </Paper>
   );
 }
