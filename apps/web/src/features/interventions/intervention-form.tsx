@@ -43,7 +43,12 @@ type Values = InterventionInput & { levels: string[]; medicines: NonNullable<Int
 
 const emptyPump = { procedure: null, reservoirVolumeMl: null, refills: [], nextRefillDate: null };
 
-function valuesOf(patientId: string, info: InterventionFormInfo, existing: Intervention | null, defaults: { appointmentId: string | null; today: string }): Values {
+function valuesOf(
+  patientId: string,
+  info: InterventionFormInfo,
+  existing: Intervention | null,
+  defaults: { appointmentId: string | null; today: string },
+): Values {
   if (!existing) {
     return {
       patientId,
@@ -59,7 +64,10 @@ function valuesOf(patientId: string, info: InterventionFormInfo, existing: Inter
       medicines: [],
       guidance: null,
       performedOn: defaults.today,
-      providerId: info.patient.doctorId && info.providers.some((provider) => provider.id === info.patient.doctorId) ? info.patient.doctorId : null,
+      providerId:
+        info.patient.doctorId && info.providers.some((provider) => provider.id === info.patient.doctorId)
+          ? info.patient.doctorId
+          : null,
       providerType: null,
       completion: 1,
       outcome: '',
@@ -165,7 +173,8 @@ export function InterventionForm({
   const refillValues = useWatch({ control, name: 'pump.refills' }) ?? [];
 
   const save = useMutation({
-    mutationFn: (values: InterventionInput) => (existing ? interventionApi.update(existing.id, values) : interventionApi.create(values)),
+    mutationFn: (values: InterventionInput) =>
+      existing ? interventionApi.update(existing.id, values) : interventionApi.create(values),
     onSuccess: async (saved) => {
       await queryClient.invalidateQueries({ queryKey: interventionKeys.all });
       onSaved(saved);
@@ -176,13 +185,15 @@ export function InterventionForm({
   });
 
   const error = (name: string) => {
-    const message = name.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], formState.errors) as
-      | { message?: string }
-      | undefined;
+    const message = name
+      .split('.')
+      .reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], formState.errors) as
+      { message?: string } | undefined;
     return translateValidation(message?.message);
   };
   const options = (rows: { id: string; name: string }[]) => rows.map((row) => ({ value: row.id, label: row.name }));
-  const enumOptions = (rows: readonly EnumOption[]) => rows.map((row) => ({ value: String(row.value), label: row.label[language] }));
+  const enumOptions = (rows: readonly EnumOption[]) =>
+    rows.map((row) => ({ value: String(row.value), label: row.label[language] }));
   const items = kind === 'procedure' ? info.procedures : info.injections;
 
   return (
@@ -219,7 +230,10 @@ export function InterventionForm({
                   label={t(kind === 'procedure' ? 'form.procedure' : 'form.injection')}
                   required
                   searchable
-                  data={items.map((item) => ({ value: item.id, label: item.cptCode ? `${item.name} (${item.cptCode})` : item.name }))}
+                  data={items.map((item) => ({
+                    value: item.id,
+                    label: item.cptCode ? `${item.name} (${item.cptCode})` : item.name,
+                  }))}
                   value={field.value ?? null}
                   onChange={field.onChange}
                   error={error('itemId')}
@@ -229,7 +243,13 @@ export function InterventionForm({
             />
           ) : null}
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-            <TextInput type="date" label={t('form.performedOn')} required {...register('performedOn')} error={error('performedOn')} />
+            <TextInput
+              type="date"
+              label={t('form.performedOn')}
+              required
+              {...register('performedOn')}
+              error={error('performedOn')}
+            />
             <Controller
               control={control}
               name="appointmentId"
@@ -237,7 +257,10 @@ export function InterventionForm({
                 <Select
                   label={t('form.visit')}
                   clearable
-                  data={info.appointments.map((visit) => ({ value: visit.id, label: new Date(visit.startsAt).toLocaleDateString(language) }))}
+                  data={info.appointments.map((visit) => ({
+                    value: visit.id,
+                    label: new Date(visit.startsAt).toLocaleDateString(language),
+                  }))}
                   value={field.value ?? null}
                   onChange={field.onChange}
                   error={error('appointmentId')}
@@ -307,7 +330,15 @@ export function InterventionForm({
                   control={control}
                   name={name}
                   render={({ field }) => (
-                    <Select label={t(label)} clearable searchable data={options(rows)} value={field.value ?? null} onChange={field.onChange} error={error(name)} />
+                    <Select
+                      label={t(label)}
+                      clearable
+                      searchable
+                      data={options(rows)}
+                      value={field.value ?? null}
+                      onChange={field.onChange}
+                      error={error(name)}
+                    />
                   )}
                 />
               ))}
@@ -410,7 +441,13 @@ export function InterventionForm({
                     )}
                   />
                   <TextInput label={t('form.unit')} {...register(`medicines.${index}.unit`)} style={{ width: 90 }} />
-                  <ActionIcon variant="subtle" color="red" aria-label={t('form.removeMedicine')} onClick={() => medicines.remove(index)} mb={4}>
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    aria-label={t('form.removeMedicine')}
+                    onClick={() => medicines.remove(index)}
+                    mb={4}
+                  >
                     <IconTrash size={16} aria-hidden />
                   </ActionIcon>
                 </Group>
@@ -571,7 +608,13 @@ export function InterventionForm({
                     />
                   </SimpleGrid>
                   <Group justify="flex-end" mt="xs">
-                    <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => refills.remove(index)}>
+                    <Button
+                      size="xs"
+                      variant="subtle"
+                      color="red"
+                      leftSection={<IconTrash size={14} aria-hidden />}
+                      onClick={() => refills.remove(index)}
+                    >
                       {t('form.removeRefill')}
                     </Button>
                   </Group>

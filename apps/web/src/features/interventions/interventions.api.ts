@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type {
   ComplianceInput,
   Intervention,
@@ -30,7 +30,8 @@ export const interventionQueries = {
       queryKey: interventionKeys.patient(patientId),
       queryFn: () => api.get<Intervention[]>(`/api/patients/${patientId}/interventions`),
     }),
-  one: (id: string) => queryOptions({ queryKey: interventionKeys.one(id), queryFn: () => api.get<Intervention>(`/api/interventions/${id}`) }),
+  one: (id: string) =>
+    queryOptions({ queryKey: interventionKeys.one(id), queryFn: () => api.get<Intervention>(`/api/interventions/${id}`) }),
   formInfo: (patientId: string) =>
     queryOptions({
       queryKey: interventionKeys.formInfo(patientId),
@@ -73,3 +74,17 @@ export const interventionApi = {
   saveVisitRecord: (appointmentId: string, input: VisitRecordInput) =>
     api.put<VisitRecord>(`/api/patientappointments/${appointmentId}/visitrecord`, input),
 };
+
+/** The clinic's active cohorts as select options (cohort pickers on the dashboard and the patient list). */
+export function useStudyGroupOptions() {
+  return useQuery({
+    queryKey: ['managed-lists', 'studygroups', 'all'],
+    queryFn: async () => {
+      const page = await api.get<{ data: { id: string; name: string; isActive: boolean }[] }>(
+        '/api/studygroups?pageSize=999&active=true',
+      );
+      return page.data.map((group) => ({ value: group.id, label: group.name }));
+    },
+    staleTime: 60_000,
+  });
+}

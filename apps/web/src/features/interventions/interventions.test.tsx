@@ -71,7 +71,14 @@ describe('intervention form', () => {
     const { calls } = fakeApi([{ method: 'POST', path: '/api/interventions', status: 201, body: saved() }]);
     const onSaved = vi.fn();
     renderAt(
-      <InterventionForm patientId={patientId} info={info} existing={null} defaults={{ appointmentId: null, today: '2026-03-03' }} onSaved={onSaved} onCancel={() => undefined} />,
+      <InterventionForm
+        patientId={patientId}
+        info={info}
+        existing={null}
+        defaults={{ appointmentId: null, today: '2026-03-03' }}
+        onSaved={onSaved}
+        onCancel={() => undefined}
+      />,
     );
     const user = userEvent.setup();
     await choose(user, screen.getByRole('combobox', { name: /^Injection/ }), /Lumbar transforaminal/);
@@ -92,7 +99,14 @@ describe('intervention form', () => {
   it('asks for the item before sending, and for the new dose of a pump refill whose dose changes', async () => {
     const { calls } = fakeApi([]);
     renderAt(
-      <InterventionForm patientId={patientId} info={info} existing={null} defaults={{ appointmentId: null, today: '2026-03-03' }} onSaved={() => undefined} onCancel={() => undefined} />,
+      <InterventionForm
+        patientId={patientId}
+        info={info}
+        existing={null}
+        defaults={{ appointmentId: null, today: '2026-03-03' }}
+        onSaved={() => undefined}
+        onCancel={() => undefined}
+      />,
     );
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Save record' }));
@@ -116,7 +130,13 @@ describe('procedures card', () => {
     item: { id: info.procedures[0]!.id, name: 'Spinal cord stimulator trial', cptCode: '63650' },
     status: 'authorisationRequested',
     plannedFor: null,
-    compliance: { conservativeCareWeeks: 12, physicalTherapyCompleted: true, imagingCompleted: true, psychEvaluationCompleted: false, notes: null },
+    compliance: {
+      conservativeCareWeeks: 12,
+      physicalTherapyCompleted: true,
+      imagingCompleted: true,
+      psychEvaluationCompleted: false,
+      notes: null,
+    },
     interventionId: null,
     updatedAt: '2026-03-01T00:00:00.000Z',
   };
@@ -126,7 +146,10 @@ describe('procedures card', () => {
       { path: `/api/patients/${patientId}/interventions`, body: [saved()] },
       { path: `/api/patients/${patientId}/procedures`, body: [planned] },
       { path: `/api/patients/interventionforminfo/${patientId}`, body: info },
-      { path: `/api/patients/${patientId}/studygroups`, body: [{ id: lumbar, name: 'Lumbar ESI outcomes 2026', assignedAt: '2026-03-01T00:00:00.000Z' }] },
+      {
+        path: `/api/patients/${patientId}/studygroups`,
+        body: [{ id: lumbar, name: 'Lumbar ESI outcomes 2026', assignedAt: '2026-03-01T00:00:00.000Z' }],
+      },
     ]);
     renderAt(<ProceduresCard patientId={patientId} />);
     const row = await screen.findByTestId('procedure-row');

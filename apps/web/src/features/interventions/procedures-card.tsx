@@ -6,7 +6,6 @@ import {
   Group,
   Loader,
   Modal,
-  MultiSelect,
   NumberInput,
   Paper,
   Select,
@@ -34,9 +33,9 @@ import {
 } from '@pathwell/contracts/interventions';
 import { isoToMdy } from '@pathwell/contracts/patients';
 import { ErrorAlert } from '../../components/error-alert';
-import { api } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
+import { CohortsModal } from './cohorts-modal';
 import { interventionApi, interventionKeys, interventionQueries } from './interventions.api';
 
 const statusColor: Record<PlannedProcedureStatus, string> = {
@@ -110,7 +109,9 @@ export function ProceduresCard({ patientId }: { patientId: string }) {
                         {describeIntervention(row, t)}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {[row.levels.join(', '), row.side ? t(`sides.${row.side}`) : null, row.provider?.name].filter(Boolean).join(' · ')}
+                        {[row.levels.join(', '), row.side ? t(`sides.${row.side}`) : null, row.provider?.name]
+                          .filter(Boolean)
+                          .join(' · ')}
                       </Text>
                     </Table.Td>
                     <Table.Td>
@@ -170,7 +171,9 @@ export function ProceduresCard({ patientId }: { patientId: string }) {
                   {[
                     row.plannedFor ? t('planned.on', { date: isoToMdy(row.plannedFor) }) : null,
                     t('planned.checklist', { done: checks, total: 3 }),
-                    row.compliance.conservativeCareWeeks !== null ? t('planned.weeks', { count: row.compliance.conservativeCareWeeks }) : null,
+                    row.compliance.conservativeCareWeeks !== null
+                      ? t('planned.weeks', { count: row.compliance.conservativeCareWeeks })
+                      : null,
                   ]
                     .filter(Boolean)
                     .join(' · ')}
@@ -189,12 +192,26 @@ export function ProceduresCard({ patientId }: { patientId: string }) {
         })}
         <CohortsRow patientId={patientId} />
       </Stack>
-      {editing ? <PlannedProcedureModal patientId={patientId} planned={editing === 'new' ? null : editing} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <PlannedProcedureModal
+          patientId={patientId}
+          planned={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
     </Paper>
   );
 }
 
-function PlannedProcedureModal({ patientId, planned, onClose }: { patientId: string; planned: PlannedProcedure | null; onClose: () => void }) {
+function PlannedProcedureModal({
+  patientId,
+  planned,
+  onClose,
+}: {
+  patientId: string;
+  planned: PlannedProcedure | null;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('interventions');
   const queryClient = useQueryClient();
   const info = useQuery(interventionQueries.formInfo(patientId));
@@ -202,11 +219,23 @@ function PlannedProcedureModal({ patientId, planned, onClose }: { patientId: str
   const [status, setStatus] = useState<PlannedProcedureStatus>(planned?.status ?? 'planned');
   const [plannedFor, setPlannedFor] = useState(planned?.plannedFor ?? '');
   const [compliance, setCompliance] = useState<ComplianceInput>(
-    planned?.compliance ?? { conservativeCareWeeks: null, physicalTherapyCompleted: false, imagingCompleted: false, psychEvaluationCompleted: false, notes: '' },
+    planned?.compliance ?? {
+      conservativeCareWeeks: null,
+      physicalTherapyCompleted: false,
+      imagingCompleted: false,
+      psychEvaluationCompleted: false,
+      notes: '',
+    },
   );
   const save = useMutation({
     mutationFn: async () => {
-      const saved = await interventionApi.upsertPlanned({ id: planned?.id, patientId, itemId: itemId!, status, plannedFor: plannedFor || null });
+      const saved = await interventionApi.upsertPlanned({
+        id: planned?.id,
+        patientId,
+        itemId: itemId!,
+        status,
+        plannedFor: plannedFor || null,
+      });
       return interventionApi.compliance(saved.id, compliance);
     },
     onSuccess: async () => {
@@ -235,7 +264,12 @@ function PlannedProcedureModal({ patientId, planned, onClose }: { patientId: str
             onChange={(value) => setStatus((value as PlannedProcedureStatus) ?? 'planned')}
             allowDeselect={false}
           />
-          <TextInput type="date" label={t('planned.date')} value={plannedFor} onChange={(event) => setPlannedFor(event.currentTarget.value)} />
+          <TextInput
+            type="date"
+            label={t('planned.date')}
+            value={plannedFor}
+            onChange={(event) => setPlannedFor(event.currentTarget.value)}
+          />
         </Group>
         <Text fw={600} size="sm">
           {t('planned.compliance')}
@@ -281,7 +315,6 @@ function PlannedProcedureModal({ patientId, planned, onClose }: { patientId: str
 
 function CohortsRow({ patientId }: { patientId: string }) {
   const { t } = useTranslation('interventions');
-  const queryClient = useQueryClient();
   const cohorts = useQuery(interventionQueries.cohorts(patientId));
   const [open, setOpen] = useState(false);
   return (
@@ -306,62 +339,7 @@ function CohortsRow({ patientId }: { patientId: string }) {
           ))}
         </Group>
       )}
-      {open ? (
-        <CohortsModal
-          patientId={patientId}
-          current={cohorts.data?.map((group) => group.id) ?? []}
-          onClose={() => setOpen(false)}
-          onSaved={() => void queryClient.invalidateQueries({ queryKey: interventionKeys.cohorts(patientId) })}
-        />
-      ) : null}
+      {open ? <CohortsModal patientId={patientId} onClose={() => setOpen(false)} /> : null}
     </Stack>
-  );
-}
-
-export function useStudyGroupOptions() {
-  return useQuery({
-    queryKey: ['managed-lists', 'studygroups', 'all'],
-    queryFn: async () => {
-      const page = await api.get<{ data: { id: string; name: string; isActive: boolean }[] }>('/api/studygroups?pageSize=999&active=true');
-      return page.data.map((group) => ({ value: group.id, label: group.name }));
-    },
-    staleTime: 60_000,
-  });
-}
-
-function CohortsModal({ patientId, current, onClose, onSaved }: { patientId: string; current: string[]; onClose: () => void; onSaved: () => void }) {
-  const { t } = useTranslation('interventions');
-  const options = useStudyGroupOptions();
-  const [selected, setSelected] = useState(current);
-  const save = useMutation({
-    mutationFn: () => interventionApi.setCohorts(patientId, selected),
-    onSuccess: () => {
-      onSaved();
-      notify('success', t('cohorts.saved'));
-      onClose();
-    },
-  });
-  return (
-    <Modal opened onClose={onClose} title={t('cohorts.editTitle')}>
-      <Stack gap="sm">
-        <MultiSelect
-          label={t('cohorts.label')}
-          data={options.data ?? []}
-          value={selected}
-          onChange={setSelected}
-          searchable
-          nothingFoundMessage={t('cohorts.noneInList')}
-        />
-        {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common:cancel')}
-          </Button>
-          <Button onClick={() => save.mutate()} loading={save.isPending}>
-            {t('cohorts.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
   );
 }

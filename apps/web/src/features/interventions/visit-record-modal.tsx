@@ -1,16 +1,24 @@
-import { Anchor, Button, Center, Checkbox, Group, Loader, Modal, SimpleGrid, Stack, TagsInput, Text, Textarea } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Center,
+  Checkbox,
+  Group,
+  Loader,
+  Modal,
+  SimpleGrid,
+  Stack,
+  TagsInput,
+  Text,
+  Textarea,
+} from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { Language } from '@pathwell/contracts/constants';
 import { enumerations } from '@pathwell/contracts/enumerations';
-import {
-  ICD10_CODE_PATTERN,
-  NO_ACTIONS_TAKEN,
-  type RecentCode,
-  type VisitRecord,
-} from '@pathwell/contracts/interventions';
+import { ICD10_CODE_PATTERN, NO_ACTIONS_TAKEN, type RecentCode, type VisitRecord } from '@pathwell/contracts/interventions';
 import { CPT_CODE_PATTERN } from '@pathwell/contracts/managed-lists';
 import { ErrorAlert } from '../../components/error-alert';
 import { ApiError } from '../../lib/api-client';
@@ -23,7 +31,15 @@ const codeOption = (row: RecentCode) => (row.clinicLabel ? `${row.code} — ${ro
 const codeOf = (value: string) => value.split(' — ')[0]!.trim().toUpperCase();
 
 /** The visit record of one appointment (issue #13 §1): actions taken, ICD-10-CM and CPT codes, visit note. */
-export function VisitRecordModal({ appointmentId, patientId, onClose }: { appointmentId: string; patientId: string; onClose: () => void }) {
+export function VisitRecordModal({
+  appointmentId,
+  patientId,
+  onClose,
+}: {
+  appointmentId: string;
+  patientId: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation('interventions');
   const record = useQuery(interventionQueries.visitRecord(appointmentId));
   return (
@@ -120,7 +136,13 @@ function VisitRecordForm({ record, patientId, onClose }: { record: VisitRecord; 
         splitChars={[',', ' ']}
         error={badProcedure ? t('visit.badProcedure', { code: badProcedure }) : fieldError('procedureCodes')}
       />
-      <Textarea label={t('visit.note')} rows={4} maxLength={10_000} value={note} onChange={(event) => setNote(event.currentTarget.value)} />
+      <Textarea
+        label={t('visit.note')}
+        rows={4}
+        maxLength={10_000}
+        value={note}
+        onChange={(event) => setNote(event.currentTarget.value)}
+      />
       {record.recordedByName && record.updatedAt ? (
         <Text size="xs" c="dimmed">
           {t('visit.lastSaved', { name: record.recordedByName, date: new Date(record.updatedAt).toLocaleString(language) })}
@@ -128,7 +150,11 @@ function VisitRecordForm({ record, patientId, onClose }: { record: VisitRecord; 
       ) : null}
       {save.isError && Object.keys(fieldErrors).length === 0 ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
       <Group justify="space-between">
-        <Anchor component={Link} size="sm" to={`/patients/intervention/interventionform/new/${patientId}?appointmentId=${record.appointmentId}`}>
+        <Anchor
+          component={Link}
+          size="sm"
+          to={`/patients/intervention/interventionform/new/${patientId}?appointmentId=${record.appointmentId}`}
+        >
           {t('visit.recordProcedure')}
         </Anchor>
         <Group>

@@ -8,6 +8,7 @@ import {
   Group,
   Menu,
   Modal,
+  MultiSelect,
   NumberInput,
   Paper,
   Select,
@@ -35,6 +36,7 @@ import {
   IconSelector,
   IconToggleLeft,
   IconTrash,
+  IconUsersGroup,
   IconX,
 } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
@@ -57,6 +59,8 @@ import { ErrorAlert } from '../../components/error-alert';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { patientApi, patientKeys, patientQueries } from './patients.api';
+import { useStudyGroupOptions } from '../interventions/interventions.api';
+import { CohortsModal } from '../interventions/cohorts-modal';
 
 export type PatientFilters = {
   patientStatus: PatientStatusFilter;
@@ -67,6 +71,7 @@ export type PatientFilters = {
   ageMin: number | '';
   ageMax: number | '';
   dateOfBirth: string;
+  studyGroups: string[];
 };
 export const emptyPatientFilters: PatientFilters = {
   patientStatus: 'Active',
@@ -77,6 +82,7 @@ export const emptyPatientFilters: PatientFilters = {
   ageMin: '',
   ageMax: '',
   dateOfBirth: '',
+  studyGroups: [],
 };
 
 type Sort = { sortBy: PatientSortField; sortDirection: 'asc' | 'desc' };
@@ -101,6 +107,7 @@ export function toPatientFilter(
     ageMin: filters.ageMin === '' ? undefined : filters.ageMin,
     ageMax: filters.ageMax === '' ? undefined : filters.ageMax,
     dateOfBirth: mdyToIso(filters.dateOfBirth.trim()) ?? undefined,
+    selectedStudyGroups: filters.studyGroups.length > 0 ? filters.studyGroups : undefined,
     doctorId: doctorId ?? undefined,
     paginationFilter: { pageSize: PAGE_SIZE_DEFAULT, pageNumber, exactTotal: exactTotal || undefined },
   };
@@ -109,6 +116,7 @@ export function toPatientFilter(
 /** The case-status style filter panel of section 2, in the page's sidebar column. */
 function FilterPanel({ onApply }: { onApply: (filters: PatientFilters) => void }) {
   const { t } = useTranslation('patients');
+  const cohorts = useStudyGroupOptions();
   const [draft, setDraft] = useState<PatientFilters>(emptyPatientFilters);
   const [dateError, setDateError] = useState<string | null>(null);
   const set = <K extends keyof PatientFilters>(key: K, value: PatientFilters[K]) =>
@@ -195,6 +203,16 @@ function FilterPanel({ onApply }: { onApply: (filters: PatientFilters) => void }
             data-testid="patients-filter-age-max"
           />
         </Group>
+        <MultiSelect
+          label={t('interventions:cohorts.filter')}
+          data={cohorts.data ?? []}
+          value={draft.studyGroups}
+          onChange={(value) => set('studyGroups', value)}
+          searchable
+          clearable
+          comboboxProps={{ withinPortal: true }}
+          data-testid="patients-filter-cohorts"
+        />
         <Group justify="flex-end" gap="xs">
           <Button
             variant="subtle"
@@ -343,6 +361,7 @@ function RowMenu({
 }) {
   const { t } = useTranslation('patients');
   const queryClient = useQueryClient();
+  const [cohortsOpen, setCohortsOpen] = useState(false);
   const change = useMutation({
     mutationFn: (kind: 'toggle' | 'unarchive' | 'reopen') =>
       kind === 'toggle'
@@ -358,69 +377,81 @@ function RowMenu({
     onError: (failure) => notify('error', errorText(failure)),
   });
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <ActionIcon
-          variant="subtle"
-          aria-label={t('list.actionsFor', { name: patient.fullName })}
-          data-testid="patients-row-menu"
-        >
-          <IconDotsVertical size={18} aria-hidden />
-        </ActionIcon>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item component={Link} to={`/patients/create/${patient.id}`} leftSection={<IconPencil size={16} aria-hidden />}>
-          {t('actions.edit')}
-        </Menu.Item>
-        <Menu.Item
-          leftSection={<IconToggleLeft size={16} aria-hidden />}
-          onClick={() => change.mutate('toggle')}
-          data-testid="patients-toggle-active"
-        >
-          {patient.status === 'active' ? t('actions.setInactive') : t('actions.setActive')}
-        </Menu.Item>
-        {patient.archived ? (
-          <Menu.Item
-            leftSection={<IconArchiveOff size={16} aria-hidden />}
-            onClick={() => change.mutate('unarchive')}
-            data-testid="patients-unarchive"
+    <>
+      {cohortsOpen ? (
+        <CohortsModal patientId={patient.id} patientName={patient.fullName} onClose={() => setCohortsOpen(false)} />
+      ) : null}
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon
+            variant="subtle"
+            aria-label={t('list.actionsFor', { name: patient.fullName })}
+            data-testid="patients-row-menu"
           >
-            {t('actions.unarchive')}
+            <IconDotsVertical size={18} aria-hidden />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item component={Link} to={`/patients/create/${patient.id}`} leftSection={<IconPencil size={16} aria-hidden />}>
+            {t('actions.edit')}
           </Menu.Item>
-        ) : (
           <Menu.Item
-            leftSection={<IconArchive size={16} aria-hidden />}
-            onClick={() => onPending({ kind: 'archive', patient })}
-            data-testid="patients-archive"
+            leftSection={<IconToggleLeft size={16} aria-hidden />}
+            onClick={() => change.mutate('toggle')}
+            data-testid="patients-toggle-active"
           >
-            {t('actions.archive')}
+            {patient.status === 'active' ? t('actions.setInactive') : t('actions.setActive')}
           </Menu.Item>
-        )}
-        {!patient.accountClosed ? (
-          <Menu.Item leftSection={<IconLock size={16} aria-hidden />} onClick={() => onPending({ kind: 'close', patient })}>
-            {t('actions.close')}
-          </Menu.Item>
-        ) : (
+          {patient.archived ? (
+            <Menu.Item
+              leftSection={<IconArchiveOff size={16} aria-hidden />}
+              onClick={() => change.mutate('unarchive')}
+              data-testid="patients-unarchive"
+            >
+              {t('actions.unarchive')}
+            </Menu.Item>
+          ) : (
+            <Menu.Item
+              leftSection={<IconArchive size={16} aria-hidden />}
+              onClick={() => onPending({ kind: 'archive', patient })}
+              data-testid="patients-archive"
+            >
+              {t('actions.archive')}
+            </Menu.Item>
+          )}
+          {!patient.accountClosed ? (
+            <Menu.Item leftSection={<IconLock size={16} aria-hidden />} onClick={() => onPending({ kind: 'close', patient })}>
+              {t('actions.close')}
+            </Menu.Item>
+          ) : (
+            <Menu.Item
+              leftSection={<IconLockOpen size={16} aria-hidden />}
+              onClick={() => change.mutate('reopen')}
+              data-testid="patients-reopen"
+            >
+              {t('actions.reopen')}
+            </Menu.Item>
+          )}
           <Menu.Item
-            leftSection={<IconLockOpen size={16} aria-hidden />}
-            onClick={() => change.mutate('reopen')}
-            data-testid="patients-reopen"
+            leftSection={<IconUsersGroup size={16} aria-hidden />}
+            onClick={() => setCohortsOpen(true)}
+            data-testid="patients-cohorts"
           >
-            {t('actions.reopen')}
+            {t('interventions:cohorts.editTitle')}
           </Menu.Item>
-        )}
-        {canDelete ? (
-          <Menu.Item
-            color="red"
-            leftSection={<IconTrash size={16} aria-hidden />}
-            onClick={() => onPending({ kind: 'delete', patient })}
-            data-testid="patients-delete"
-          >
-            {t('actions.delete')}
-          </Menu.Item>
-        ) : null}
-      </Menu.Dropdown>
-    </Menu>
+          {canDelete ? (
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onClick={() => onPending({ kind: 'delete', patient })}
+              data-testid="patients-delete"
+            >
+              {t('actions.delete')}
+            </Menu.Item>
+          ) : null}
+        </Menu.Dropdown>
+      </Menu>
+    </>
   );
 }
 
