@@ -164,6 +164,8 @@ export const managedLists: readonly ManagedListDefinition[] = [
         isOpioid: z.boolean({ error: 'invalid' }).default(false),
         /** Morphine milligram equivalents per unit of strength (CDC 2022 conversion factors). */
         mmeConversionFactor: optionalNumber(0, 1000),
+        /** Opioids taken with a benzodiazepine are flagged on the MME card (decision 0039). */
+        isBenzodiazepine: z.boolean({ error: 'invalid' }).default(false),
       })
       .superRefine((value, context) => {
         if (value.isOpioid && value.mmeConversionFactor === undefined) {
@@ -184,6 +186,7 @@ export const managedLists: readonly ManagedListDefinition[] = [
         max: 1000,
         decimals: 4,
       },
+      { name: 'isBenzodiazepine', labelKey: 'fields.isBenzodiazepine', kind: 'boolean', inTable: true },
     ],
   },
   {
