@@ -137,7 +137,7 @@ export const NOTIFICATION_POPUP_MS = 10_000;
  * formsCompleted: the patient finished the intake (section 3); accessRequest: someone whose identity check
  * did not match asks for access to a link (issue #12); accountClosed: the patient closed their account.
  */
-export const notificationKinds = ['formsCompleted', 'accessRequest', 'accountClosed'] as const;
+export const notificationKinds = ['formsCompleted', 'accessRequest', 'accountClosed', 'pathwayTask'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 export const notificationSchema = z.object({
   id: idSchema,

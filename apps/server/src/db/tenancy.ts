@@ -29,6 +29,8 @@ export const systemAccessReasons = [
   'self-check-in',
   /** The intake sweep finds, in every clinic, visits whose intake link is due to go out on its own. */
   'intake-auto-send',
+  /** The pathway sweep finds, in every clinic, pathway steps that are due, waiting for an answer or overdue. */
+  'pathway-sweep',
   /** Delivering a stored outbound message after the request that queued it has committed. */
   'outbox-delivery',
   /** System Manager screens over every clinic (the email outbox). */

@@ -15,6 +15,8 @@ export const jobQueues = {
   deliverMessage: 'deliver-message',
   /** Makes and sends the intake links that are due (decision 0034); run by pg-boss's cron schedule. */
   intakeSweep: 'intake-sweep',
+  /** Sends the care-pathway steps that are due, their reminders, and records what was missed (decision 0041). */
+  pathwaySweep: 'pathway-sweep',
 } as const;
 /** Jobs one worker fetches at a time; a full batch fetches the next at once. */
 const WORK_BATCH_SIZE = 20;

@@ -34,6 +34,7 @@ import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from './appointment-dates';
 import { canDelete, canReschedule, refuseTransition } from './appointment-status';
+import { startFirstVisitPathways } from '../pathways/pathway-triggers';
 
 const MINUTE_MS = 60_000;
 const appointmentType = alias(managedItems, 'appointment_type');
@@ -445,6 +446,8 @@ async function transition(
       .set({ status: to, ...stamps, updatedAt: now })
       .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, area, 'Updated', id, description);
+    // The patient's first completed visit starts the first-visit pathways (decision 0041).
+    if (to === AppointmentStatus.Completed) await startFirstVisitPathways(ctx, tx, current);
   });
   return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
