@@ -56,6 +56,18 @@ export const validationMessages = {
     en: 'Enter a CPT or HCPCS code: five characters such as 64483, 0213T or J1030',
     es: 'Introduzca un código CPT o HCPCS de cinco caracteres, como 64483, 0213T o J1030',
   },
+  icd10CodeInvalid: {
+    en: 'Enter an ICD-10-CM code such as M54.16 or G89.4',
+    es: 'Introduzca un código CIE-10-MC, como M54.16 o G89.4',
+  },
+  spinalLevelInvalid: {
+    en: 'Enter spinal levels such as L4-L5, L5-S1 or C6',
+    es: 'Introduzca niveles vertebrales como L4-L5, L5-S1 o C6',
+  },
+  newDoseRequired: {
+    en: 'Enter the new daily dose unless the dose is maintained',
+    es: 'Introduzca la nueva dosis diaria, salvo que se mantenga la dosis',
+  },
   mmeFactorRequired: {
     en: 'Enter the MME conversion factor of an opioid',
     es: 'Introduzca el factor de conversión MME del opioide',
@@ -121,6 +133,10 @@ export const validationMessages = {
     es: 'El apellido o la fecha de nacimiento no coinciden con nuestros registros',
   },
   featureOff: { en: 'This clinic does not use this feature', es: 'Esta clínica no usa esta función' },
+  placeholderUnknown: {
+    en: 'This text uses a placeholder that is not in the list',
+    es: 'Este texto usa un marcador que no está en la lista',
+  },
   patientEmailMissing: { en: 'This patient has no email address', es: 'Este paciente no tiene correo electrónico' },
   patientEmailOff: {
     en: 'This patient does not want email; copy the link instead',

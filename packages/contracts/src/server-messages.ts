@@ -30,6 +30,8 @@ export const serverMessages = {
   notAllowed: { en: 'You are not allowed to do this', es: 'No tiene permiso para hacer esto' },
 
   // Records that are missing, or not visible to the caller (the same answer on purpose).
+  interventionNotFound: { en: 'Procedure record not found', es: 'No se ha encontrado el registro del procedimiento' },
+  plannedProcedureNotFound: { en: 'Planned procedure not found', es: 'No se ha encontrado el procedimiento previsto' },
   appointmentNotFound: { en: 'Appointment not found', es: 'No se ha encontrado la cita' },
   clinicNotFound: { en: 'Clinic not found', es: 'No se ha encontrado la clínica' },
   customFormNotFound: { en: 'Custom form not found', es: 'No se ha encontrado el formulario personalizado' },
@@ -57,6 +59,28 @@ export const serverMessages = {
   sessionNotFound: { en: 'Session not found', es: 'No se ha encontrado la sesión' },
   templateNotFound: { en: 'Template not found', es: 'No se ha encontrado la plantilla' },
   userNotFound: { en: 'User not found', es: 'No se ha encontrado el usuario' },
+  pathwayNotFound: { en: 'Pathway not found', es: 'No se ha encontrado la vía asistencial' },
+  pathwayEnrolmentNotFound: {
+    en: 'Pathway enrolment not found',
+    es: 'No se ha encontrado la inscripción en la vía asistencial',
+  },
+  pathwayStepNotFound: { en: 'Pathway step not found', es: 'No se ha encontrado el paso de la vía asistencial' },
+  pathwayAlreadyEnrolled: {
+    en: 'The patient is already following this pathway',
+    es: 'El paciente ya sigue esta vía asistencial',
+  },
+  pathwayInactive: {
+    en: 'This pathway is switched off; switch it on before enrolling patients',
+    es: 'Esta vía asistencial está desactivada; actívela antes de inscribir pacientes',
+  },
+  pathwayEnrolmentEnded: {
+    en: 'This enrolment has already ended',
+    es: 'Esta inscripción ya ha terminado',
+  },
+  pathwayTaskNotOpen: {
+    en: 'Only a staff task that has been raised and is not yet done can be marked done',
+    es: 'Solo se puede marcar como hecha una tarea del personal que se haya creado y no esté hecha',
+  },
   roomNotInClinic: { en: 'Room not found in this clinic', es: 'No se ha encontrado la sala en esta clínica' },
   bodyLocationNotInClinic: {
     en: 'Body location not found in this clinic',
@@ -302,6 +326,28 @@ export const serverMessages = {
   },
   // Staff messages (issue #11 §5)
   messageToSelf: { en: 'You cannot send messages to yourself', es: 'No puede enviarse mensajes a sí mismo' },
+  // Procedure notes (issue #13, decision 0040)
+  procedureNoteNotFound: { en: 'Procedure note not found', es: 'No se ha encontrado la nota de procedimiento' },
+  procedureNoteSigned: {
+    en: 'This procedure note is signed and can no longer be changed; amend it instead',
+    es: 'Esta nota de procedimiento está firmada y ya no se puede cambiar; enmiéndela',
+  },
+  procedureNoteNotSigned: {
+    en: 'Only a signed procedure note can be printed or amended',
+    es: 'Solo se puede imprimir o enmendar una nota de procedimiento firmada',
+  },
+  procedureNoteNewerVersion: {
+    en: 'A newer version of this procedure note exists; open the latest one',
+    es: 'Existe una versión más reciente de esta nota de procedimiento; abra la última',
+  },
+  procedureNoteSignOwn: {
+    en: 'Only the provider named on the note may sign it',
+    es: 'Solo el profesional que figura en la nota puede firmarla',
+  },
+  placeholdersUnknown: {
+    en: 'Unknown placeholders: {{names}}',
+    es: 'Marcadores desconocidos: {{names}}',
+  },
 } as const satisfies Record<string, ServerMessage>;
 
 export type ServerMessageKey = keyof typeof serverMessages;

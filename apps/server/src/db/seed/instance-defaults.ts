@@ -2,6 +2,7 @@ import type { CustomFieldKind } from '@pathwell/contracts/enumerations';
 import { findManagedList } from '@pathwell/contracts/managed-lists';
 import type { Database } from '../client';
 import { managedItems } from '../schema';
+import { seedProcedureNoteTemplates } from './procedure-note-defaults';
 
 type DefaultEntry = { name: string; attributes?: Record<string, unknown> };
 
@@ -156,4 +157,5 @@ export async function seedInstanceDefaults(tx: Database, instanceId: string): Pr
     }));
   });
   await tx.insert(managedItems).values(rows).onConflictDoNothing();
+  await seedProcedureNoteTemplates(tx, instanceId);
 }

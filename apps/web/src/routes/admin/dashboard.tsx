@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/page-header';
 import { ActivityFeed } from '../../features/activity/activity-feed';
 import { adminDashboardQueries } from '../../features/admin-dashboard/admin-dashboard.api';
 import { DashboardCards } from '../../features/admin-dashboard/dashboard-cards';
+import { ProcedureNoteTemplatesLink } from '../../features/procedure-notes/templates-link';
 
 /** /admin/dashboard: the clinic's counts and its latest activity (Admin and System Manager). */
 export function Component() {
@@ -16,7 +17,7 @@ export function Component() {
   const summary = useQuery(adminDashboardQueries.summary());
   return (
     <>
-      <PageHeader title={t('title')} description={t('description')} />
+      <PageHeader title={t('title')} description={t('description')} actions={<ProcedureNoteTemplatesLink />} />
       {summary.isError ? (
         <Stack gap="sm" align="flex-start">
           {/* Section 8: a dashboard that did not load says so in these words. */}

@@ -7,6 +7,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { ClinicDay } from '../../features/patient-dashboard/clinic-day';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
+import { ProcedureNotesTodo } from '../../features/procedure-notes/procedure-notes-card';
 import { getDoctorId } from '../../lib/session-storage';
 
 /** /patients/dashboard: the clinic's day for the doctor of the top-bar selector, or for everyone. */
@@ -31,7 +32,10 @@ export function Component() {
           <Loader aria-label={t('clinic.loading')} />
         </Center>
       ) : (
-        <ClinicDay dashboard={dashboard.data} timeZone={timeZone} />
+        <>
+          <ProcedureNotesTodo />
+          <ClinicDay dashboard={dashboard.data} timeZone={timeZone} />
+        </>
       )}
     </>
   );

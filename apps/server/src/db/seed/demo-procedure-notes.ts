@@ -1,0 +1,31 @@
+import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { seedDraftNote } from '../../modules/procedure-notes/procedure-notes.service';
+import type { Database } from '../client';
+import { interventions, procedureNotes } from '../schema';
+
+/**
+ * Riverside's procedure notes (decision 0040): the oldest demo intervention has a signed note and the
+ * newest a draft waiting on the provider's to-do list; both filled from the clinic's example templates.
+ * Runs after the interventional care demo data.
+ */
+export async function seedDemoProcedureNotes(tx: Database, options: { instanceId: string }) {
+  const { instanceId } = options;
+  const rows = await tx
+    .select({ id: interventions.id, providerId: interventions.providerId, performedOn: interventions.performedOn })
+    .from(interventions)
+    .where(and(eq(interventions.instanceId, instanceId), isNull(interventions.deletedAt), isNotNull(interventions.providerId)))
+    .orderBy(asc(interventions.performedOn));
+  if (rows.length === 0) return;
+  const oldest = rows[0]!;
+  const signed = await seedDraftNote(tx, instanceId, oldest.id, oldest.providerId);
+  if (signed) {
+    // Signed the evening of the day performed (23:00 UTC is 5 or 6 pm in Chicago).
+    const signedAt = new Date(`${oldest.performedOn}T23:00:00.000Z`);
+    await tx
+      .update(procedureNotes)
+      .set({ status: 'signed', signedAt, signedBy: oldest.providerId, updatedAt: signedAt })
+      .where(eq(procedureNotes.id, signed.id));
+  }
+  const newest = rows.at(-1)!;
+  if (newest.id !== oldest.id) await seedDraftNote(tx, instanceId, newest.id, newest.providerId);
+}

@@ -1,0 +1,786 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import { clinicMdy, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
+import { enumerations } from '@pathwell/contracts/enumerations';
+import {
+  fillPlaceholders,
+  type CreateProcedureNote,
+  type ProcedureNote,
+  type ProcedureNoteKind,
+  type ProcedureNoteList,
+  type ProcedureNotePlaceholder,
+  type ProcedureNoteSummary,
+  type ProcedureNoteTemplate,
+  type procedureNoteTemplateInputSchema,
+  type UpdateProcedureNote,
+  unknownPlaceholders,
+} from '@pathwell/contracts/procedure-notes';
+import type { SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import { instances, interventions, managedItems, patients, procedureNotes, procedureNoteTemplates, users } from '../../db/schema';
+import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { recordActivity, staffActivity } from '../audit/audit.service';
+import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
+import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+import { renderProcedureNotePdf } from './procedure-note-pdf';
+
+const AREA = 'Interventions';
+const CONFIG_AREA = 'Admin Configuration';
+
+// ---- templates -----------------------------------------------------------------------------------------
+
+type TemplateRow = typeof procedureNoteTemplates.$inferSelect;
+
+function toTemplate(row: TemplateRow, itemName: string | null): ProcedureNoteTemplate {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind,
+    itemId: row.itemId,
+    itemName,
+    body: row.body,
+    isActive: row.isActive,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function listTemplates(ctx: SignedInContext): Promise<ProcedureNoteTemplate[]> {
+  const rows = await ctx.db
+    .select({ template: procedureNoteTemplates, itemName: managedItems.name })
+    .from(procedureNoteTemplates)
+    .leftJoin(managedItems, eq(managedItems.id, procedureNoteTemplates.itemId))
+    .where(and(eq(procedureNoteTemplates.instanceId, ctx.instanceId), isNull(procedureNoteTemplates.deletedAt)))
+    .orderBy(asc(procedureNoteTemplates.kind), asc(procedureNoteTemplates.name));
+  return rows.map(({ template, itemName }) => toTemplate(template, itemName));
+}
+
+const itemListOf: Record<ProcedureNoteKind, string | null> = {
+  procedure: 'interventionalitems:1',
+  injection: 'interventionalitems:2',
+  pump: null,
+};
+
+/** The item must be one of the clinic's items of the template's kind (pump templates take none). */
+async function checkItem(ctx: SignedInContext, db: Database, input: { kind: ProcedureNoteKind; itemId: string | null }) {
+  if (input.itemId === null) return null;
+  const listType = itemListOf[input.kind];
+  if (listType === null) throw fieldError('itemId', 'invalid');
+  const [item] = await db
+    .select({ name: managedItems.name })
+    .from(managedItems)
+    .where(
+      and(
+        eq(managedItems.instanceId, ctx.instanceId),
+        eq(managedItems.id, input.itemId),
+        eq(managedItems.listType, listType),
+        isNull(managedItems.deletedAt),
+      ),
+    );
+  if (!item) throw fieldError('itemId', 'invalid');
+  return item.name;
+}
+
+function checkBody(body: string) {
+  const unknown = unknownPlaceholders(body);
+  if (unknown.length > 0) {
+    throw new AppError('VALIDATION', 'placeholdersUnknown', {
+      params: { names: unknown.map((name) => `{{${name}}}`).join(', ') },
+      fields: { body: 'placeholderUnknown' },
+    });
+  }
+}
+
+type TemplatePayload = z.output<typeof procedureNoteTemplateInputSchema>;
+
+export async function createTemplate(ctx: SignedInContext, input: TemplatePayload): Promise<ProcedureNoteTemplate> {
+  checkBody(input.body);
+  return ctx.db.transaction(async (tx) => {
+    const itemName = await checkItem(ctx, tx, input);
+    const [row] = await tx
+      .insert(procedureNoteTemplates)
+      .values({
+        instanceId: ctx.instanceId,
+        name: input.name,
+        kind: input.kind,
+        itemId: input.itemId,
+        body: input.body,
+        isActive: input.isActive,
+      })
+      .returning();
+    await recordActivity(
+      tx,
+      staffActivity(ctx, CONFIG_AREA, 'Created', {
+        type: 'procedure note template',
+        id: row!.id,
+        description: `Procedure note template "${input.name}" created`,
+      }),
+    );
+    return toTemplate(row!, itemName);
+  });
+}
+
+export async function updateTemplate(ctx: SignedInContext, id: string, input: TemplatePayload): Promise<ProcedureNoteTemplate> {
+  checkBody(input.body);
+  return ctx.db.transaction(async (tx) => {
+    const itemName = await checkItem(ctx, tx, input);
+    const [row] = await tx
+      .update(procedureNoteTemplates)
+      .set({
+        name: input.name,
+        kind: input.kind,
+        itemId: input.itemId,
+        body: input.body,
+        isActive: input.isActive,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(procedureNoteTemplates.instanceId, ctx.instanceId),
+          eq(procedureNoteTemplates.id, id),
+          isNull(procedureNoteTemplates.deletedAt),
+        ),
+      )
+      .returning();
+    if (!row) throw notFound('templateNotFound');
+    await recordActivity(
+      tx,
+      staffActivity(ctx, CONFIG_AREA, 'Updated', {
+        type: 'procedure note template',
+        id,
+        description: `Procedure note template "${input.name}" updated`,
+      }),
+    );
+    return toTemplate(row, itemName);
+  });
+}
+
+/** Soft: notes filled from it keep pointing at it. */
+export async function deleteTemplate(ctx: SignedInContext, id: string) {
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(procedureNoteTemplates)
+      .set({ deletedAt: new Date(), isActive: false, updatedAt: new Date() })
+      .where(
+        and(
+          eq(procedureNoteTemplates.instanceId, ctx.instanceId),
+          eq(procedureNoteTemplates.id, id),
+          isNull(procedureNoteTemplates.deletedAt),
+        ),
+      )
+      .returning({ name: procedureNoteTemplates.name });
+    if (!row) throw notFound('templateNotFound');
+    await recordActivity(
+      tx,
+      staffActivity(ctx, CONFIG_AREA, 'Deleted', {
+        type: 'procedure note template',
+        id,
+        description: `Procedure note template "${row.name}" deleted`,
+      }),
+    );
+  });
+}
+
+// ---- filling a note from the intervention ---------------------------------------------------------------
+
+/** Used when the clinic has no active template for the procedure type; it says so in its first line. */
+export function defaultTemplateBody(kind: ProcedureNoteKind): string {
+  const common = [
+    'PROCEDURE NOTE',
+    '(Default layout: this clinic has no template for this procedure type. Administrators can add one under Procedure note templates.)',
+    '',
+    'Patient: {{patientName}}',
+    'Date of birth: {{dateOfBirth}}',
+    'Date performed: {{datePerformed}}',
+    'Provider: {{provider}} ({{providerType}})',
+    '',
+  ];
+  const intervention = [
+    'Procedure: {{procedure}}',
+    'CPT code: {{cptCode}}',
+    'Body part: {{bodyPart}}',
+    'Side: {{side}}',
+    'Levels: {{levels}}',
+    'Direction: {{direction}}',
+    'Location: {{location}}',
+    'Guidance: {{guidance}}',
+    'Medicines: {{medicines}}',
+  ];
+  const pump = [
+    'Pump procedure: {{pumpProcedure}}',
+    'Reservoir volume (mL): {{reservoirVolume}}',
+    'Pump medicines: {{pumpRefills}}',
+    'Next refill date: {{nextRefillDate}}',
+  ];
+  return [
+    ...common,
+    ...(kind === 'pump' ? pump : intervention),
+    'Completion: {{completion}}',
+    'Outcome: {{outcome}}',
+    'Follow-up plan: {{followUpPlan}}',
+  ].join('\n');
+}
+
+const sideLabels = { left: 'Left', right: 'Right', bilateral: 'Bilateral', midline: 'Midline' } as const;
+const guidanceLabels = {
+  fluoroscopy: 'Fluoroscopy',
+  ultrasound: 'Ultrasound',
+  ct: 'CT',
+  landmark: 'Landmark',
+  none: 'None',
+} as const;
+
+const labelOf = (type: 'completion' | 'pumpProcedures' | 'doseChanges', value: number | null | undefined) =>
+  enumerations[type].find((option) => option.value === value)?.label.en ?? '';
+
+const isoToMdy = (value: string | null | undefined) => {
+  if (!value) return '';
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  return match ? `${match[2]}/${match[3]}/${match[1]}` : value;
+};
+
+const personName = (first: string | null, last: string | null) => (first ? `${first} ${last ?? ''}`.trim() : null);
+
+const itemAlias = alias(managedItems, 'item');
+const bodyPartAlias = alias(managedItems, 'body_part');
+const directionAlias = alias(managedItems, 'direction');
+const locationAlias = alias(managedItems, 'location');
+const adaLocationAlias = alias(managedItems, 'ada_location');
+
+/** The intervention with the names it points at and its patient; undefined when it is not the clinic's. */
+async function selectIntervention(db: Database, instanceId: string, interventionId: string) {
+  const [row] = await db
+    .select({
+      intervention: interventions,
+      itemName: itemAlias.name,
+      itemAttributes: itemAlias.attributes,
+      bodyPart: bodyPartAlias.name,
+      direction: directionAlias.name,
+      location: locationAlias.name,
+      adaLocation: adaLocationAlias.name,
+      providerFirst: users.firstName,
+      providerLast: users.lastName,
+      providerCredentials: users.credentials,
+    })
+    .from(interventions)
+    .leftJoin(itemAlias, eq(itemAlias.id, interventions.itemId))
+    .leftJoin(bodyPartAlias, eq(bodyPartAlias.id, interventions.bodyPartId))
+    .leftJoin(directionAlias, eq(directionAlias.id, interventions.directionId))
+    .leftJoin(locationAlias, eq(locationAlias.id, interventions.locationId))
+    .leftJoin(adaLocationAlias, eq(adaLocationAlias.id, interventions.adaLocationId))
+    .leftJoin(users, eq(users.id, interventions.providerId))
+    .where(and(eq(interventions.instanceId, instanceId), eq(interventions.id, interventionId), isNull(interventions.deletedAt)));
+  if (!row) return undefined;
+  const [patient] = await db.select().from(patients).where(eq(patients.id, row.intervention.patientId));
+  return patient ? { ...row, patient } : undefined;
+}
+
+/** The same, for a user: 404 when it is not the clinic's or its patient is not visible to them. */
+async function loadIntervention(ctx: SignedInContext, db: Database, interventionId: string) {
+  const loaded = await selectIntervention(db, ctx.instanceId, interventionId);
+  if (!loaded) throw notFound('interventionNotFound');
+  await findVisiblePatient(ctx, db, loaded.patient.id).catch(() => {
+    throw notFound('interventionNotFound');
+  });
+  return loaded;
+}
+
+type LoadedIntervention = NonNullable<Awaited<ReturnType<typeof selectIntervention>>>;
+
+async function placeholderValues(
+  db: Database,
+  loaded: LoadedIntervention,
+  clinicName: string,
+): Promise<Record<ProcedureNotePlaceholder, string>> {
+  const { intervention, patient } = loaded;
+  const medicineIds = [
+    ...intervention.medicines.map((medicine) => medicine.medicineId),
+    ...(intervention.pump?.refills ?? []).map((refill) => refill.painPumpMedicineId),
+  ];
+  const names = new Map<string, { name: string; attributes: Record<string, unknown> }>();
+  if (medicineIds.length > 0) {
+    const rows = await db
+      .select({ id: managedItems.id, name: managedItems.name, attributes: managedItems.attributes })
+      .from(managedItems)
+      .where(and(eq(managedItems.instanceId, intervention.instanceId), inArray(managedItems.id, medicineIds)));
+    for (const row of rows) names.set(row.id, row);
+  }
+  const pump = intervention.pump;
+  const provider = personName(loaded.providerFirst, loaded.providerLast);
+  const procedure =
+    loaded.itemName ?? (intervention.kind === 'pump' ? labelOf('pumpProcedures', pump?.procedure) || 'Pump refill' : '');
+  return {
+    clinicName,
+    patientName: `${patient.firstName} ${patient.lastName}`.trim(),
+    dateOfBirth: isoToMdy(patient.dateOfBirth),
+    datePerformed: isoToMdy(intervention.performedOn),
+    procedure,
+    cptCode: typeof loaded.itemAttributes?.cptCode === 'string' ? loaded.itemAttributes.cptCode : '',
+    bodyPart: loaded.bodyPart ?? '',
+    side: intervention.side ? sideLabels[intervention.side] : '',
+    levels: intervention.levels.join(', '),
+    direction: loaded.direction ?? '',
+    location: loaded.location ?? '',
+    adaLocation: loaded.adaLocation ?? '',
+    guidance: intervention.guidance ? guidanceLabels[intervention.guidance] : '',
+    medicines: intervention.medicines
+      .map((medicine) => `${names.get(medicine.medicineId)?.name ?? 'Medicine'} ${medicine.dose} ${medicine.unit}`)
+      .join('; '),
+    provider: provider ? [provider, loaded.providerCredentials].filter(Boolean).join(', ') : '',
+    providerType: intervention.providerType ?? '',
+    completion: labelOf('completion', intervention.completion),
+    outcome: intervention.outcome ?? '',
+    followUpPlan: intervention.followUpPlan ?? '',
+    pumpProcedure: pump ? labelOf('pumpProcedures', pump.procedure) : '',
+    reservoirVolume: pump?.reservoirVolumeMl == null ? '' : String(pump.reservoirVolumeMl),
+    pumpRefills: (pump?.refills ?? [])
+      .map((refill) => {
+        const medicine = names.get(refill.painPumpMedicineId);
+        const unit = typeof medicine?.attributes.unit === 'string' ? medicine.attributes.unit : '';
+        const change = labelOf('doseChanges', refill.doseChange);
+        const doses = [
+          refill.dailyDose == null ? null : `daily dose ${refill.dailyDose}`,
+          refill.newDailyDose == null ? null : `new daily dose ${refill.newDailyDose}`,
+        ].filter(Boolean);
+        return [`${medicine?.name ?? 'Medicine'} ${refill.concentration} ${unit}`.trim(), change, ...doses]
+          .filter(Boolean)
+          .join(', ');
+      })
+      .join('; '),
+    nextRefillDate: isoToMdy(pump?.nextRefillDate),
+  };
+}
+
+/** The named template, else the item's own active one, else the kind's; null means the built-in default. */
+async function chooseTemplate(db: Database, instanceId: string, loaded: LoadedIntervention, templateId?: string) {
+  const { intervention } = loaded;
+  if (templateId) {
+    const [chosen] = await db
+      .select()
+      .from(procedureNoteTemplates)
+      .where(
+        and(
+          eq(procedureNoteTemplates.instanceId, instanceId),
+          eq(procedureNoteTemplates.id, templateId),
+          eq(procedureNoteTemplates.kind, intervention.kind),
+          isNull(procedureNoteTemplates.deletedAt),
+        ),
+      );
+    if (!chosen) throw fieldError('templateId', 'invalid');
+    return chosen;
+  }
+  const candidates = await db
+    .select()
+    .from(procedureNoteTemplates)
+    .where(
+      and(
+        eq(procedureNoteTemplates.instanceId, instanceId),
+        eq(procedureNoteTemplates.kind, intervention.kind),
+        eq(procedureNoteTemplates.isActive, true),
+        isNull(procedureNoteTemplates.deletedAt),
+      ),
+    )
+    .orderBy(desc(procedureNoteTemplates.updatedAt));
+  return (
+    candidates.find((row) => intervention.itemId !== null && row.itemId === intervention.itemId) ??
+    candidates.find((row) => row.itemId === null) ??
+    null
+  );
+}
+
+/** The template a new note starts from and its text filled from the intervention. */
+async function draftFor(db: Database, instanceId: string, loaded: LoadedIntervention, templateId?: string) {
+  const template = await chooseTemplate(db, instanceId, loaded, templateId);
+  const values = await placeholderValues(db, loaded, await clinicNameOf(db, instanceId));
+  return { template, body: fillPlaceholders(template?.body ?? defaultTemplateBody(loaded.intervention.kind), values) };
+}
+
+/** Demo data: a draft note for an intervention, as a provider opening it would get (no audit entry, no user). */
+export async function seedDraftNote(db: Database, instanceId: string, interventionId: string, createdBy: string | null) {
+  const loaded = await selectIntervention(db, instanceId, interventionId);
+  if (!loaded) return null;
+  const { template, body } = await draftFor(db, instanceId, loaded);
+  const [row] = await db
+    .insert(procedureNotes)
+    .values({
+      instanceId,
+      patientId: loaded.patient.id,
+      interventionId,
+      templateId: template?.id ?? null,
+      providerId: loaded.intervention.providerId,
+      body,
+      createdBy,
+    })
+    .returning();
+  return row!;
+}
+
+// ---- notes -----------------------------------------------------------------------------------------------
+
+/** Every note route needs the clinic to use procedure notes (instance setting `enableProcedureNote`). */
+export async function requireProcedureNotes(ctx: SignedInContext) {
+  if (!isOn(await readSettings(ctx.db, ctx.instanceId), 'enableProcedureNote')) {
+    throw new AppError('FORBIDDEN', 'featureOff');
+  }
+}
+
+async function clinicNameOf(db: Database, instanceId: string) {
+  const [clinic] = await db.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
+  return clinic?.name ?? '';
+}
+
+type NoteRow = typeof procedureNotes.$inferSelect;
+const signer = alias(users, 'signer');
+const provider = alias(users, 'provider');
+
+async function versionsOf(db: Database, instanceId: string, interventionId: string) {
+  return db
+    .select({ note: procedureNotes, signerFirst: signer.firstName, signerLast: signer.lastName })
+    .from(procedureNotes)
+    .leftJoin(signer, eq(signer.id, procedureNotes.signedBy))
+    .where(and(eq(procedureNotes.instanceId, instanceId), eq(procedureNotes.interventionId, interventionId)))
+    .orderBy(desc(procedureNotes.version));
+}
+
+/** The note version with its intervention; 404 when not the clinic's or its patient is not visible. */
+async function findNote(ctx: SignedInContext, db: Database, id: string) {
+  const [note] = await db
+    .select()
+    .from(procedureNotes)
+    .where(and(eq(procedureNotes.instanceId, ctx.instanceId), eq(procedureNotes.id, id)));
+  if (!note) throw notFound('procedureNoteNotFound');
+  const loaded = await loadIntervention(ctx, db, note.interventionId).catch(() => {
+    throw notFound('procedureNoteNotFound');
+  });
+  return { note, loaded };
+}
+
+/** Only the provider named on the note signs it; a note without one is signed by the Doctor who takes it. */
+function maySign(ctx: SignedInContext, note: NoteRow) {
+  if (note.status !== 'draft') return false;
+  if (ctx.actor.role === 'Staff') return false;
+  if (note.providerId === null) return ctx.actor.role === 'Doctor';
+  return note.providerId === ctx.actor.userId;
+}
+
+async function toNote(ctx: SignedInContext, db: Database, note: NoteRow, loaded: LoadedIntervention): Promise<ProcedureNote> {
+  const versions = await versionsOf(db, ctx.instanceId, note.interventionId);
+  const [template] = note.templateId
+    ? await db
+        .select({ name: procedureNoteTemplates.name })
+        .from(procedureNoteTemplates)
+        .where(and(eq(procedureNoteTemplates.instanceId, ctx.instanceId), eq(procedureNoteTemplates.id, note.templateId)))
+    : [];
+  const [who] = note.providerId
+    ? await db.select({ first: users.firstName, last: users.lastName }).from(users).where(eq(users.id, note.providerId))
+    : [];
+  const current = versions.find((row) => row.note.id === note.id);
+  return {
+    id: note.id,
+    version: note.version,
+    status: note.status,
+    signedAt: note.signedAt?.toISOString() ?? null,
+    signedByName: current ? personName(current.signerFirst, current.signerLast) : null,
+    updatedAt: note.updatedAt.toISOString(),
+    interventionId: note.interventionId,
+    patientId: note.patientId,
+    patientName: `${loaded.patient.firstName} ${loaded.patient.lastName}`.trim(),
+    kind: loaded.intervention.kind,
+    procedure: loaded.itemName,
+    performedOn: loaded.intervention.performedOn,
+    templateId: note.templateId,
+    templateName: template?.name ?? null,
+    providerId: note.providerId,
+    providerName: who ? personName(who.first, who.last) : null,
+    body: note.body,
+    createdAt: note.createdAt.toISOString(),
+    canSign: maySign(ctx, note),
+    versions: versions.map(({ note: row, signerFirst, signerLast }) => ({
+      id: row.id,
+      version: row.version,
+      status: row.status,
+      signedAt: row.signedAt?.toISOString() ?? null,
+      signedByName: personName(signerFirst, signerLast),
+      updatedAt: row.updatedAt.toISOString(),
+    })),
+  };
+}
+
+const noteActivity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Viewed', note: NoteRow, description: string) =>
+  staffActivity(ctx, AREA, action, { type: 'procedure note', id: note.id, description });
+
+/**
+ * Opens the intervention's note: the latest version when one exists (200), else a new draft v1 filled
+ * from the template (201).
+ */
+export async function openNote(ctx: SignedInContext, input: CreateProcedureNote) {
+  await requireProcedureNotes(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const loaded = await loadIntervention(ctx, tx, input.interventionId);
+    // One writer at a time per intervention, so two clicks do not make two version 1s.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`procedure-note:${input.interventionId}`}))`);
+    const [latest] = await tx
+      .select()
+      .from(procedureNotes)
+      .where(and(eq(procedureNotes.instanceId, ctx.instanceId), eq(procedureNotes.interventionId, input.interventionId)))
+      .orderBy(desc(procedureNotes.version))
+      .limit(1);
+    if (latest) {
+      if (input.templateId) await chooseTemplate(tx, ctx.instanceId, loaded, input.templateId);
+      await recordActivity(tx, noteActivity(ctx, 'Viewed', latest, 'Procedure note opened'));
+      return { created: false, note: await toNote(ctx, tx, latest, loaded) };
+    }
+    const { template, body } = await draftFor(tx, ctx.instanceId, loaded, input.templateId);
+    const providerId = loaded.intervention.providerId ?? (ctx.actor.role === 'Doctor' ? ctx.actor.userId : null);
+    const [row] = await tx
+      .insert(procedureNotes)
+      .values({
+        instanceId: ctx.instanceId,
+        patientId: loaded.intervention.patientId,
+        interventionId: loaded.intervention.id,
+        templateId: template?.id ?? null,
+        providerId,
+        version: 1,
+        body,
+        status: 'draft',
+        createdBy: ctx.actor.userId,
+      })
+      .returning();
+    await recordActivity(
+      tx,
+      noteActivity(
+        ctx,
+        'Created',
+        row!,
+        template ? `Procedure note drafted from "${template.name}"` : 'Procedure note drafted from the default layout',
+      ),
+    );
+    return { created: true, note: await toNote(ctx, tx, row!, loaded) };
+  });
+}
+
+export async function getNote(ctx: SignedInContext, id: string): Promise<ProcedureNote> {
+  await requireProcedureNotes(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const { note, loaded } = await findNote(ctx, tx, id);
+    await recordActivity(tx, noteActivity(ctx, 'Viewed', note, `Procedure note version ${note.version} viewed`));
+    return toNote(ctx, tx, note, loaded);
+  });
+}
+
+export async function updateNote(ctx: SignedInContext, id: string, input: UpdateProcedureNote): Promise<ProcedureNote> {
+  await requireProcedureNotes(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const { note, loaded } = await findNote(ctx, tx, id);
+    if (note.status !== 'draft') throw new AppError('CONFLICT', 'procedureNoteSigned');
+    const [row] = await tx
+      .update(procedureNotes)
+      .set({ body: input.body, updatedAt: new Date() })
+      .where(and(eq(procedureNotes.id, note.id), eq(procedureNotes.status, 'draft')))
+      .returning();
+    if (!row) throw new AppError('CONFLICT', 'procedureNoteSigned');
+    await recordActivity(tx, noteActivity(ctx, 'Updated', row, `Procedure note version ${row.version} edited`));
+    return toNote(ctx, tx, row, loaded);
+  });
+}
+
+/** Signing freezes the version; the signed version it amends becomes superseded now, not before. */
+export async function signNote(ctx: SignedInContext, id: string): Promise<ProcedureNote> {
+  await requireProcedureNotes(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const { note, loaded } = await findNote(ctx, tx, id);
+    if (note.status !== 'draft') throw new AppError('CONFLICT', 'procedureNoteSigned');
+    if (!maySign(ctx, note)) throw new AppError('FORBIDDEN', 'procedureNoteSignOwn');
+    const now = new Date();
+    const [row] = await tx
+      .update(procedureNotes)
+      .set({
+        status: 'signed',
+        signedAt: now,
+        signedBy: ctx.actor.userId,
+        providerId: note.providerId ?? ctx.actor.userId,
+        updatedAt: now,
+      })
+      .where(and(eq(procedureNotes.id, note.id), eq(procedureNotes.status, 'draft')))
+      .returning();
+    if (!row) throw new AppError('CONFLICT', 'procedureNoteSigned');
+    await tx
+      .update(procedureNotes)
+      .set({ status: 'superseded', updatedAt: now })
+      .where(
+        and(
+          eq(procedureNotes.instanceId, ctx.instanceId),
+          eq(procedureNotes.interventionId, note.interventionId),
+          eq(procedureNotes.status, 'signed'),
+          sql`${procedureNotes.version} < ${note.version}`,
+        ),
+      );
+    await recordActivity(tx, noteActivity(ctx, 'Updated', row, `Procedure note version ${row.version} signed`));
+    return toNote(ctx, tx, row, loaded);
+  });
+}
+
+/** A new draft version copied from the latest signed one; only from the latest version. */
+export async function amendNote(ctx: SignedInContext, id: string): Promise<ProcedureNote> {
+  await requireProcedureNotes(ctx);
+  return ctx.db.transaction(async (tx) => {
+    const { note, loaded } = await findNote(ctx, tx, id);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`procedure-note:${note.interventionId}`}))`);
+    if (note.status === 'draft') throw new AppError('CONFLICT', 'procedureNoteNotSigned');
+    const [latest] = await tx
+      .select({ version: procedureNotes.version })
+      .from(procedureNotes)
+      .where(and(eq(procedureNotes.instanceId, ctx.instanceId), eq(procedureNotes.interventionId, note.interventionId)))
+      .orderBy(desc(procedureNotes.version))
+      .limit(1);
+    if (note.status !== 'signed' || (latest && latest.version !== note.version)) {
+      throw new AppError('CONFLICT', 'procedureNoteNewerVersion');
+    }
+    const [row] = await tx
+      .insert(procedureNotes)
+      .values({
+        instanceId: ctx.instanceId,
+        patientId: note.patientId,
+        interventionId: note.interventionId,
+        templateId: note.templateId,
+        providerId: note.providerId,
+        version: note.version + 1,
+        body: note.body,
+        status: 'draft',
+        createdBy: ctx.actor.userId,
+      })
+      .returning();
+    await recordActivity(
+      tx,
+      noteActivity(ctx, 'Created', row!, `Procedure note amendment version ${row!.version} started from version ${note.version}`),
+    );
+    return toNote(ctx, tx, row!, loaded);
+  });
+}
+
+export async function notePdf(ctx: SignedInContext, id: string) {
+  await requireProcedureNotes(ctx);
+  const { note, loaded } = await findNote(ctx, ctx.db, id);
+  if (note.status === 'draft' || !note.signedAt) throw new AppError('CONFLICT', 'procedureNoteNotSigned');
+  const settings = await readSettings(ctx.db, ctx.instanceId);
+  const timeZone = clinicTimeZoneFrom(settings);
+  const [signedBy] = note.signedBy
+    ? await ctx.db
+        .select({ first: users.firstName, last: users.lastName, credentials: users.credentials })
+        .from(users)
+        .where(eq(users.id, note.signedBy))
+    : [];
+  const signerName = signedBy ? [personName(signedBy.first, signedBy.last), signedBy.credentials].filter(Boolean).join(', ') : '';
+  const pdf = await renderProcedureNotePdf({
+    clinicName: await clinicNameOf(ctx.db, ctx.instanceId),
+    title: loaded.itemName ? `Procedure note: ${loaded.itemName}` : 'Procedure note',
+    patientName: `${loaded.patient.firstName} ${loaded.patient.lastName}`.trim(),
+    dateOfBirth: isoToMdy(loaded.patient.dateOfBirth),
+    datePerformed: isoToMdy(loaded.intervention.performedOn),
+    body: note.body,
+    version: note.version,
+    superseded: note.status === 'superseded',
+    signedAt: note.signedAt,
+    signatureText: `Electronically signed by ${signerName} at ${formatClinicDateTime(note.signedAt, timeZone)} (${timeZone})`,
+  });
+  await recordActivity(ctx.db, noteActivity(ctx, 'Viewed', note, `Procedure note version ${note.version} PDF opened`));
+  return {
+    pdf,
+    fileName: `procedure-note-${clinicMdy(note.signedAt, timeZone).replaceAll('/', '-')}-v${note.version}.pdf`,
+  };
+}
+
+// ---- lists -----------------------------------------------------------------------------------------------
+
+const summaryColumns = {
+  note: procedureNotes,
+  kind: interventions.kind,
+  performedOn: interventions.performedOn,
+  procedure: managedItems.name,
+  patientFirst: patients.firstName,
+  patientLast: patients.lastName,
+  providerFirst: provider.firstName,
+  providerLast: provider.lastName,
+};
+
+type SummaryRow = {
+  note: NoteRow;
+  kind: ProcedureNoteKind;
+  performedOn: string;
+  procedure: string | null;
+  patientFirst: string;
+  patientLast: string;
+  providerFirst: string | null;
+  providerLast: string | null;
+};
+
+function toSummary(row: SummaryRow): ProcedureNoteSummary {
+  return {
+    id: row.note.id,
+    interventionId: row.note.interventionId,
+    patientId: row.note.patientId,
+    patientName: `${row.patientFirst} ${row.patientLast}`.trim(),
+    kind: row.kind,
+    procedure: row.procedure,
+    performedOn: row.performedOn,
+    version: row.note.version,
+    status: row.note.status,
+    providerId: row.note.providerId,
+    providerName: personName(row.providerFirst, row.providerLast),
+    signedAt: row.note.signedAt?.toISOString() ?? null,
+    updatedAt: row.note.updatedAt.toISOString(),
+  };
+}
+
+function summaryQuery(db: Database) {
+  return db
+    .select(summaryColumns)
+    .from(procedureNotes)
+    .innerJoin(interventions, eq(interventions.id, procedureNotes.interventionId))
+    .innerJoin(patients, eq(patients.id, procedureNotes.patientId))
+    .leftJoin(managedItems, eq(managedItems.id, interventions.itemId))
+    .leftJoin(provider, eq(provider.id, procedureNotes.providerId));
+}
+
+/** The patient dashboard's list: the latest version of each intervention's note, newest procedure first. */
+export async function patientNotes(ctx: SignedInContext, patientId: string): Promise<ProcedureNoteList> {
+  const patient = await findVisiblePatient(ctx, ctx.db, patientId);
+  if (!isOn(await readSettings(ctx.db, ctx.instanceId), 'enableProcedureNote')) return { enabled: false, data: [] };
+  const rows = await summaryQuery(ctx.db)
+    .where(
+      and(
+        eq(procedureNotes.instanceId, ctx.instanceId),
+        eq(procedureNotes.patientId, patient.id),
+        isNull(interventions.deletedAt),
+        sql`${procedureNotes.version} = (select max(n.version) from procedure_notes n where n.instance_id = ${procedureNotes.instanceId} and n.intervention_id = ${procedureNotes.interventionId})`,
+      ),
+    )
+    .orderBy(desc(interventions.performedOn), desc(procedureNotes.updatedAt))
+    .limit(200);
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, AREA, 'Viewed', { type: 'patient', id: patient.id, description: 'Procedure notes listed' }),
+  );
+  return { enabled: true, data: rows.map(toSummary) };
+}
+
+/**
+ * Unsigned drafts: a Doctor's own (the notes naming them); Admin, Staff and System Manager see every
+ * draft of the clinic, to chase them.
+ */
+export async function todoNotes(ctx: SignedInContext): Promise<ProcedureNoteList> {
+  if (!isOn(await readSettings(ctx.db, ctx.instanceId), 'enableProcedureNote')) return { enabled: false, data: [] };
+  const rows = await summaryQuery(ctx.db)
+    .where(
+      and(
+        eq(procedureNotes.instanceId, ctx.instanceId),
+        eq(procedureNotes.status, 'draft'),
+        isNull(interventions.deletedAt),
+        ctx.actor.role === 'Doctor' ? eq(procedureNotes.providerId, ctx.actor.userId) : undefined,
+        visiblePatients(ctx, [ctx.instanceId]),
+      ),
+    )
+    .orderBy(asc(interventions.performedOn), asc(procedureNotes.createdAt))
+    .limit(200);
+  return { enabled: true, data: rows.map(toSummary) };
+}

@@ -1,0 +1,5 @@
+import { ProcedureNoteTemplatesPage } from '../../features/procedure-notes/procedure-note-templates';
+
+export function Component() {
+  return <ProcedureNoteTemplatesPage />;
+}
