@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('.', import.meta.url));
  * (there with the exact instrument slugs; here any slug followed by a 43-character link token).
  */
 const patientLinkPath =
-  /^\/(patients\/[a-z0-9]+\/[A-Za-z0-9_-]{43}(\/[^/?]+){0,2}|customform\/[^/?]+\/surveryform|patients\/intake(complete|notavailable)|(home)?checkincomplete|thankyou|exit|newpatientpaperwork(drchorono)?(\/[^/?]+)?|clinical\/healthhistoryform|patients\/[^/?]+\/appointments\/[^/?]+\/(healthhistoryforms(\/[^/?]+)?|customscreeners)|patients\/[^/?]+\/(clientinfo|payment)\/[^/?]+|patients\/[^/?]+\/clientenquiry\/[^/?]+\/client-enquiry|patients\/[0-9a-f-]{36}\/appointments\/[0-9a-f-]{36}\/patient-checkin|patients\/closeaccount\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{43}|patients\/(digitalconsentform|resignconsent)\/[A-Za-z0-9_-]{43})\/?(\?|$)/i;
+  /^\/(patients\/[a-z0-9]+\/[A-Za-z0-9_-]{43}(\/[^/?]+){0,2}|customform\/[^/?]+\/surveryform|patients\/intake(complete|notavailable)|(home)?checkincomplete|thankyou|exit|newpatientpaperwork(drchorono)?(\/[^/?]+)?|clinical\/healthhistoryform|patients\/[^/?]+\/appointments\/[^/?]+\/(healthhistoryforms(\/[^/?]+)?|customscreeners)|patients\/[^/?]+\/(clientinfo|payment)\/[^/?]+|patients\/[^/?]+\/clientenquiry\/[^/?]+\/client-enquiry|patients\/[0-9a-f-]{36}\/appointments\/[0-9a-f-]{36}\/patient-checkin|patients\/closeaccount\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{43}|patients\/(digitalconsentform|resignconsent)\/[A-Za-z0-9_-]{43}|periodicvas\/[0-9a-f-]{36}\/[A-Za-z0-9_-]{43})\/?(\?|$)/i;
 const patientPages: Plugin = {
   name: 'pathwell-patient-pages',
   configureServer(server) {

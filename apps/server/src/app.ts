@@ -37,13 +37,19 @@ import { intakeRoutes } from './modules/intake/intake.routes';
 import { closeAccountRoutes } from './modules/intake/close-account.routes';
 import { consentLinkRoutes } from './modules/intake/consent-links.routes';
 import { INTAKE_SWEEP_CRON, sendDueIntakes } from './modules/intake/intake-auto-send';
+import { PATHWAY_SWEEP_CRON, runDuePathwaySteps } from './modules/pathways/pathway-runner';
+import { pathwayRoutes } from './modules/pathways/pathways.routes';
 import { legalRoutes } from './modules/legal/legal.routes';
+import { interventionRoutes } from './modules/interventions/interventions.routes';
 import { authPlugin } from './plugins/auth';
 import { errorsPlugin } from './plugins/errors';
 import { inputChecksPlugin } from './plugins/input-checks';
 import { openApiPlugin } from './plugins/openapi';
 import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
+import { procedureNoteRoutes } from './modules/procedure-notes/procedure-notes.routes';
+import { painJournalRoutes } from './modules/pain-journal/pain-journal.routes';
+import { patientMedicineRoutes } from './modules/medicines/patient-medicines.routes';
 
 export interface BuildOptions {
   config: Config;
@@ -131,6 +137,15 @@ export async function buildApp({
   } else {
     await jobs.unschedule(jobQueues.intakeSweep);
   }
+  await jobs.work(jobQueues.pathwaySweep, async () => {
+    await runDuePathwaySteps(database.db, { config, mailer: messenger, jobs, events });
+  });
+  // Care-pathway steps (decision 0041) run on the same switch as the intake sweep: off in the API tests.
+  if (config.intakeAutoSend) {
+    await jobs.schedule(jobQueues.pathwaySweep, PATHWAY_SWEEP_CRON);
+  } else {
+    await jobs.unschedule(jobQueues.pathwaySweep);
+  }
   await app.register(authPlugin, { db: database.db, config, mailer: messenger, jobs, events });
 
   await app.register(healthRoutes, { databaseKind: database.kind });
@@ -150,6 +165,7 @@ export async function buildApp({
   await app.register(patientDashboardRoutes);
   await app.register(customFormRoutes);
   await app.register(patientLinkRoutes);
+  await app.register(interventionRoutes);
   await app.register(formResponseRoutes);
   await app.register(fhirRoutes);
   await app.register(userMessageRoutes);
@@ -161,7 +177,11 @@ export async function buildApp({
   await app.register(intakeRoutes);
   await app.register(closeAccountRoutes);
   await app.register(consentLinkRoutes);
+  await app.register(pathwayRoutes);
   await app.register(legalRoutes);
+  await app.register(procedureNoteRoutes);
+  await app.register(painJournalRoutes);
+  await app.register(patientMedicineRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

@@ -20,7 +20,9 @@ const patientPagePattern = new RegExp(
     `|patients/[^/]+/(?:clientinfo|payment)/[^/]+|patients/[^/]+/clientenquiry/[^/]+/client-enquiry` +
     `|patients/[0-9a-fA-F-]{36}/appointments/[0-9a-fA-F-]{36}/patient-checkin` +
     // Decision 0036: the emailed close-account confirmation, and consents signed on their own.
-    `|patients/closeaccount/[0-9a-fA-F-]{36}/[A-Za-z0-9_-]{43}|patients/(?:digitalconsentform|resignconsent)/[A-Za-z0-9_-]{43})/?$`,
+    `|patients/closeaccount/[0-9a-fA-F-]{36}/[A-Za-z0-9_-]{43}|patients/(?:digitalconsentform|resignconsent)/[A-Za-z0-9_-]{43}` +
+    // Decision 0042: the pain journal between visits.
+    `|periodicvas/[0-9a-fA-F-]{36}/[A-Za-z0-9_-]{43})/?$`,
   'i',
 );
 

@@ -18,6 +18,8 @@ import enErrors from '../locales/en/errors.json';
 import enInstances from '../locales/en/instances.json';
 import enLegal from '../locales/en/legal.json';
 import enLists from '../locales/en/lists.json';
+import enMedicines from '../locales/en/medicines.json';
+import enInterventions from '../locales/en/interventions.json';
 import enOutbox from '../locales/en/outbox.json';
 import enNotifications from '../locales/en/notifications.json';
 import enCommunications from '../locales/en/communications.json';
@@ -34,6 +36,8 @@ import enTerms from '../locales/en/terms.json';
 import enPatients from '../locales/en/patients.json';
 import enQuestionnaires from '../locales/en/questionnaires.json';
 import enUsers from '../locales/en/users.json';
+import enProcedureNotes from '../locales/en/procedureNotes.json';
+import enPathways from '../locales/en/pathways.json';
 import esAccount from '../locales/es/account.json';
 import esActivity from '../locales/es/activity.json';
 import esAppointments from '../locales/es/appointments.json';
@@ -46,6 +50,8 @@ import esErrors from '../locales/es/errors.json';
 import esInstances from '../locales/es/instances.json';
 import esLegal from '../locales/es/legal.json';
 import esLists from '../locales/es/lists.json';
+import esMedicines from '../locales/es/medicines.json';
+import esInterventions from '../locales/es/interventions.json';
 import esMenu from '../locales/es/menu.json';
 import esOutbox from '../locales/es/outbox.json';
 import esNotifications from '../locales/es/notifications.json';
@@ -63,6 +69,8 @@ import esTerms from '../locales/es/terms.json';
 import esPatients from '../locales/es/patients.json';
 import esQuestionnaires from '../locales/es/questionnaires.json';
 import esUsers from '../locales/es/users.json';
+import esProcedureNotes from '../locales/es/procedureNotes.json';
+import esPathways from '../locales/es/pathways.json';
 import { getStoredLanguage, setStoredLanguage } from './session-storage';
 
 function validationFor(language: Language): Record<string, string> {
@@ -105,6 +113,8 @@ export const resources = {
     dates: enDates,
     settings: enSettings,
     lists: enLists,
+    medicines: enMedicines,
+    interventions: enInterventions,
     terms: enTerms,
     legal: enLegal,
     users: enUsers,
@@ -112,6 +122,8 @@ export const resources = {
     patients: enPatients,
     questionnaires: enQuestionnaires,
     instances: enInstances,
+    procedureNotes: enProcedureNotes,
+    pathways: enPathways,
   },
   es: {
     common: esCommon,
@@ -137,6 +149,8 @@ export const resources = {
     dates: esDates,
     settings: esSettings,
     lists: esLists,
+    medicines: esMedicines,
+    interventions: esInterventions,
     terms: esTerms,
     legal: esLegal,
     users: esUsers,
@@ -144,6 +158,8 @@ export const resources = {
     patients: esPatients,
     questionnaires: esQuestionnaires,
     instances: esInstances,
+    procedureNotes: esProcedureNotes,
+    pathways: esPathways,
   },
 } as const;
 

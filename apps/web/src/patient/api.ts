@@ -1,6 +1,7 @@
 import type { CloseAccountRequested, CloseAccountState } from '@pathwell/contracts/close-account';
 import type { ConsentLinkView, SignConsent } from '@pathwell/contracts/consent-links';
 import type { ErrorBody } from '@pathwell/contracts/errors';
+import type { PainJournalEntryInput, PainJournalSaved, PainJournalView } from '@pathwell/contracts/pain-journal';
 import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
 import type {
   ContactChoice,
@@ -205,6 +206,13 @@ export const closeAccountApi = {
     call<CloseAccountState>('GET', `/api/patients/closeaccount/${encodeURIComponent(patientId)}/${encodeURIComponent(token)}`),
   confirm: (body: { patientId: string; token: string }) =>
     call<CloseAccountState>('POST', '/api/patients/closeaccountconfirmation', { body }),
+};
+
+const painJournalPath = (token: string) => `/api/pain-journal/${encodeURIComponent(token)}`;
+
+export const painJournalApi = {
+  view: (token: string) => call<PainJournalView>('GET', painJournalPath(token)),
+  record: (token: string, body: PainJournalEntryInput) => call<PainJournalSaved>('POST', painJournalPath(token), { body }),
 };
 
 export const selfCheckInApi = {

@@ -14,3 +14,4 @@ export const CloseAccountRequest = lazy(() =>
 );
 export const ConsentLink = lazy(() => import('./consent-link').then((module) => ({ default: module.ConsentLink })));
 export const AccessRequestForm = lazy(() => import('./access-request').then((module) => ({ default: module.AccessRequestForm })));
+export const PainJournalPage = lazy(() => import('./pain-journal').then((module) => ({ default: module.PainJournalPage })));

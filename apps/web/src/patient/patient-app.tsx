@@ -6,7 +6,15 @@ import type { IntakeView } from '@pathwell/contracts/intake';
 import type { ConsentLinkView } from '@pathwell/contracts/consent-links';
 import { consentApi, intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
 import { patientI18n } from './i18n';
-import { AccessRequestForm, CloseAccountPage, ConsentLink, IntakeFlow, loadIntakeFlow, SelfCheckIn } from './lazy-pages';
+import {
+  AccessRequestForm,
+  CloseAccountPage,
+  ConsentLink,
+  IntakeFlow,
+  loadIntakeFlow,
+  PainJournalPage,
+  SelfCheckIn,
+} from './lazy-pages';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
 import { parsePatientPath } from './routes';
@@ -44,7 +52,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
   const isIntake = route?.kind === 'intake';
   const isConsent = route?.kind === 'consent';
   /** Pages that are not reached through a link's identity check. */
-  const standalone = route?.kind === 'selfCheckIn' || route?.kind === 'closeAccount';
+  const standalone = route?.kind === 'selfCheckIn' || route?.kind === 'closeAccount' || route?.kind === 'painJournal';
   const isLinkPage = route !== null && route.kind !== 'page' && !standalone;
   const [phase, setPhase] = useState<Phase>(isLinkPage ? { name: 'loading' } : { name: 'notFound' });
   const [standaloneClinic, setStandaloneClinic] = useState('');
@@ -158,7 +166,9 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         ? t('selfCheckIn.heading')
         : route?.kind === 'closeAccount'
           ? t('closeAccount.heading')
-          : title;
+          : route?.kind === 'painJournal'
+            ? t('painJournal.heading')
+            : title;
 
   useEffect(() => {
     document.title = clinicName ? `${title} · ${clinicName}` : title;
@@ -224,6 +234,15 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
               closeToken={route.closeToken}
               onClinicName={setStandaloneClinic}
               onLanguage={chooseLanguage}
+            />
+          )}
+          {route?.kind === 'painJournal' && (
+            <PainJournalPage
+              journalToken={route.journalToken}
+              retryDelaysMs={retryDelaysMs}
+              onClinicName={setStandaloneClinic}
+              onLanguage={chooseLanguage}
+              language={language}
             />
           )}
           {phase.name === 'notFound' && route?.kind !== 'page' && !standalone && (

@@ -11,7 +11,8 @@ export type PatientRoute =
     }
   | { kind: 'selfCheckIn'; patientId: string; appointmentId: string; token: '' }
   | { kind: 'closeAccount'; patientId: string; closeToken: string; token: '' }
-  | { kind: 'consent'; purpose: 'digitalConsent' | 'resign'; token: string };
+  | { kind: 'consent'; purpose: 'digitalConsent' | 'resign'; token: string }
+  | { kind: 'painJournal'; patientId: string; journalToken: string; token: '' };
 
 const slugs = new Set<string>(Object.values(instrumentSlugs));
 
@@ -25,6 +26,7 @@ const slugs = new Set<string>(Object.values(instrumentSlugs));
  *   /patients/{patientId}/appointments/{appointmentId}/patient-checkin   self check-in from a QR code
  *   /patients/closeaccount/{patientId}/{token}          the emailed close-account confirmation (decision 0036)
  *   /patients/digitalconsentform/{token}, /patients/resignconsent/{token}   consents signed on their own
+ *   /periodicvas/{patientId}/{token}                   the pain journal between visits (decision 0042)
  * Fixed words ignore case, as the staff router does; the token keeps its case.
  */
 /**
@@ -75,6 +77,9 @@ export function parsePatientPath(pathname: string): PatientRoute | null {
   const secondWord = second?.toLowerCase();
   if (firstWord === 'patients' && secondWord === 'closeaccount' && parts.length === 4 && third && fourth) {
     return { kind: 'closeAccount', patientId: third, closeToken: fourth, token: '' };
+  }
+  if (firstWord === 'periodicvas' && parts.length === 3 && second && third) {
+    return { kind: 'painJournal', patientId: second, journalToken: third, token: '' };
   }
   if (firstWord === 'patients' && (secondWord === 'digitalconsentform' || secondWord === 'resignconsent') && parts.length === 3) {
     return { kind: 'consent', purpose: secondWord === 'resignconsent' ? 'resign' : 'digitalConsent', token: third! };

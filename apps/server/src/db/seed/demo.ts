@@ -3,6 +3,11 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import { seedDemoMessaging } from './demo-messaging';
 import { seedDemoIntake } from './demo-intake';
 import { seedDemoConsents } from './demo-consents';
+import { seedDemoProcedureNotes } from './demo-procedure-notes';
+import { seedDemoCare } from './demo-care';
+import { seedDemoPainJournal } from './demo-pain-journal';
+import { seedDemoMedicines } from './demo-medicines';
+import { seedDemoPathways } from './demo-pathways';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
@@ -79,6 +84,8 @@ export async function seedDemo(db: Database): Promise<void> {
         // Injection consents are signed on the patient's phone or the clinic's tablet (decision 0036).
         enableShotConsent: 'true',
         enableDigitalShotConsent: 'true',
+        // Providers draft, sign and amend procedure notes from templates (decision 0040).
+        enableProcedureNote: 'true',
       },
       lakeside: clinicSettings('Lakeside Pain Center', '(512) 555-0198', '45 Lakeshore Dr, Austin, TX 78703'),
     };
@@ -120,6 +127,12 @@ export async function seedDemo(db: Database): Promise<void> {
     }
     await seedDemoIntake(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
     await seedDemoConsents(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
+    // Interventional care first: the pathway and pain-journal demo data build on its procedures.
+    await seedDemoCare(tx, { instanceId: clinics.riverside.id });
+    await seedDemoProcedureNotes(tx, { instanceId: clinics.riverside.id });
+    await seedDemoPainJournal(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
+    await seedDemoMedicines(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
+    await seedDemoPathways(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
   });
 }
 

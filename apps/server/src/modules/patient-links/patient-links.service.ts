@@ -10,6 +10,7 @@ import {
 } from '@pathwell/contracts/forms';
 import { INTAKE_LINK_TITLE } from '@pathwell/contracts/intake';
 import { CONSENT_LINK_TITLE } from '@pathwell/contracts/consent-links';
+import { PAIN_JOURNAL_LINK_TITLE } from '@pathwell/contracts/pain-journal';
 import { formProblems, keepVisibleAnswers, visibleQuestions } from '@pathwell/contracts/form-logic';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import {
@@ -299,9 +300,11 @@ export async function listLinks(ctx: SignedInContext, patientId: string): Promis
       link,
       link.kind === 'intake'
         ? INTAKE_LINK_TITLE.en
-        : link.formCode !== null
-          ? instrumentTitle(link.formCode).en
-          : (customTitle ?? ''),
+        : link.kind === 'painJournal'
+          ? PAIN_JOURNAL_LINK_TITLE.en
+          : link.formCode !== null
+            ? instrumentTitle(link.formCode).en
+            : (customTitle ?? ''),
       responseId,
       now,
     ),

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ClinicDashboard, DashboardAppointment, PatientDashboard, PatientNote } from '@pathwell/contracts/patient-dashboard';
+import type { PainSeries, PainTimeline } from '@pathwell/contracts/pain-journal';
 import { SessionReactContext } from '../../app/session-context';
 import { i18n } from '../../lib/i18n';
 import { Component as ClinicDashboardPage } from '../../routes/patients/dashboard';
@@ -145,6 +146,26 @@ afterEach(async () => {
   await i18n.changeLanguage('en');
 });
 
+const painTimeline: PainTimeline = {
+  visits: [
+    { appointmentId: crypto.randomUUID(), startsAt: '2025-01-10T15:00:00.000Z', score: 8 },
+    { appointmentId: crypto.randomUUID(), startsAt: '2025-02-10T15:00:00.000Z', score: 3 },
+  ],
+  journal: [{ id: crypto.randomUUID(), recordedAt: '2025-01-27T18:00:00.000Z', score: 5, note: 'Better since the shot' }],
+  procedures: [
+    { id: crypto.randomUUID(), performedOn: '2025-01-20', kind: 'injection', itemName: 'Lumbar epidural steroid injection' },
+  ],
+};
+const painSeries: PainSeries = {
+  interval: 'week',
+  timeZone: 'Etc/GMT+5',
+  series: [
+    { periodStart: '2025-01-06', average: 8, min: 8, max: 8, count: 1 },
+    { periodStart: '2025-01-27', average: 5, min: 5, max: 5, count: 1 },
+    { periodStart: '2025-02-10', average: 3, min: 3, max: 3, count: 1 },
+  ],
+};
+
 describe('patient dashboard page', () => {
   it('shows the demographics card with phone types and opt-ins, the timeline and the questionnaire empty state', async () => {
     fakeApi([
@@ -174,16 +195,67 @@ describe('patient dashboard page', () => {
     await waitFor(() => expect(screen.getByTestId('questionnaire-panel')).toHaveTextContent('No questionnaire results yet'));
   });
 
-  it('draws the pain trend as a labelled image with a table of the same numbers for screen readers', async () => {
-    fakeApi([{ path: `/api/patients/${patientId}/dashboard`, body: dashboard }]);
+  it('draws visits, journal entries and procedures on one time axis, with a table of the same points for screen readers', async () => {
+    const { calls } = fakeApi([
+      { path: `/api/patients/${patientId}/dashboard`, body: dashboard },
+      { path: `/api/patients/${patientId}/paintimeline`, body: painTimeline },
+      { path: '/api/patients/painjournal', body: painSeries },
+    ]);
     renderPatient();
-    const chart = await screen.findByRole('img', {
-      name: /Pain score by visit, from 01\/10\/2025 to 02\/10\/2025: latest 3 out of 10/,
-    });
-    expect(chart.querySelectorAll('circle')).toHaveLength(2);
-    const table = screen.getByRole('table', { name: 'Pain score per visit' });
+    const chart = await screen.findByRole(
+      'img',
+      { name: 'Pain from 01/10/2025 to 02/10/2025: 2 visit scores, 1 journal entries and 1 procedures' },
+      { timeout: 5000 },
+    );
+    expect(chart).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Pain scores and procedures by date' });
     const rows = within(table).getAllByRole('row').slice(1);
-    expect(rows.map((row) => row.textContent)).toEqual(['01/10/20258', '02/10/20253']);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      '01/10/2025Visit8',
+      '01/20/2025ProcedureLumbar epidural steroid injection',
+      '01/27/2025Journal5Better since the shot',
+      '02/10/2025Visit3',
+    ]);
+    expect(calls.find((call) => call.path === '/api/patients/painjournal')?.query.get('interval')).toBe('week');
+    await userEvent.setup().click(screen.getByRole('radio', { name: 'month' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === '/api/patients/painjournal').map((call) => call.query.get('interval'))).toEqual(
+        ['week', 'month'],
+      ),
+    );
+  });
+
+  it('sends the pain journal link by the chosen channels and shows the URL for the tablet', async () => {
+    const user = userEvent.setup();
+    const url = `/periodicvas/${patientId}/Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE`;
+    const { calls } = fakeApi([
+      { path: `/api/patients/${patientId}/dashboard`, body: dashboard },
+      { path: `/api/patients/${patientId}/paintimeline`, body: painTimeline },
+      { path: '/api/patients/painjournal', body: painSeries },
+      {
+        method: 'POST',
+        path: `/api/patients/${patientId}/painjournal/send`,
+        status: 201,
+        body: {
+          linkId: crypto.randomUUID(),
+          url,
+          expiresAt: '2025-03-12T15:00:00.000Z',
+          sent: [
+            { channel: 'email', status: 'queued' },
+            { channel: 'sms', status: 'notSent' },
+          ],
+        },
+      },
+    ]);
+    renderPatient();
+    await user.click(await screen.findByRole('button', { name: 'Send pain journal link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send the pain journal link' });
+    await user.click(within(dialog).getByRole('checkbox', { name: 'Text message' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await within(dialog).findByTestId('pain-journal-link-created')).toHaveTextContent('Sent by Email.');
+    expect(within(dialog).getByTestId('pain-journal-not-sent')).toHaveTextContent('Not sent by Text message');
+    expect(within(dialog).getByTestId('pain-journal-url')).toHaveValue(`${window.location.origin}${url}`);
+    expect(calls.find((call) => call.path.endsWith('/painjournal/send'))?.body).toEqual({ send: ['email', 'sms'] });
   });
 
   it('adds a note at the top of the list; only notes the user may change offer edit and delete', async () => {
@@ -253,6 +325,8 @@ describe('patient dashboard page', () => {
   it('speaks Spanish', async () => {
     fakeApi([
       { path: `/api/patients/${patientId}/dashboard`, body: dashboard },
+      { path: `/api/patients/${patientId}/paintimeline`, body: painTimeline },
+      { path: '/api/patients/painjournal', body: painSeries },
       { path: `/api/patients/${patientId}/formresponses`, body: { data: [], series: [] } },
       { path: '/api/patient-links', body: [] },
     ]);
@@ -261,7 +335,7 @@ describe('patient dashboard page', () => {
     await i18n.changeLanguage('es');
     expect(await screen.findByText('Aún no hay resultados de cuestionarios')).toBeInTheDocument();
     expect(screen.getByTestId('demographics-card')).toHaveTextContent('Móvil');
-    expect(screen.getByRole('table', { name: 'Puntuación de dolor por visita' })).toBeInTheDocument();
+    expect(await screen.findByRole('table', { name: 'Puntuaciones de dolor y procedimientos por fecha' })).toBeInTheDocument();
   });
 });
 

@@ -7,14 +7,18 @@ import { useSession } from '../../app/session-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { AppointmentTimeline } from '../../features/patient-dashboard/appointment-timeline';
+import { ProceduresCard } from '../../features/interventions/procedures-card';
 import { DemographicsCard } from '../../features/patient-dashboard/demographics-card';
 import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-chart';
+import { PatientPathwaysCard } from '../../features/pathways/patient-pathways-card';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
 import { PatientMessages } from '../../features/patient-dashboard/patient-messages';
 import { AccessRequestsCard } from '../../features/intake/access-requests-card';
 import { ConsentsCard } from '../../features/intake/consents-card';
+import { MedicinesCard } from '../../features/medicines/medicines-card';
 import { PatientIntakeCard } from '../../features/intake/patient-intake-card';
 import { PatientNotes } from '../../features/patient-dashboard/patient-notes';
+import { ProcedureNotesCard } from '../../features/procedure-notes/procedure-notes-card';
 import { QuestionnairesPanel } from '../../features/questionnaires/questionnaires-panel';
 import { ApiError } from '../../lib/api-client';
 
@@ -70,13 +74,17 @@ export function Component() {
             <DemographicsCard patient={data.demographics} />
             <PatientIntakeCard patientId={data.demographics.id} timeZone={timeZone} />
             <ConsentsCard patientId={data.demographics.id} timeZone={timeZone} />
+            <MedicinesCard patientId={data.demographics.id} />
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="md">
-            <PainTrendChart points={data.painTrend} timeZone={timeZone} />
-            <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} timeZone={timeZone} />
+            <PainTrendChart patientId={data.demographics.id} timeZone={timeZone} />
+            <PatientPathwaysCard patientId={data.demographics.id} timeZone={timeZone} />
+            <ProceduresCard patientId={data.demographics.id} />
+            <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} timeZone={timeZone} patientId={data.demographics.id} />
             <PatientNotes patientId={data.demographics.id} notes={data.notes} timeZone={timeZone} />
+            <ProcedureNotesCard patientId={data.demographics.id} />
             <PatientMessages patientId={data.demographics.id} timeZone={timeZone} />
           </Stack>
         </Grid.Col>
