@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { expectAccessibleAndFitting } from './a11y';
-import { DEMO_PASSWORD, signIn } from './helpers';
+import { DEMO_PASSWORD, signIn, waitForQuietNetwork } from './helpers';
 
 /**
  * Issue #13 (decisions 0038–0042): a doctor records a lumbar transforaminal epidural steroid injection
@@ -64,7 +64,38 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   await page.screenshot({ path: test.info().outputPath('intervention-form.png'), fullPage: true });
   await form.getByRole('button', { name: 'Save record' }).click();
 
-  // With procedure notes on (the demo clinic), the doctor goes straight on to the generated note.
+  // With procedure notes on (the demo clinic), the doctor goes straight on to the generated note,
+  // filled from the record, reviews it and signs it; the signed version is read-only.
   await expect(page).toHaveURL(/\/patients\/procedurenoteform\//);
-  // PROCEDURE-NOTE STEPS (helper B's screen) follow here.
+  const body = page.getByRole('textbox', { name: /Note/ });
+  await expect(body).toHaveValue(/Lumbar transforaminal epidural steroid injection/);
+  await expect(body).toHaveValue(/L4-L5, L5-S1/);
+  await body.fill(`${await body.inputValue()}\nReviewed by the provider.`);
+  await expectAccessibleAndFitting(page, 'procedure note');
+  await page.getByRole('button', { name: 'Sign' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Sign' }).click();
+  await expect(page.getByText(/Electronically signed by/).first()).toBeVisible();
+  await expect(page.getByRole('textbox', { name: /Note/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Amend' })).toBeVisible();
+
+  // The injection started the clinic's injection pathway (its trigger); the dashboard shows the
+  // procedure on the pain chart and the pathway's next questionnaire date.
+  await page.goto(`/patients/patientdashboard/${patient.id}`);
+  const pathway = page.getByTestId('patient-pathway').filter({ hasText: /epidural/i });
+  await expect(pathway).toBeVisible();
+  // The baseline questionnaire is the pathway's first step, due on the procedure's day.
+  await expect(pathway).toContainText(/Next: Oswestry Disability Index \(ODI\) on \d\d\/\d\d\/\d{4}/);
+  await expect(page.getByTestId('procedures-card').getByTestId('procedure-row').first()).toContainText('L4-L5, L5-S1');
+  const chartTable = page.getByTestId('pain-trend-table');
+  await expect(chartTable).toContainText('Lumbar transforaminal epidural steroid injection');
+  await expectAccessibleAndFitting(page, 'patient dashboard with a procedure');
+  await page.screenshot({ path: test.info().outputPath('patient-dashboard.png'), fullPage: true });
+
+  // The pathway's own page: its steps with their dates.
+  await pathway.getByRole('link').first().click();
+  await expect(page).toHaveURL(/\/pathwaysresponse\//);
+  await expect(page.getByTestId('pathway-enrolment-status')).toContainText('Active');
+  await waitForQuietNetwork(page);
+  await expectAccessibleAndFitting(page, 'pathway response');
+  await page.screenshot({ path: test.info().outputPath('pathway-response.png'), fullPage: true });
 });

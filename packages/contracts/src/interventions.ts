@@ -18,9 +18,21 @@ export const ICD10_CODE_PATTERN = /^[A-Z][0-9][0-9A-Z](\.[0-9A-Z]{1,4})?$/;
 export const SPINAL_LEVEL_PATTERN = /^(C[1-8]|T([1-9]|1[0-2])|L[1-6]|S[1-5]|Co)(-(C[1-8]|T([1-9]|1[0-2])|L[1-6]|S[1-5]|Co))?$/;
 
 const upper = (value: string) => value.trim().toUpperCase();
-export const icd10CodeSchema = z.string().max(8, 'icd10CodeInvalid').transform(upper).pipe(z.string().regex(ICD10_CODE_PATTERN, 'icd10CodeInvalid'));
-export const procedureCodeSchema = z.string().max(5, 'cptCodeInvalid').transform(upper).pipe(z.string().regex(CPT_CODE_PATTERN, 'cptCodeInvalid'));
-const spinalLevelSchema = z.string().max(7, 'spinalLevelInvalid').transform(upper).pipe(z.string().regex(SPINAL_LEVEL_PATTERN, 'spinalLevelInvalid'));
+export const icd10CodeSchema = z
+  .string()
+  .max(8, 'icd10CodeInvalid')
+  .transform(upper)
+  .pipe(z.string().regex(ICD10_CODE_PATTERN, 'icd10CodeInvalid'));
+export const procedureCodeSchema = z
+  .string()
+  .max(5, 'cptCodeInvalid')
+  .transform(upper)
+  .pipe(z.string().regex(CPT_CODE_PATTERN, 'cptCodeInvalid'));
+const spinalLevelSchema = z
+  .string()
+  .max(7, 'spinalLevelInvalid')
+  .transform(upper)
+  .pipe(z.string().regex(SPINAL_LEVEL_PATTERN, 'spinalLevelInvalid'));
 const optionalText = (max: number) =>
   z
     .string()
@@ -38,8 +50,14 @@ export const visitRecordInputSchema = z
       .array(z.number().int('invalid').min(1, 'invalid').max(9, 'invalid'))
       .max(9)
       .transform((values) => [...new Set(values)].sort((a, b) => a - b)),
-    diagnosisCodes: z.array(icd10CodeSchema).max(12).transform((codes) => [...new Set(codes)]),
-    procedureCodes: z.array(procedureCodeSchema).max(20).transform((codes) => [...new Set(codes)]),
+    diagnosisCodes: z
+      .array(icd10CodeSchema)
+      .max(12)
+      .transform((codes) => [...new Set(codes)]),
+    procedureCodes: z
+      .array(procedureCodeSchema)
+      .max(20)
+      .transform((codes) => [...new Set(codes)]),
     note: optionalText(10_000),
   })
   .refine((value) => !(value.actionsTaken.includes(NO_ACTIONS_TAKEN) && value.actionsTaken.length > 1), {
@@ -84,9 +102,13 @@ export const pumpRefillSchema = z
   .object({
     painPumpMedicineId: idSchema,
     concentration: positive(100_000),
-    dailyDose: positive(100_000).nullish().transform((value) => value ?? null),
+    dailyDose: positive(100_000)
+      .nullish()
+      .transform((value) => value ?? null),
     doseChange: z.number().int('invalid').min(1, 'invalid').max(4, 'invalid'),
-    newDailyDose: positive(100_000).nullish().transform((value) => value ?? null),
+    newDailyDose: positive(100_000)
+      .nullish()
+      .transform((value) => value ?? null),
   })
   .refine((value) => value.doseChange === DOSE_MAINTAIN || value.newDailyDose !== null, {
     message: 'newDoseRequired',
@@ -94,8 +116,16 @@ export const pumpRefillSchema = z
   });
 
 export const pumpVisitSchema = z.object({
-  procedure: z.number().int('invalid').min(1, 'invalid').max(3, 'invalid').nullish().transform((value) => value ?? null),
-  reservoirVolumeMl: positive(100).nullish().transform((value) => value ?? null),
+  procedure: z
+    .number()
+    .int('invalid')
+    .min(1, 'invalid')
+    .max(3, 'invalid')
+    .nullish()
+    .transform((value) => value ?? null),
+  reservoirVolumeMl: positive(100)
+    .nullish()
+    .transform((value) => value ?? null),
   refills: z.array(pumpRefillSchema).max(6),
   nextRefillDate: isoDateSchema.nullish().transform((value) => value ?? null),
 });
@@ -117,13 +147,22 @@ export const interventionInputSchema = z
     directionId: idSchema.nullish().transform((value) => value ?? null),
     locationId: idSchema.nullish().transform((value) => value ?? null),
     adaLocationId: idSchema.nullish().transform((value) => value ?? null),
-    side: z.enum(interventionSides).nullish().transform((value) => value ?? null),
+    side: z
+      .enum(interventionSides)
+      .nullish()
+      .transform((value) => value ?? null),
     levels: z.array(spinalLevelSchema).max(10).default([]),
     medicines: z.array(interventionMedicineSchema).max(10).default([]),
-    guidance: z.enum(guidanceKinds).nullish().transform((value) => value ?? null),
+    guidance: z
+      .enum(guidanceKinds)
+      .nullish()
+      .transform((value) => value ?? null),
     performedOn: isoDateSchema,
     providerId: idSchema.nullish().transform((value) => value ?? null),
-    providerType: z.enum(clinicalProviderTypeValues).nullish().transform((value) => value ?? null),
+    providerType: z
+      .enum(clinicalProviderTypeValues)
+      .nullish()
+      .transform((value) => value ?? null),
     completion: z.number().int('invalid').min(1, 'invalid').max(3, 'invalid').default(1),
     outcome: optionalText(4000),
     followUpPlan: optionalText(4000),
@@ -210,7 +249,13 @@ export const plannedProcedureStatuses = [
 export type PlannedProcedureStatus = (typeof plannedProcedureStatuses)[number];
 
 export const complianceSchema = z.object({
-  conservativeCareWeeks: z.number().int('invalid').min(0, 'numberOutOfRange').max(520, 'numberOutOfRange').nullish().transform((value) => value ?? null),
+  conservativeCareWeeks: z
+    .number()
+    .int('invalid')
+    .min(0, 'numberOutOfRange')
+    .max(520, 'numberOutOfRange')
+    .nullish()
+    .transform((value) => value ?? null),
   physicalTherapyCompleted: z.boolean().default(false),
   imagingCompleted: z.boolean().default(false),
   psychEvaluationCompleted: z.boolean().default(false),
@@ -247,10 +292,17 @@ export const plannedProcedureSchema = z.object({
 export type PlannedProcedure = z.infer<typeof plannedProcedureSchema>;
 
 export const patientStudyGroupsSchema = z.object({
-  studyGroupIds: z.array(idSchema).max(50).transform((ids) => [...new Set(ids)]),
+  studyGroupIds: z
+    .array(idSchema)
+    .max(50)
+    .transform((ids) => [...new Set(ids)]),
 });
 export const bulkStudyGroupSchema = z.object({
-  patientIds: z.array(idSchema).min(1, 'required').max(200).transform((ids) => [...new Set(ids)]),
+  patientIds: z
+    .array(idSchema)
+    .min(1, 'required')
+    .max(200)
+    .transform((ids) => [...new Set(ids)]),
   studyGroupId: idSchema,
   action: z.enum(['add', 'remove']),
 });

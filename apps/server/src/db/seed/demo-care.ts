@@ -63,7 +63,10 @@ const lists: Record<string, { name: string; attributes?: Record<string, unknown>
     { name: 'Bupivacaine', attributes: { concentration: 20, unit: 'mg/mL' } },
   ],
   studygroups: [
-    { name: 'Lumbar ESI outcomes 2026', attributes: { description: 'Patients followed after lumbar epidural steroid injections' } },
+    {
+      name: 'Lumbar ESI outcomes 2026',
+      attributes: { description: 'Patients followed after lumbar epidural steroid injections' },
+    },
     { name: 'SCS candidates', attributes: { description: 'Patients being evaluated for spinal cord stimulation' } },
     { name: 'Opioid taper program' },
   ],
@@ -85,7 +88,13 @@ async function addLists(tx: Database, instanceId: string) {
   const stored = await tx
     .select({ id: managedItems.id, name: managedItems.name, listType: managedItems.listType })
     .from(managedItems)
-    .where(and(eq(managedItems.instanceId, instanceId), inArray(managedItems.listType, Object.keys(lists)), isNull(managedItems.deletedAt)));
+    .where(
+      and(
+        eq(managedItems.instanceId, instanceId),
+        inArray(managedItems.listType, Object.keys(lists)),
+        isNull(managedItems.deletedAt),
+      ),
+    );
   return (listType: string, name: string) => stored.find((row) => row.listType === listType && row.name === name)?.id ?? null;
 }
 
@@ -109,7 +118,14 @@ export async function seedDemoCare(tx: Database, options: { instanceId: string }
   const candidates = await tx
     .select({ id: patients.id })
     .from(patients)
-    .where(and(eq(patients.instanceId, instanceId), eq(patients.doctorId, doctor.id), isNull(patients.deletedAt), isNull(patients.archivedAt)))
+    .where(
+      and(
+        eq(patients.instanceId, instanceId),
+        eq(patients.doctorId, doctor.id),
+        isNull(patients.deletedAt),
+        isNull(patients.archivedAt),
+      ),
+    )
     .orderBy(asc(patients.createdAt), asc(patients.id))
     .limit(40);
   const injection = idOf('interventionalitems:2', DEMO_LUMBAR_TFESI)!;
@@ -175,7 +191,9 @@ export async function seedDemoCare(tx: Database, options: { instanceId: string }
       note: 'Demo visit note: injection performed as planned.',
       recordedBy: doctor.id,
     });
-    await tx.insert(patientStudyGroups).values({ instanceId, patientId: candidate.id, studyGroupId: cohort, assignedBy: doctor.id });
+    await tx
+      .insert(patientStudyGroups)
+      .values({ instanceId, patientId: candidate.id, studyGroupId: cohort, assignedBy: doctor.id });
     seeded += 1;
   }
   const trialCandidate = candidates.at(-1);
@@ -197,7 +215,12 @@ export async function seedDemoCare(tx: Database, options: { instanceId: string }
     });
     await tx
       .insert(patientStudyGroups)
-      .values({ instanceId, patientId: trialCandidate.id, studyGroupId: idOf('studygroups', 'SCS candidates')!, assignedBy: doctor.id })
+      .values({
+        instanceId,
+        patientId: trialCandidate.id,
+        studyGroupId: idOf('studygroups', 'SCS candidates')!,
+        assignedBy: doctor.id,
+      })
       .onConflictDoNothing();
   }
 }

@@ -40,7 +40,12 @@ export async function interventionRoutes(fastify: FastifyInstance) {
 
   app.get('/api/patientappointments/:id/visitrecord', {
     config: care,
-    schema: { tags, summary: 'The visit record of one appointment: actions taken, codes, visit note', params, response: { 200: visitRecordSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'The visit record of one appointment: actions taken, codes, visit note',
+      params,
+      response: { 200: visitRecordSchema, ...errors },
+    },
     handler: async (request) => visitRecords.getVisitRecord(requireSignedIn(request.ctx), request.params.id),
   });
 
@@ -80,14 +85,25 @@ export async function interventionRoutes(fastify: FastifyInstance) {
 
   app.get('/api/patients/:id/interventions', {
     config: care,
-    schema: { tags, summary: "A patient's procedures, injections and pump visits", params, response: { 200: z.array(interventionSchema), ...errors } },
+    schema: {
+      tags,
+      summary: "A patient's procedures, injections and pump visits",
+      params,
+      response: { 200: z.array(interventionSchema), ...errors },
+    },
     handler: async (request) => interventions.patientInterventions(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.post('/api/interventions', {
     config: care,
-    schema: { tags, summary: 'Record a procedure, injection or pump visit', body: interventionInputSchema, response: { 201: interventionSchema, ...errors } },
-    handler: async (request, reply) => reply.status(201).send(await interventions.createIntervention(requireSignedIn(request.ctx), request.body)),
+    schema: {
+      tags,
+      summary: 'Record a procedure, injection or pump visit',
+      body: interventionInputSchema,
+      response: { 201: interventionSchema, ...errors },
+    },
+    handler: async (request, reply) =>
+      reply.status(201).send(await interventions.createIntervention(requireSignedIn(request.ctx), request.body)),
   });
 
   app.get('/api/interventions/:id', {
@@ -98,7 +114,13 @@ export async function interventionRoutes(fastify: FastifyInstance) {
 
   app.put('/api/interventions/:id', {
     config: care,
-    schema: { tags, summary: 'Change a procedure record', params, body: interventionInputSchema, response: { 200: interventionSchema, ...errors } },
+    schema: {
+      tags,
+      summary: 'Change a procedure record',
+      params,
+      body: interventionInputSchema,
+      response: { 200: interventionSchema, ...errors },
+    },
     handler: async (request) => interventions.updateIntervention(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
@@ -113,7 +135,12 @@ export async function interventionRoutes(fastify: FastifyInstance) {
 
   app.get('/api/patients/:id/procedures', {
     config: care,
-    schema: { tags, summary: "A patient's planned procedures with their compliance", params, response: { 200: z.array(plannedProcedureSchema), ...errors } },
+    schema: {
+      tags,
+      summary: "A patient's planned procedures with their compliance",
+      params,
+      response: { 200: z.array(plannedProcedureSchema), ...errors },
+    },
     handler: async (request) => planned.patientPlannedProcedures(requireSignedIn(request.ctx), request.params.id),
   });
 

@@ -1,9 +1,5 @@
 import { and, asc, desc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
-import type {
-  Intervention,
-  InterventionFormInfo,
-  InterventionPayload,
-} from '@pathwell/contracts/interventions';
+import type { Intervention, InterventionFormInfo, InterventionPayload } from '@pathwell/contracts/interventions';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { RoleCode } from '@pathwell/contracts/roles';
@@ -72,7 +68,9 @@ async function checkReferences(ctx: SignedInContext, db: Database, input: Interv
     const id = input[field as keyof typeof listOf];
     if (id) wanted.push([field, id, lists]);
   }
-  input.medicines.forEach((medicine, index) => wanted.push([`medicines.${index}.medicineId`, medicine.medicineId, ['medicines']]));
+  input.medicines.forEach((medicine, index) =>
+    wanted.push([`medicines.${index}.medicineId`, medicine.medicineId, ['medicines']]),
+  );
   input.pump?.refills.forEach((refill, index) =>
     wanted.push([`pump.refills.${index}.painPumpMedicineId`, refill.painPumpMedicineId, ['painpumpmedicines']]),
   );
@@ -99,7 +97,13 @@ async function checkReferences(ctx: SignedInContext, db: Database, input: Interv
     const [visit] = await db
       .select({ patientId: appointments.patientId })
       .from(appointments)
-      .where(and(eq(appointments.id, input.appointmentId), eq(appointments.instanceId, ctx.instanceId), isNull(appointments.deletedAt)));
+      .where(
+        and(
+          eq(appointments.id, input.appointmentId),
+          eq(appointments.instanceId, ctx.instanceId),
+          isNull(appointments.deletedAt),
+        ),
+      );
     if (visit?.patientId !== input.patientId) fields.appointmentId = 'invalid';
   }
   if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'valuesInvalid', { fields });
@@ -235,7 +239,11 @@ export async function createIntervention(ctx: SignedInContext, input: Interventi
       .returning();
     await recordActivity(
       tx,
-      staffActivity(ctx, 'Interventions', 'Created', { type: 'intervention', id: row!.id, description: `${describe(input)} recorded` }),
+      staffActivity(ctx, 'Interventions', 'Created', {
+        type: 'intervention',
+        id: row!.id,
+        description: `${describe(input)} recorded`,
+      }),
     );
     if (row!.itemId && row!.completion === 1) await afterPerformed(ctx, tx, row!);
     return row!.id;
@@ -276,7 +284,8 @@ async function afterPerformed(ctx: SignedInContext, tx: Database, row: Row) {
 export async function updateIntervention(ctx: SignedInContext, id: string, input: InterventionPayload): Promise<Intervention> {
   await ctx.db.transaction(async (tx) => {
     const existing = await findVisibleIntervention(ctx, tx, id, true);
-    if (existing.patientId !== input.patientId) throw new AppError('VALIDATION', 'valuesInvalid', { fields: { patientId: 'invalid' } });
+    if (existing.patientId !== input.patientId)
+      throw new AppError('VALIDATION', 'valuesInvalid', { fields: { patientId: 'invalid' } });
     await checkReferences(ctx, tx, input);
     const [row] = await tx
       .update(interventions)
@@ -300,14 +309,20 @@ export async function deleteIntervention(ctx: SignedInContext, id: string): Prom
       .update(interventions)
       .set({ deletedAt: new Date(), updatedAt: new Date() })
       .where(and(eq(interventions.id, id), eq(interventions.instanceId, ctx.instanceId)));
-    await recordActivity(tx, staffActivity(ctx, 'Interventions', 'Deleted', { type: 'intervention', id, description: 'Procedure record deleted' }));
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Interventions', 'Deleted', { type: 'intervention', id, description: 'Procedure record deleted' }),
+    );
   });
 }
 
 export async function getIntervention(ctx: SignedInContext, id: string, audit = true): Promise<Intervention> {
   const row = await findVisibleIntervention(ctx, ctx.db, id);
   if (audit) {
-    await recordActivity(ctx.db, staffActivity(ctx, 'Interventions', 'Viewed', { type: 'intervention', id, description: 'Procedure record viewed' }));
+    await recordActivity(
+      ctx.db,
+      staffActivity(ctx, 'Interventions', 'Viewed', { type: 'intervention', id, description: 'Procedure record viewed' }),
+    );
   }
   const [view] = await toInterventions(ctx.db, [row]);
   return view!;
@@ -319,7 +334,9 @@ export async function patientInterventions(ctx: SignedInContext, patientId: stri
   const rows = await ctx.db
     .select()
     .from(interventions)
-    .where(and(eq(interventions.instanceId, ctx.instanceId), eq(interventions.patientId, patient.id), isNull(interventions.deletedAt)))
+    .where(
+      and(eq(interventions.instanceId, ctx.instanceId), eq(interventions.patientId, patient.id), isNull(interventions.deletedAt)),
+    )
     .orderBy(desc(interventions.performedOn), desc(interventions.createdAt))
     .limit(200);
   await recordActivity(
@@ -333,7 +350,12 @@ export async function patientInterventions(ctx: SignedInContext, patientId: stri
 export async function interventionFormInfo(ctx: SignedInContext, patientId: string): Promise<InterventionFormInfo> {
   const patient = await findVisiblePatient(ctx, ctx.db, patientId);
   const lists = await ctx.db
-    .select({ id: managedItems.id, name: managedItems.name, listType: managedItems.listType, attributes: managedItems.attributes })
+    .select({
+      id: managedItems.id,
+      name: managedItems.name,
+      listType: managedItems.listType,
+      attributes: managedItems.attributes,
+    })
     .from(managedItems)
     .where(
       and(
@@ -372,10 +394,19 @@ export async function interventionFormInfo(ctx: SignedInContext, patientId: stri
     procedures: of('interventionalitems:1').map(({ id, name, attributes }) => ({ id, name, cptCode: text(attributes.cptCode) })),
     injections: of('interventionalitems:2').map(({ id, name, attributes }) => ({ id, name, cptCode: text(attributes.cptCode) })),
     bodyParts: of('interventionalitems:3').map(({ id, name }) => ({ id, name })),
-    directions: of('interventionaldirections').map(({ id, name, attributes }) => ({ id, name, abbreviation: text(attributes.abbreviation) })),
+    directions: of('interventionaldirections').map(({ id, name, attributes }) => ({
+      id,
+      name,
+      abbreviation: text(attributes.abbreviation),
+    })),
     locations: of('interventionallocations').map(({ id, name }) => ({ id, name })),
     adaLocations: of('adainterventionallocations').map(({ id, name, attributes }) => ({ id, name, code: text(attributes.code) })),
-    medicines: of('medicines').map(({ id, name, attributes }) => ({ id, name, strength: num(attributes.strength), unit: text(attributes.unit) })),
+    medicines: of('medicines').map(({ id, name, attributes }) => ({
+      id,
+      name,
+      strength: num(attributes.strength),
+      unit: text(attributes.unit),
+    })),
     painPumpMedicines: of('painpumpmedicines').map(({ id, name, attributes }) => ({
       id,
       name,

@@ -1,6 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Intervention, InterventionFormInfo, PlannedProcedure, RecentCode, VisitRecord } from '@pathwell/contracts/interventions';
+import type {
+  Intervention,
+  InterventionFormInfo,
+  PlannedProcedure,
+  RecentCode,
+  VisitRecord,
+} from '@pathwell/contracts/interventions';
 import type { PatientPage } from '@pathwell/contracts/patients';
 import { activityLogs, appointments, instances, managedItems, patients, users } from '../../db/schema';
 import { DEMO_LUMBAR_TFESI, DEMO_SCS_TRIAL } from '../../db/seed/demo-care';
@@ -79,7 +85,10 @@ describe('intervention form info', () => {
     expect(info.injections.find((item) => item.name === DEMO_LUMBAR_TFESI)?.cptCode).toBe('64483');
     expect(info.procedures.map((item) => item.name)).toContain(DEMO_SCS_TRIAL);
     expect(info.bodyParts.length).toBeGreaterThan(0);
-    expect(info.painPumpMedicines.find((medicine) => medicine.name === 'Baclofen')).toMatchObject({ concentration: 2000, unit: 'mcg/mL' });
+    expect(info.painPumpMedicines.find((medicine) => medicine.name === 'Baclofen')).toMatchObject({
+      concentration: 2000,
+      unit: 'mcg/mL',
+    });
     expect(info.providers.map((provider) => provider.id)).toContain(doctorId);
     expect(info.appointments.map((visit) => visit.id)).toContain(appointmentId);
   });
@@ -111,7 +120,9 @@ describe('interventions', () => {
     const audit = await t.db
       .select()
       .from(activityLogs)
-      .where(and(eq(activityLogs.targetId, created.id), eq(activityLogs.area, 'Interventions'), eq(activityLogs.action, 'Created')));
+      .where(
+        and(eq(activityLogs.targetId, created.id), eq(activityLogs.area, 'Interventions'), eq(activityLogs.action, 'Created')),
+      );
     expect(audit).toHaveLength(1);
   });
 
@@ -131,7 +142,11 @@ describe('interventions', () => {
     };
     const created = await call('staff', 'POST', '/api/interventions', pump);
     expect(created.statusCode).toBe(201);
-    expect(created.json<Intervention>().pump?.refills[0]).toMatchObject({ name: 'Morphine, preservative-free', concentrationUnit: 'mg/mL', newDailyDose: 2.75 });
+    expect(created.json<Intervention>().pump?.refills[0]).toMatchObject({
+      name: 'Morphine, preservative-free',
+      concentrationUnit: 'mg/mL',
+      newDailyDose: 2.75,
+    });
 
     const missingDose = await call('staff', 'POST', '/api/interventions', {
       ...pump,
@@ -142,7 +157,12 @@ describe('interventions', () => {
   });
 
   it('answers bad input with 400 and field errors, never a 500', async () => {
-    const bad = await call('staff', 'POST', '/api/interventions', injectionPayload({ levels: ['L9-X1'], performedOn: '2026-02-30', completion: 7 }));
+    const bad = await call(
+      'staff',
+      'POST',
+      '/api/interventions',
+      injectionPayload({ levels: ['L9-X1'], performedOn: '2026-02-30', completion: 7 }),
+    );
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().fields)).toEqual(expect.arrayContaining(['levels.0', 'performedOn', 'completion']));
     const noItem = await call('staff', 'POST', '/api/interventions', injectionPayload({ itemId: null }));
@@ -162,14 +182,28 @@ describe('interventions', () => {
     const foreignItem = await call('staff', 'POST', '/api/interventions', injectionPayload({ itemId: lakesideItem!.id }));
     expect(foreignItem.statusCode).toBe(400);
     expect(foreignItem.json().fields).toHaveProperty('itemId');
-    expect((await call('staff', 'POST', '/api/interventions', injectionPayload({ patientId: lakesidePatient, appointmentId: null }))).statusCode).toBe(404);
+    expect(
+      (await call('staff', 'POST', '/api/interventions', injectionPayload({ patientId: lakesidePatient, appointmentId: null })))
+        .statusCode,
+    ).toBe(404);
     expect((await call('admin2', 'GET', `/api/patients/${patientId}/interventions`)).statusCode).toBe(404);
   });
 
   it('keeps a Doctor to their own patients and lets only Admin, System Manager and Doctor delete', async () => {
-    const created = (await call('staff', 'POST', '/api/interventions', injectionPayload({ patientId: otherDoctorsPatient, appointmentId: null }))).json<Intervention>();
+    const created = (
+      await call('staff', 'POST', '/api/interventions', injectionPayload({ patientId: otherDoctorsPatient, appointmentId: null }))
+    ).json<Intervention>();
     expect((await call('doctor', 'GET', `/api/interventions/${created.id}`)).statusCode).toBe(404);
-    expect((await call('doctor', 'PUT', `/api/interventions/${created.id}`, injectionPayload({ patientId: otherDoctorsPatient, appointmentId: null }))).statusCode).toBe(404);
+    expect(
+      (
+        await call(
+          'doctor',
+          'PUT',
+          `/api/interventions/${created.id}`,
+          injectionPayload({ patientId: otherDoctorsPatient, appointmentId: null }),
+        )
+      ).statusCode,
+    ).toBe(404);
     expect((await call('staff', 'DELETE', `/api/interventions/${created.id}`)).statusCode).toBe(403);
     expect((await call('admin2', 'DELETE', `/api/interventions/${created.id}`)).statusCode).toBe(404);
     expect((await call('admin', 'DELETE', `/api/interventions/${created.id}`)).statusCode).toBe(204);
@@ -178,14 +212,29 @@ describe('interventions', () => {
 
   it('updates a record; a procedure completed now marks its planned procedure performed', async () => {
     const planned = (
-      await call('staff', 'POST', '/api/procedures/upsert', { patientId, itemId: itemId(DEMO_SCS_TRIAL), status: 'scheduled', plannedFor: '2026-04-01' })
+      await call('staff', 'POST', '/api/procedures/upsert', {
+        patientId,
+        itemId: itemId(DEMO_SCS_TRIAL),
+        status: 'scheduled',
+        plannedFor: '2026-04-01',
+      })
     ).json<PlannedProcedure>();
     const trial = (
-      await call('doctor', 'POST', '/api/interventions', injectionPayload({ kind: 'procedure', itemId: itemId(DEMO_SCS_TRIAL), completion: 2, levels: ['T8-T9'] }))
+      await call(
+        'doctor',
+        'POST',
+        '/api/interventions',
+        injectionPayload({ kind: 'procedure', itemId: itemId(DEMO_SCS_TRIAL), completion: 2, levels: ['T8-T9'] }),
+      )
     ).json<Intervention>();
     let listed = (await call('doctor', 'GET', `/api/patients/${patientId}/procedures`)).json<PlannedProcedure[]>();
     expect(listed.find((row) => row.id === planned.id)?.status).toBe('scheduled');
-    const updated = await call('doctor', 'PUT', `/api/interventions/${trial.id}`, injectionPayload({ kind: 'procedure', itemId: itemId(DEMO_SCS_TRIAL), completion: 1, levels: ['T8-T9'] }));
+    const updated = await call(
+      'doctor',
+      'PUT',
+      `/api/interventions/${trial.id}`,
+      injectionPayload({ kind: 'procedure', itemId: itemId(DEMO_SCS_TRIAL), completion: 1, levels: ['T8-T9'] }),
+    );
     expect(updated.statusCode).toBe(200);
     listed = (await call('doctor', 'GET', `/api/patients/${patientId}/procedures`)).json<PlannedProcedure[]>();
     expect(listed.find((row) => row.id === planned.id)).toMatchObject({ status: 'performed', interventionId: trial.id });
@@ -194,11 +243,23 @@ describe('interventions', () => {
 
 describe('planned procedures and compliance', () => {
   it('adds, changes and records compliance; refuses a body part as the procedure and other clinics', async () => {
-    const created = await call('staff', 'POST', '/api/procedures/upsert', { patientId, itemId: itemId('Lumbar radiofrequency ablation') });
+    const created = await call('staff', 'POST', '/api/procedures/upsert', {
+      patientId,
+      itemId: itemId('Lumbar radiofrequency ablation'),
+    });
     expect(created.statusCode).toBe(200);
     const planned = created.json<PlannedProcedure>();
-    expect(planned).toMatchObject({ status: 'planned', item: { cptCode: '64635' }, compliance: { physicalTherapyCompleted: false } });
-    const changed = await call('staff', 'POST', '/api/procedures/upsert', { id: planned.id, patientId, itemId: planned.item.id, status: 'authorisationRequested' });
+    expect(planned).toMatchObject({
+      status: 'planned',
+      item: { cptCode: '64635' },
+      compliance: { physicalTherapyCompleted: false },
+    });
+    const changed = await call('staff', 'POST', '/api/procedures/upsert', {
+      id: planned.id,
+      patientId,
+      itemId: planned.item.id,
+      status: 'authorisationRequested',
+    });
     expect(changed.json<PlannedProcedure>().status).toBe('authorisationRequested');
     const compliance = await call('staff', 'PUT', `/api/procedures/${planned.id}/compliance`, {
       conservativeCareWeeks: 6,
@@ -208,14 +269,19 @@ describe('planned procedures and compliance', () => {
       notes: 'PT 6 weeks at Riverside Rehab',
     });
     expect(compliance.statusCode).toBe(200);
-    expect(compliance.json<PlannedProcedure>().compliance).toMatchObject({ conservativeCareWeeks: 6, physicalTherapyCompleted: true });
+    expect(compliance.json<PlannedProcedure>().compliance).toMatchObject({
+      conservativeCareWeeks: 6,
+      physicalTherapyCompleted: true,
+    });
 
     const badWeeks = await call('staff', 'PUT', `/api/procedures/${planned.id}/compliance`, { conservativeCareWeeks: -1 });
     expect(badWeeks.statusCode).toBe(400);
     expect(badWeeks.json().fields).toHaveProperty('conservativeCareWeeks');
     const bodyPart = await call('staff', 'POST', '/api/procedures/upsert', { patientId, itemId: info.bodyParts[0]!.id });
     expect(bodyPart.statusCode).toBe(400);
-    expect((await call('admin2', 'PUT', `/api/procedures/${planned.id}/compliance`, { physicalTherapyCompleted: true })).statusCode).toBe(404);
+    expect(
+      (await call('admin2', 'PUT', `/api/procedures/${planned.id}/compliance`, { physicalTherapyCompleted: true })).statusCode,
+    ).toBe(404);
     expect((await call('nobody', 'GET', `/api/patients/${patientId}/procedures`)).statusCode).toBe(401);
   });
 });
@@ -242,7 +308,10 @@ describe('visit record', () => {
     expect(diagnoses.find((row) => row.code === 'G89.4')).toMatchObject({ uses: 1, clinicLabel: null });
     const procedures = (await call('staff', 'GET', '/api/appointmentcodes/recent?kind=procedure')).json<RecentCode[]>();
     expect(procedures.find((row) => row.code === '64483')?.clinicLabel).toBe(DEMO_LUMBAR_TFESI);
-    expect(procedures.find((row) => row.code === '64635')).toMatchObject({ uses: 0, clinicLabel: 'Lumbar radiofrequency ablation' });
+    expect(procedures.find((row) => row.code === '64635')).toMatchObject({
+      uses: 0,
+      clinicLabel: 'Lumbar radiofrequency ablation',
+    });
   });
 
   it('refuses malformed codes, "No Actions Taken" with an action, other clinics and a colleague’s patient', async () => {
@@ -252,7 +321,9 @@ describe('visit record', () => {
       procedureCodes: ['6448'],
     });
     expect(bad.statusCode).toBe(400);
-    expect(Object.keys(bad.json().fields)).toEqual(expect.arrayContaining(['actionsTaken', 'diagnosisCodes.0', 'procedureCodes.0']));
+    expect(Object.keys(bad.json().fields)).toEqual(
+      expect.arrayContaining(['actionsTaken', 'diagnosisCodes.0', 'procedureCodes.0']),
+    );
     expect((await call('admin2', 'GET', `/api/patientappointments/${appointmentId}/visitrecord`)).statusCode).toBe(404);
     const [colleagueVisit] = await t.db
       .insert(appointments)
@@ -282,22 +353,41 @@ describe('cohorts', () => {
       await call('staff', 'POST', '/api/patients/filtered', { selectedStudyGroups: [scs], lastName: 'Delgado' })
     ).json<PatientPage>();
     expect(filtered.data.map((row) => row.id)).toEqual([patientId]);
-    const bulk = await call('staff', 'POST', '/api/patients/studygroups/bulk', { patientIds: [patientId, otherDoctorsPatient], studyGroupId: scs, action: 'remove' });
+    const bulk = await call('staff', 'POST', '/api/patients/studygroups/bulk', {
+      patientIds: [patientId, otherDoctorsPatient],
+      studyGroupId: scs,
+      action: 'remove',
+    });
     expect(bulk.json()).toEqual({ changed: 1 });
-    const after = (await call('staff', 'POST', '/api/patients/filtered', { selectedStudyGroups: [scs], lastName: 'Delgado' })).json<PatientPage>();
+    const after = (
+      await call('staff', 'POST', '/api/patients/filtered', { selectedStudyGroups: [scs], lastName: 'Delgado' })
+    ).json<PatientPage>();
     expect(after.data).toHaveLength(0);
   });
 
   it('refuses a list item that is not a cohort, another clinic’s patient, and a Doctor’s colleague’s patient in bulk', async () => {
-    const notCohort = await call('staff', 'PUT', `/api/patients/${patientId}/studygroups`, { studyGroupIds: [info.bodyParts[0]!.id] });
+    const notCohort = await call('staff', 'PUT', `/api/patients/${patientId}/studygroups`, {
+      studyGroupIds: [info.bodyParts[0]!.id],
+    });
     expect(notCohort.statusCode).toBe(400);
     expect(notCohort.json().fields).toHaveProperty('studyGroupIds');
     const esi = await groupId('Lumbar ESI outcomes 2026');
     expect((await call('admin2', 'PUT', `/api/patients/${patientId}/studygroups`, { studyGroupIds: [] })).statusCode).toBe(404);
-    const colleague = await call('doctor', 'POST', '/api/patients/studygroups/bulk', { patientIds: [otherDoctorsPatient], studyGroupId: esi, action: 'add' });
+    const colleague = await call('doctor', 'POST', '/api/patients/studygroups/bulk', {
+      patientIds: [otherDoctorsPatient],
+      studyGroupId: esi,
+      action: 'add',
+    });
     expect(colleague.statusCode).toBe(400);
-    const lake = await call('staff', 'POST', '/api/patients/studygroups/bulk', { patientIds: [lakesidePatient], studyGroupId: esi, action: 'add' });
+    const lake = await call('staff', 'POST', '/api/patients/studygroups/bulk', {
+      patientIds: [lakesidePatient],
+      studyGroupId: esi,
+      action: 'add',
+    });
     expect(lake.statusCode).toBe(400);
-    expect((await call('staff', 'POST', '/api/patients/studygroups/bulk', { patientIds: [], studyGroupId: esi, action: 'add' })).statusCode).toBe(400);
+    expect(
+      (await call('staff', 'POST', '/api/patients/studygroups/bulk', { patientIds: [], studyGroupId: esi, action: 'add' }))
+        .statusCode,
+    ).toBe(400);
   });
 });

@@ -1,10 +1,6 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
-import type {
-  complianceSchema,
-  PlannedProcedure,
-  plannedProcedureUpsertSchema,
-} from '@pathwell/contracts/interventions';
+import type { complianceSchema, PlannedProcedure, plannedProcedureUpsertSchema } from '@pathwell/contracts/interventions';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { managedItems, plannedProcedures } from '../../db/schema';
@@ -78,14 +74,19 @@ export async function upsertPlannedProcedure(ctx: SignedInContext, input: Upsert
     }
     if (input.id) {
       const existing = await findPlanned(ctx, tx, input.id);
-      if (existing.patientId !== input.patientId) throw new AppError('VALIDATION', 'valuesInvalid', { fields: { patientId: 'invalid' } });
+      if (existing.patientId !== input.patientId)
+        throw new AppError('VALIDATION', 'valuesInvalid', { fields: { patientId: 'invalid' } });
       await tx
         .update(plannedProcedures)
         .set({ itemId: input.itemId, status: input.status, plannedFor: input.plannedFor, updatedAt: new Date() })
         .where(eq(plannedProcedures.id, existing.id));
       await recordActivity(
         tx,
-        staffActivity(ctx, 'Interventions', 'Updated', { type: 'planned procedure', id: existing.id, description: `Planned procedure: ${input.status}` }),
+        staffActivity(ctx, 'Interventions', 'Updated', {
+          type: 'planned procedure',
+          id: existing.id,
+          description: `Planned procedure: ${input.status}`,
+        }),
       );
       return existing.id;
     }
@@ -102,7 +103,11 @@ export async function upsertPlannedProcedure(ctx: SignedInContext, input: Upsert
       .returning({ id: plannedProcedures.id });
     await recordActivity(
       tx,
-      staffActivity(ctx, 'Interventions', 'Created', { type: 'planned procedure', id: row!.id, description: 'Procedure planned' }),
+      staffActivity(ctx, 'Interventions', 'Created', {
+        type: 'planned procedure',
+        id: row!.id,
+        description: 'Procedure planned',
+      }),
     );
     return row!.id;
   });

@@ -46,7 +46,9 @@ export async function getPatientStudyGroups(ctx: SignedInContext, patientId: str
 async function addMembers(ctx: SignedInContext, tx: Database, patientIds: string[], studyGroupId: string) {
   const added = await tx
     .insert(patientStudyGroups)
-    .values(patientIds.map((patientId) => ({ instanceId: ctx.instanceId, patientId, studyGroupId, assignedBy: ctx.actor.userId })))
+    .values(
+      patientIds.map((patientId) => ({ instanceId: ctx.instanceId, patientId, studyGroupId, assignedBy: ctx.actor.userId })),
+    )
     .onConflictDoNothing()
     .returning({ patientId: patientStudyGroups.patientId });
   // A cohort assignment may start a pathway (decision 0041); only new members, not ones already in it.
@@ -57,7 +59,11 @@ async function addMembers(ctx: SignedInContext, tx: Database, patientIds: string
 }
 
 /** "Patient study groups update": the patient's cohorts become exactly `studyGroupIds`. */
-export async function setPatientStudyGroups(ctx: SignedInContext, patientId: string, studyGroupIds: string[]): Promise<PatientStudyGroup[]> {
+export async function setPatientStudyGroups(
+  ctx: SignedInContext,
+  patientId: string,
+  studyGroupIds: string[],
+): Promise<PatientStudyGroup[]> {
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, patientId);
     await checkGroups(ctx, tx, studyGroupIds, 'studyGroupIds');

@@ -37,7 +37,11 @@ export async function getVisitRecord(ctx: SignedInContext, appointmentId: string
 }
 
 /** One record per visit, replaced as a whole: what the provider sees is what is stored. */
-export async function saveVisitRecord(ctx: SignedInContext, appointmentId: string, input: VisitRecordPayload): Promise<VisitRecord> {
+export async function saveVisitRecord(
+  ctx: SignedInContext,
+  appointmentId: string,
+  input: VisitRecordPayload,
+): Promise<VisitRecord> {
   await ctx.db.transaction(async (tx) => {
     const visit = await findVisibleAppointment(tx, ctx, appointmentId);
     const values = {
@@ -90,6 +94,7 @@ export async function recentCodes(ctx: SignedInContext, kind: 'diagnosis' | 'pro
   const labelOf = new Map<string, string>();
   for (const item of items) if (item.code && !labelOf.has(item.code)) labelOf.set(item.code, item.name);
   const result: RecentCode[] = used.map((row) => ({ ...row, clinicLabel: labelOf.get(row.code) ?? null }));
-  for (const [code, name] of labelOf) if (!result.some((row) => row.code === code)) result.push({ code, uses: 0, clinicLabel: name });
+  for (const [code, name] of labelOf)
+    if (!result.some((row) => row.code === code)) result.push({ code, uses: 0, clinicLabel: name });
   return result;
 }

@@ -115,7 +115,11 @@ export function ProceduresCard({ patientId }: { patientId: string }) {
                       </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={row.completion === 1 ? 'green' : row.completion === 3 ? 'yellow' : 'gray'}>
+                      <Badge
+                        variant="light"
+                        color={row.completion === 1 ? 'green' : row.completion === 3 ? 'yellow' : 'gray'}
+                        miw="max-content"
+                      >
                         {completion(row.completion)}
                       </Badge>
                     </Table.Td>
@@ -180,7 +184,7 @@ export function ProceduresCard({ patientId }: { patientId: string }) {
                 </Text>
               </Stack>
               <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
-                <Badge color={statusColor[row.status]} variant="light">
+                <Badge color={statusColor[row.status]} variant="light" miw="max-content">
                   {t(`planned.statuses.${row.status}`)}
                 </Badge>
                 <Button size="compact-xs" variant="subtle" onClick={() => setEditing(row)}>

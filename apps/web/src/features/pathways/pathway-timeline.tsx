@@ -112,11 +112,7 @@ export function PathwayTimeline({ enrolmentId, timeZone }: { enrolmentId: string
                 <Stack gap={4}>
                   <Text>
                     {t('timeline.patient')}:{' '}
-                    <Anchor
-                      component={Link}
-                      to={`/patients/patientdashboard/${data.patientId}`}
-                      aria-label={t('timeline.openDashboard')}
-                    >
+                    <Anchor component={Link} to={`/patients/patientdashboard/${data.patientId}`}>
                       {data.patientName}
                     </Anchor>
                   </Text>
@@ -172,7 +168,7 @@ export function PathwayTimeline({ enrolmentId, timeZone }: { enrolmentId: string
                   header: t('timeline.status'),
                   cell: (step) => (
                     <Stack gap={2} align="flex-start">
-                      <Badge variant="light" color={runStatusColors[step.status]}>
+                      <Badge variant="light" color={runStatusColors[step.status]} miw="max-content">
                         {t(`statuses.${step.status}`)}
                       </Badge>
                       {step.skipReason ? (

@@ -233,7 +233,7 @@ describe("a patient's pathway", () => {
     const { calls } = fakeApi(routes);
     renderAs('Staff', <PathwayTimeline enrolmentId={enrolmentId} timeZone="Etc/GMT+5" />);
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Mark the task of day 14 done' }));
+    await user.click(await screen.findByRole('button', { name: 'Mark done: task of day 14' }));
     await waitFor(() => expect(calls.some((call) => call.path.endsWith('/done'))).toBe(true));
     await user.click(screen.getByTestId('pathway-stop'));
     await user.click(await screen.findByTestId('pathway-stop-confirm'));

@@ -203,12 +203,17 @@ function PainChart({
           tooltipProps={{
             labelFormatter: (value) => formatClinicDate(Number(value), timeZone),
           }}
-          referenceLines={timeline.procedures.map((procedure) => ({
-            x: clinicDayTime(procedure.performedOn, timeZone),
-            label: procedure.itemName ?? kindName(procedure.kind),
-            color: 'red.6',
-            labelPosition: 'insideTopLeft',
-          }))}
+          referenceLines={timeline.procedures.map((procedure) => {
+            const x = clinicDayTime(procedure.performedOn, timeZone);
+            // The label reads away from the nearer edge, so a procedure of the last days is not cut off.
+            const nearRight = x > (domain[0]! + domain[1]!) / 2;
+            return {
+              x,
+              label: procedure.itemName ?? kindName(procedure.kind),
+              color: 'red.6',
+              labelPosition: nearRight ? 'insideTopRight' : 'insideTopLeft',
+            };
+          })}
         />
       </div>
       <VisuallyHidden>

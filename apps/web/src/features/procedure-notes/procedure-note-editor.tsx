@@ -173,7 +173,6 @@ export function ProcedureNoteEditor({
                   key={version.id}
                   onClick={() => showVersion.mutate(version.id)}
                   aria-current={version.id === shown.id ? 'true' : undefined}
-                  aria-label={`${t('editor.version', { version: version.version })}, ${t(`status.${version.status}`)}`}
                   style={{
                     borderRadius: 4,
                     padding: 4,
