@@ -61,11 +61,11 @@ describe('route access inventory', () => {
     expect(lines).toMatchSnapshot();
   });
 
-  it('open routes are only the sign-in, account-recovery, patient-link, intake, consent-link, close-account, logo, legal text, lookup, health, self check-in and signed Twilio callback routes', () => {
+  it('open routes are only the sign-in, account-recovery, patient-link, intake, consent-link, pain-journal, close-account, logo, legal text, lookup, health, self check-in and signed Twilio callback routes', () => {
     const open = t.app.routeAccess.filter((route) => route.access === 'open').map((route) => route.url);
     for (const url of open) {
       expect(url).toMatch(
-        /^\/api\/(users(\/(authenticate|confirmSignup|twofactor\/(verify|send)|forgetPassword|setPassword|resendWelcomeEmail))?|patient-links\/:token\/[\w-]+|intake\/:token(\/(agreement|paperwork|history|vas|bodymap|payment|contact|checkin|close-account|insurance-card\/:side|forms\/:key(\/(draft|submit))?))?|selfcheckin\/:patientId\/:appointmentId|patients\/closeaccount\/:patientId\/:token|consent-links\/:token(\/(sign|agreement))?|patients\/closeaccountconfirmation|instancesettings\/logos\/:instanceId\/:fileKey|public\/legal\/:page|enums|timezones|health|sms\/twilio\/:instanceId\/(status|inbound))$/,
+        /^\/api\/(users(\/(authenticate|confirmSignup|twofactor\/(verify|send)|forgetPassword|setPassword|resendWelcomeEmail))?|patient-links\/:token\/[\w-]+|intake\/:token(\/(agreement|paperwork|history|vas|bodymap|payment|contact|checkin|close-account|insurance-card\/:side|forms\/:key(\/(draft|submit))?))?|selfcheckin\/:patientId\/:appointmentId|patients\/closeaccount\/:patientId\/:token|consent-links\/:token(\/(sign|agreement))?|pain-journal\/:token|patients\/closeaccountconfirmation|instancesettings\/logos\/:instanceId\/:fileKey|public\/legal\/:page|enums|timezones|health|sms\/twilio\/:instanceId\/(status|inbound))$/,
       );
     }
   });
