@@ -138,6 +138,8 @@ describe('web pages', () => {
   it('serves the pain journal from the patient bundle, only with a patient id and a link token', () => {
     const token = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
     expect(isPatientPagePath(`/periodicvas/3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f/${token}`)).toBe(true);
-    expect(isPatientPagePath('/periodicvas/3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f/7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d')).toBe(false);
+    expect(isPatientPagePath('/periodicvas/3f0c8d2e-6a1b-4c5d-8e9f-0a1b2c3d4e5f/7a8b9c0d-1e2f-4a3b-9c4d-5e6f7a8b9c0d')).toBe(
+      false,
+    );
   });
 });

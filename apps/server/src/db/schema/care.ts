@@ -177,16 +177,13 @@ export const plannedProcedures = pgTable(
       .notNull()
       .default('planned'),
     plannedFor: date('planned_for', { mode: 'string' }),
-    compliance: jsonb('compliance')
-      .$type<ComplianceState>()
-      .notNull()
-      .default({
-        conservativeCareWeeks: null,
-        physicalTherapyCompleted: false,
-        imagingCompleted: false,
-        psychEvaluationCompleted: false,
-        notes: null,
-      }),
+    compliance: jsonb('compliance').$type<ComplianceState>().notNull().default({
+      conservativeCareWeeks: null,
+      physicalTherapyCompleted: false,
+      imagingCompleted: false,
+      psychEvaluationCompleted: false,
+      notes: null,
+    }),
     interventionId: uuid('intervention_id'),
     createdBy: uuid('created_by').references(() => users.id),
     ...stamps,
@@ -195,7 +192,11 @@ export const plannedProcedures = pgTable(
     index('planned_procedures_patient_idx').on(table.instanceId, table.patientId),
     sameClinic('planned_procedures_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
     sameClinic('planned_procedures_item_fk', { instanceId: table.instanceId, column: table.itemId }, managedItems),
-    sameClinic('planned_procedures_intervention_fk', { instanceId: table.instanceId, column: table.interventionId }, interventions),
+    sameClinic(
+      'planned_procedures_intervention_fk',
+      { instanceId: table.instanceId, column: table.interventionId },
+      interventions,
+    ),
   ],
 );
 
@@ -416,7 +417,11 @@ export const pathwayEnrolments = pgTable(
     unique('pathway_enrolments_instance_id_key').on(table.instanceId, table.id),
     sameClinic('pathway_enrolments_pathway_fk', { instanceId: table.instanceId, column: table.pathwayId }, pathways),
     sameClinic('pathway_enrolments_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
-    sameClinic('pathway_enrolments_intervention_fk', { instanceId: table.instanceId, column: table.interventionId }, interventions),
+    sameClinic(
+      'pathway_enrolments_intervention_fk',
+      { instanceId: table.instanceId, column: table.interventionId },
+      interventions,
+    ),
   ],
 );
 

@@ -188,28 +188,24 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
           .returning({ id: patientLinks.id });
         const recent = now.getTime() - dueAt.getTime() < 14 * DAY_MS;
         if (index === 1 && step.dayOffset === 90) {
-          await tx
-            .insert(pathwayStepRuns)
-            .values({
-              ...run,
-              status: 'missed',
-              sentAt,
-              remindersSent: 2,
-              linkId: link!.id,
-              completedAt: new Date(dueAt.getTime() + 14 * DAY_MS),
-            });
+          await tx.insert(pathwayStepRuns).values({
+            ...run,
+            status: 'missed',
+            sentAt,
+            remindersSent: 2,
+            linkId: link!.id,
+            completedAt: new Date(dueAt.getTime() + 14 * DAY_MS),
+          });
           continue;
         }
         if (recent && index === injected.length - 1) {
-          await tx
-            .insert(pathwayStepRuns)
-            .values({
-              ...run,
-              status: 'sent',
-              sentAt,
-              remindersSent: now.getTime() - dueAt.getTime() > 3 * DAY_MS ? 1 : 0,
-              linkId: link!.id,
-            });
+          await tx.insert(pathwayStepRuns).values({
+            ...run,
+            status: 'sent',
+            sentAt,
+            remindersSent: now.getTime() - dueAt.getTime() > 3 * DAY_MS ? 1 : 0,
+            linkId: link!.id,
+          });
           waiting = true;
           continue;
         }
@@ -234,16 +230,14 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
           })
           .returning({ id: formResponses.id });
         await tx.update(patientLinks).set({ completedAt: answeredAt }).where(eq(patientLinks.id, link!.id));
-        await tx
-          .insert(pathwayStepRuns)
-          .values({
-            ...run,
-            status: 'completed',
-            sentAt,
-            completedAt: answeredAt,
-            linkId: link!.id,
-            formResponseId: response!.id,
-          });
+        await tx.insert(pathwayStepRuns).values({
+          ...run,
+          status: 'completed',
+          sentAt,
+          completedAt: answeredAt,
+          linkId: link!.id,
+          formResponseId: response!.id,
+        });
         odiTotal = Math.max(4, odiTotal - 6 + index);
       }
     }
@@ -273,16 +267,14 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
       .from(pathwaySteps)
       .where(and(eq(pathwaySteps.instanceId, instanceId), eq(pathwaySteps.pathwayId, created[1])));
     if (enrolment) {
-      await tx
-        .insert(pathwayStepRuns)
-        .values(
-          scsSteps.map((step) => ({
-            instanceId,
-            enrolmentId: enrolment.id,
-            stepId: step.id,
-            dueAt: new Date(anchorAt.getTime() + step.dayOffset * DAY_MS),
-          })),
-        );
+      await tx.insert(pathwayStepRuns).values(
+        scsSteps.map((step) => ({
+          instanceId,
+          enrolmentId: enrolment.id,
+          stepId: step.id,
+          dueAt: new Date(anchorAt.getTime() + step.dayOffset * DAY_MS),
+        })),
+      );
     }
   }
 }

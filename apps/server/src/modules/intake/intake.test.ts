@@ -629,16 +629,14 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
       .insert(patients)
       .values({ instanceId: riverside, firstName: 'Ana', lastName: 'Ortega', dateOfBirth: '1968-06-15' })
       .returning({ id: patients.id });
-    await t.db
-      .insert(patientPhoneNumbers)
-      .values({
-        instanceId: riverside,
-        patientId: patient!.id,
-        phoneType: 7,
-        number: '(512) 555-0177',
-        digits: '5125550177',
-        isPrimary: true,
-      });
+    await t.db.insert(patientPhoneNumbers).values({
+      instanceId: riverside,
+      patientId: patient!.id,
+      phoneType: 7,
+      number: '(512) 555-0177',
+      digits: '5125550177',
+      isPrimary: true,
+    });
     const [visit] = await t.db
       .insert(appointments)
       .values({ instanceId: riverside, patientId: patient!.id, startsAt: new Date(Date.now() + 5 * 86_400_000) })

@@ -19,7 +19,15 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
-import { appointments, managedItems, patientPhoneNumbers, patients, patientStudyGroups, userInstances, users } from '../../db/schema';
+import {
+  appointments,
+  managedItems,
+  patientPhoneNumbers,
+  patients,
+  patientStudyGroups,
+  userInstances,
+  users,
+} from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';

@@ -42,7 +42,12 @@ export function AppointmentTimeline({
                     </Text>
                     <AppointmentStatusBadge status={row.status} />
                     {patientId ? (
-                      <Button size="compact-xs" variant="subtle" onClick={() => setRecordOf(row.id)} data-testid="open-visit-record">
+                      <Button
+                        size="compact-xs"
+                        variant="subtle"
+                        onClick={() => setRecordOf(row.id)}
+                        data-testid="open-visit-record"
+                      >
                         {t('interventions:visit.open')}
                       </Button>
                     ) : null}
@@ -70,7 +75,9 @@ export function AppointmentTimeline({
           </Text>
         ) : null}
       </Stack>
-      {recordOf && patientId ? <VisitRecordModal appointmentId={recordOf} patientId={patientId} onClose={() => setRecordOf(null)} /> : null}
+      {recordOf && patientId ? (
+        <VisitRecordModal appointmentId={recordOf} patientId={patientId} onClose={() => setRecordOf(null)} />
+      ) : null}
     </Paper>
   );
 }

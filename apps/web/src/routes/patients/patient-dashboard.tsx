@@ -82,7 +82,12 @@ export function Component() {
             <PainTrendChart patientId={data.demographics.id} timeZone={timeZone} />
             <PatientPathwaysCard patientId={data.demographics.id} timeZone={timeZone} />
             <ProceduresCard patientId={data.demographics.id} />
-            <AppointmentTimeline appointments={data.appointments} total={data.appointmentsTotal} timeZone={timeZone} patientId={data.demographics.id} />
+            <AppointmentTimeline
+              appointments={data.appointments}
+              total={data.appointmentsTotal}
+              timeZone={timeZone}
+              patientId={data.demographics.id}
+            />
             <PatientNotes patientId={data.demographics.id} notes={data.notes} timeZone={timeZone} />
             <ProcedureNotesCard patientId={data.demographics.id} />
             <PatientMessages patientId={data.demographics.id} timeZone={timeZone} />
