@@ -99,3 +99,50 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   await expectAccessibleAndFitting(page, 'pathway response');
   await page.screenshot({ path: test.info().outputPath('pathway-response.png'), fullPage: true });
 });
+
+test('an admin sees the example pathways with their completion rate and opens one in the editor', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await signIn(page, 'admin@pathwell.demo');
+  await page.goto('/pathways');
+  await expect(page.getByRole('heading', { name: 'Pathways', level: 1 })).toBeVisible();
+  const injection = page.getByRole('row').filter({ hasText: 'Lumbar epidural steroid injection' });
+  await expect(injection).toBeVisible();
+  await expect(injection.getByTestId('pathway-example')).toBeVisible();
+  // The demo enrolments have steps done and missed, so the rate is a real share, not "nothing due".
+  await expect(injection).toContainText(/\d+% \(\d+ of \d+\)/);
+  await waitForQuietNetwork(page);
+  await expectAccessibleAndFitting(page, 'pathways');
+  await page.getByRole('button', { name: /Edit Lumbar epidural steroid injection/ }).click();
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await expectAccessibleAndFitting(page, 'pathway editor');
+  await page.screenshot({ path: test.info().outputPath('pathway-editor.png'), fullPage: true });
+});
+
+test('a patient records today’s pain on a phone through the pain-journal link staff sent', async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  const staff = await tokenOf(request, 'staff@pathwell.demo');
+  const headers = { authorization: `Bearer ${staff.token}` };
+  const patient = await patientWithoutProcedures(request);
+  const sent = await request.post(`/api/patients/${patient.id}/painjournal/send`, { headers, data: { send: [] } });
+  expect(sent.status()).toBe(201);
+  const { url } = (await sent.json()) as { url: string };
+
+  const phone = await browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  await page.goto(new URL(url).pathname);
+  await expect(page.getByTestId('pain-journal-form')).toBeVisible();
+  await expectAccessibleAndFitting(page, 'pain journal');
+  await page.getByRole('radio', { name: '4' }).check();
+  await page.getByLabel(/Anything you want the clinic to know/).fill('Better since the injection.');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByTestId('pain-journal-thanks')).toBeVisible();
+  await expect(page.getByTestId('pain-journal-recent')).toContainText('4 out of 10');
+  await expectAccessibleAndFitting(page, 'pain journal thanks');
+  await phone.close();
+
+  // The entry is on the patient's pain timeline for the dashboard chart.
+  const timeline = await request.get(`/api/patients/${patient.id}/paintimeline`, { headers });
+  const { journal } = (await timeline.json()) as { journal: { score: number; note: string | null }[] };
+  expect(journal).toContainEqual(expect.objectContaining({ score: 4 }));
+});

@@ -5,6 +5,7 @@ import { activityLogs, appointments, instances, instanceSettings, outboxMessages
 import { jobQueues } from '../../jobs/job-queue';
 import { withClinics } from '../../db/tenancy';
 import { createMailer } from '../outbox/providers';
+import { PATHWAY_SWEEP_CRON } from '../pathways/pathway-runner';
 import { createTestApp, waitFor, type TestApp, setInstanceSetting } from '../../../test/test-app';
 import { sendDueIntakes, type SweepDeps } from './intake-auto-send';
 
@@ -156,10 +157,14 @@ describe('the intake sweep', () => {
   it('is a cron schedule of the job queue when the server has it on, and sweeps at start', async () => {
     const on = await createTestApp({ INTAKE_AUTO_SEND: 'true' });
     try {
-      const schedule = (await on.db.execute(sql`select name, cron from pgboss.schedule`)) as unknown as {
+      const schedule = (await on.db.execute(sql`select name, cron from pgboss.schedule order by name`)) as unknown as {
         rows: { name: string; cron: string }[];
       };
-      expect(schedule.rows).toEqual([{ name: jobQueues.intakeSweep, cron: '*/5 * * * *' }]);
+      // The same switch runs the pathway sweep (decision 0041).
+      expect(schedule.rows).toEqual([
+        { name: jobQueues.intakeSweep, cron: '*/5 * * * *' },
+        { name: jobQueues.pathwaySweep, cron: PATHWAY_SWEEP_CRON },
+      ]);
       const [clinic] = await on.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
       await on.db
         .insert(instanceSettings)

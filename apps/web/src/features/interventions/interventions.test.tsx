@@ -229,4 +229,33 @@ describe('visit record', () => {
     expect(await screen.findByText('5416 is not an ICD-10-CM code (e.g. M54.16)')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save visit record' })).toBeDisabled();
   });
+
+  it('records a new pain complaint at the visit', async () => {
+    const { calls } = fakeApi([
+      { path: `/api/patientappointments/${appointmentId}/visitrecord`, body: record },
+      { path: '/api/appointmentcodes/recent', body: [] },
+      {
+        method: 'PATCH',
+        path: `/api/patientappointments/recordnewpain/${appointmentId}`,
+        body: {
+          id: patientId,
+          appointmentId,
+          score: 6,
+          bodyLocationIds: [],
+          note: 'Worse at night',
+          recordedAt: '2026-03-03T15:00:00.000Z',
+        },
+      },
+    ]);
+    renderAt(<VisitRecordModal appointmentId={appointmentId} patientId={patientId} onClose={() => undefined} />);
+    const user = userEvent.setup();
+    const form = await screen.findByTestId('new-pain-form');
+    expect(within(form).getByRole('button', { name: 'Record pain' })).toBeDisabled();
+    await choose(user, within(form).getByRole('combobox', { name: 'Pain (0–10)' }), '6');
+    await user.type(within(form).getByRole('textbox', { name: 'What the patient says' }), 'Worse at night');
+    await user.click(within(form).getByRole('button', { name: 'Record pain' }));
+    await vi.waitFor(() =>
+      expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({ score: 6, note: 'Worse at night' }),
+    );
+  });
 });

@@ -8,7 +8,9 @@ import {
   Modal,
   SimpleGrid,
   Stack,
+  Select,
   TagsInput,
+  TextInput,
   Text,
   Textarea,
 } from '@mantine/core';
@@ -20,8 +22,9 @@ import type { Language } from '@pathwell/contracts/constants';
 import { enumerations } from '@pathwell/contracts/enumerations';
 import { ICD10_CODE_PATTERN, NO_ACTIONS_TAKEN, type RecentCode, type VisitRecord } from '@pathwell/contracts/interventions';
 import { CPT_CODE_PATTERN } from '@pathwell/contracts/managed-lists';
+import type { RecordedPain } from '@pathwell/contracts/pain-journal';
 import { ErrorAlert } from '../../components/error-alert';
-import { ApiError } from '../../lib/api-client';
+import { ApiError, apiRequest } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';
 import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
@@ -51,6 +54,7 @@ export function VisitRecordModal({
         </Center>
       ) : null}
       {record.data ? <VisitRecordForm record={record.data} patientId={patientId} onClose={onClose} /> : null}
+      {record.data ? <NewPainForm appointmentId={appointmentId} /> : null}
     </Modal>
   );
 }
@@ -166,6 +170,58 @@ function VisitRecordForm({ record, patientId, onClose }: { record: VisitRecord; 
           </Button>
         </Group>
       </Group>
+    </Stack>
+  );
+}
+
+/**
+ * "Record new pain" (PATCH recordnewpain): the pain the patient reports now at this visit, with a note;
+ * it becomes the visit's pain score on the dashboard chart.
+ */
+function NewPainForm({ appointmentId }: { appointmentId: string }) {
+  const { t } = useTranslation('interventions');
+  const queryClient = useQueryClient();
+  const [score, setScore] = useState<string | null>(null);
+  const [note, setNote] = useState('');
+  const save = useMutation({
+    mutationFn: () =>
+      apiRequest<RecordedPain>(`/api/patientappointments/recordnewpain/${appointmentId}`, {
+        method: 'PATCH',
+        body: { score: Number(score), note: note.trim() || undefined },
+      }),
+    onSuccess: () => {
+      notify('success', t('pain.saved'));
+      setNote('');
+      void queryClient.invalidateQueries();
+    },
+  });
+  return (
+    <Stack gap="xs" mt="lg" pt="md" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }} data-testid="new-pain-form">
+      <Text fw={600}>{t('pain.title')}</Text>
+      <Text size="xs" c="dimmed">
+        {t('pain.help')}
+      </Text>
+      <Group align="flex-end" wrap="wrap">
+        <Select
+          label={t('pain.score')}
+          data={Array.from({ length: 11 }, (_, value) => ({ value: String(value), label: String(value) }))}
+          value={score}
+          onChange={setScore}
+          w={120}
+          comboboxProps={{ withinPortal: true }}
+        />
+        <TextInput
+          label={t('pain.note')}
+          value={note}
+          onChange={(event) => setNote(event.currentTarget.value)}
+          maxLength={1000}
+          style={{ flex: 1, minWidth: 200 }}
+        />
+        <Button variant="light" onClick={() => save.mutate()} loading={save.isPending} disabled={score === null}>
+          {t('pain.save')}
+        </Button>
+      </Group>
+      {save.isError ? <ErrorAlert>{errorText(save.error)}</ErrorAlert> : null}
     </Stack>
   );
 }
