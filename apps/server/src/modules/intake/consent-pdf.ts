@@ -1,5 +1,5 @@
 import { crc32, inflateSync } from 'node:zlib';
-import PDFDocument from 'pdfkit';
+import { finishSignedPdf, PDF_MARGIN, startSignedPdf } from '../../lib/signed-pdf';
 
 /**
  * Renders a signed patient consent (the agreement text plus the patient's signature) to a PDF.
@@ -65,7 +65,6 @@ const LABELS = {
   },
 } as const;
 
-const MARGIN = 54;
 const SIGNATURE_FIT: [number, number] = [220, 80];
 /** Height the signature block needs, so it is never split across a page break. */
 const SIGNATURE_BLOCK_HEIGHT = 200;
@@ -185,39 +184,15 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
   const signatureImage = 'image' in input.signature ? decodePngDataUrl(input.signature.image) : null;
   const labels = LABELS[input.language];
 
-  const doc = new PDFDocument({
-    size: 'LETTER',
-    margin: MARGIN,
-    font: 'Helvetica',
-    bufferPages: true,
-    compress: options.compress ?? true,
-    lang: input.language === 'es' ? 'es-US' : 'en-US',
-    displayTitle: true,
-    info: {
-      Title: input.documentTitle,
-      Author: input.clinicName,
-      Subject: `${input.documentTitle} (${labels.version} ${input.documentVersion})`,
-      Creator: 'Pathwell',
-      CreationDate: input.signedAt,
-      ModDate: input.signedAt,
-    },
+  const pdf = startSignedPdf({
+    title: input.documentTitle,
+    clinicName: input.clinicName,
+    subject: `${input.documentTitle} (${labels.version} ${input.documentVersion})`,
+    language: input.language,
+    signedAt: input.signedAt,
+    compress: options.compress,
   });
-
-  const output = new Promise<Buffer>((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-
-  const left = MARGIN;
-  const width = doc.page.width - 2 * MARGIN;
-
-  // Title and clinic.
-  doc.font('Helvetica-Bold').fontSize(18).text(input.documentTitle, left, MARGIN, { width });
-  doc.moveDown(0.2);
-  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(input.clinicName, { width });
-  doc.fillColor('black');
+  const { doc, left, width } = pdf;
   doc.moveDown(1);
 
   // The agreement itself; pdfkit wraps lines and continues on new pages.
@@ -229,7 +204,7 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
 
   // Signature block, kept on one page.
   doc.moveDown(0.5);
-  if (doc.y + SIGNATURE_BLOCK_HEIGHT > doc.page.height - MARGIN) doc.addPage();
+  if (doc.y + SIGNATURE_BLOCK_HEIGHT > doc.page.height - PDF_MARGIN) doc.addPage();
   doc.font('Helvetica-Bold').fontSize(12).text(labels.signature, left, doc.y, { width });
   doc.moveDown(0.3);
   doc.font('Helvetica').fontSize(11);
@@ -265,21 +240,5 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
   doc.fillColor('black');
 
   // Footer on every page: document version on the left, "Page X of Y" on the right.
-  const range = doc.bufferedPageRange();
-  const footerVersion = `${labels.version}: ${shortVersion(input.documentVersion)}`;
-  for (let index = range.start; index < range.start + range.count; index++) {
-    doc.switchToPage(index);
-    // Writing inside the bottom margin would otherwise make pdfkit start a new page.
-    const bottomMargin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const footerY = doc.page.height - MARGIN + 18;
-    const pageLabel = labels.page(index - range.start + 1, range.count);
-    doc.font('Helvetica').fontSize(8).fillColor('#666666');
-    doc.text(footerVersion, left, footerY, { lineBreak: false });
-    doc.text(pageLabel, left + width - doc.widthOfString(pageLabel), footerY, { lineBreak: false });
-    doc.page.margins.bottom = bottomMargin;
-  }
-
-  doc.end();
-  return output;
+  return finishSignedPdf(pdf, `${labels.version}: ${shortVersion(input.documentVersion)}`, labels.page);
 }

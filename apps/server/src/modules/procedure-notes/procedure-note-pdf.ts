@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import { finishSignedPdf, PDF_MARGIN, startSignedPdf } from '../../lib/signed-pdf';
 
 /**
  * A signed procedure note as a PDF, in the style of the consent PDF (intake/consent-pdf.ts): standard
@@ -21,43 +21,19 @@ export interface ProcedureNotePdfInput {
   signatureText: string;
 }
 
-const MARGIN = 54;
-
 export async function renderProcedureNotePdf(
   input: ProcedureNotePdfInput,
   options: { compress?: boolean } = {},
 ): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'LETTER',
-    margin: MARGIN,
-    font: 'Helvetica',
-    bufferPages: true,
-    compress: options.compress ?? true,
-    lang: 'en-US',
-    displayTitle: true,
-    info: {
-      Title: input.title,
-      Author: input.clinicName,
-      Subject: `${input.title} (version ${input.version})`,
-      Creator: 'Pathwell',
-      CreationDate: input.signedAt,
-      ModDate: input.signedAt,
-    },
+  const pdf = startSignedPdf({
+    title: input.title,
+    clinicName: input.clinicName,
+    subject: `${input.title} (version ${input.version})`,
+    language: 'en',
+    signedAt: input.signedAt,
+    compress: options.compress,
   });
-  const output = new Promise<Buffer>((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
-
-  const left = MARGIN;
-  const width = doc.page.width - 2 * MARGIN;
-
-  doc.font('Helvetica-Bold').fontSize(18).text(input.title, left, MARGIN, { width });
-  doc.moveDown(0.2);
-  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(input.clinicName, { width });
-  doc.fillColor('black');
+  const { doc, left, width } = pdf;
   doc.moveDown(0.8);
 
   doc.font('Helvetica').fontSize(10);
@@ -83,23 +59,8 @@ export async function renderProcedureNotePdf(
   doc.text(input.body.replace(/\r\n?/g, '\n'), left, doc.y, { width, lineGap: 2 });
 
   doc.moveDown(1.5);
-  if (doc.y + 60 > doc.page.height - MARGIN) doc.addPage();
+  if (doc.y + 60 > doc.page.height - PDF_MARGIN) doc.addPage();
   doc.font('Helvetica-Oblique').fontSize(11).text(input.signatureText, left, doc.y, { width });
 
-  const range = doc.bufferedPageRange();
-  const footerVersion = `Version ${input.version}`;
-  for (let index = range.start; index < range.start + range.count; index++) {
-    doc.switchToPage(index);
-    const bottomMargin = doc.page.margins.bottom;
-    doc.page.margins.bottom = 0;
-    const footerY = doc.page.height - MARGIN + 18;
-    const pageLabel = `Page ${index - range.start + 1} of ${range.count}`;
-    doc.font('Helvetica').fontSize(8).fillColor('#666666');
-    doc.text(`${input.patientName} - ${footerVersion}`, left, footerY, { lineBreak: false });
-    doc.text(pageLabel, left + width - doc.widthOfString(pageLabel), footerY, { lineBreak: false });
-    doc.page.margins.bottom = bottomMargin;
-  }
-
-  doc.end();
-  return output;
+  return finishSignedPdf(pdf, `${input.patientName} - Version ${input.version}`, (page, count) => `Page ${page} of ${count}`);
 }

@@ -1,0 +1,74 @@
+import PDFDocument from 'pdfkit';
+
+/**
+ * The frame shared by Pathwell's signed documents (consents, procedure notes): US Letter, standard
+ * Helvetica (WinAnsi covers English and Spanish), deterministic bytes (the document info dates are the
+ * signature time and fonts are referenced, not embedded, so the same input gives the same file), the title
+ * and clinic at the top, and a footer line with "Page X of Y" on every page.
+ */
+export const PDF_MARGIN = 54;
+
+export interface SignedPdfFrame {
+  title: string;
+  clinicName: string;
+  subject: string;
+  language: 'en' | 'es';
+  signedAt: Date;
+  compress?: boolean;
+}
+
+export function startSignedPdf(frame: SignedPdfFrame) {
+  const doc = new PDFDocument({
+    size: 'LETTER',
+    margin: PDF_MARGIN,
+    font: 'Helvetica',
+    bufferPages: true,
+    compress: frame.compress ?? true,
+    lang: frame.language === 'es' ? 'es-US' : 'en-US',
+    displayTitle: true,
+    info: {
+      Title: frame.title,
+      Author: frame.clinicName,
+      Subject: frame.subject,
+      Creator: 'Pathwell',
+      CreationDate: frame.signedAt,
+      ModDate: frame.signedAt,
+    },
+  });
+  const output = new Promise<Buffer>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  const left = PDF_MARGIN;
+  const width = doc.page.width - 2 * PDF_MARGIN;
+  doc.font('Helvetica-Bold').fontSize(18).text(frame.title, left, PDF_MARGIN, { width });
+  doc.moveDown(0.2);
+  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(frame.clinicName, { width });
+  doc.fillColor('black');
+  return { doc, output, left, width };
+}
+
+/** Writes the footer on every page (`footer` on the left, `pageLabel` on the right) and ends the document. */
+export function finishSignedPdf(
+  { doc, output, left, width }: ReturnType<typeof startSignedPdf>,
+  footer: string,
+  pageLabel: (page: number, count: number) => string,
+): Promise<Buffer> {
+  const range = doc.bufferedPageRange();
+  for (let index = range.start; index < range.start + range.count; index++) {
+    doc.switchToPage(index);
+    // Writing inside the bottom margin would otherwise make pdfkit start a new page.
+    const bottomMargin = doc.page.margins.bottom;
+    doc.page.margins.bottom = 0;
+    const footerY = doc.page.height - PDF_MARGIN + 18;
+    const label = pageLabel(index - range.start + 1, range.count);
+    doc.font('Helvetica').fontSize(8).fillColor('#666666');
+    doc.text(footer, left, footerY, { lineBreak: false });
+    doc.text(label, left + width - doc.widthOfString(label), footerY, { lineBreak: false });
+    doc.page.margins.bottom = bottomMargin;
+  }
+  doc.end();
+  return output;
+}
