@@ -42,7 +42,7 @@ test('an admin creates a Staff user, whose welcome link sets the password, and t
 test('an admin adds a medicine and a room', async ({ page }) => {
   await signIn(page, 'admin@pathwell.demo');
   for (const [path, name] of [
-    ['/admin/medicines', 'Gabapentin 300 mg'],
+    ['/admin/medicines', 'Duloxetine 30 mg'],
     ['/admin/rooms', 'Procedure Suite B'],
   ] as const) {
     await page.goto(path);
@@ -50,6 +50,8 @@ test('an admin adds a medicine and a room', async ({ page }) => {
     await page.getByTestId('managed-list-add').click();
     await page.getByTestId('field-name').fill(name);
     await page.getByTestId('managed-item-save').click();
+    // The form closes only when the entry is saved (a name already in the list keeps it open).
+    await expect(page.getByTestId('managed-item-save')).toBeHidden();
     await expect(page.getByTestId('managed-list-row').filter({ hasText: name })).toBeVisible();
   }
 });
@@ -72,7 +74,7 @@ test('the activity log shows the administration done above', async ({ page }) =>
   const rows = page.getByTestId('activity-row');
   await expect(rows.first()).toBeVisible();
   await expect(rows.filter({ hasText: 'nora.quinn@example.com' }).first()).toBeVisible();
-  await expect(rows.filter({ hasText: 'Gabapentin 300 mg' }).first()).toBeVisible();
+  await expect(rows.filter({ hasText: 'Duloxetine 30 mg' }).first()).toBeVisible();
   await expect(rows.filter({ hasText: 'Procedure Suite B' }).first()).toBeVisible();
   await page.screenshot({ path: 'test-results/screenshots/activity-logs.png', fullPage: true });
 });

@@ -20,7 +20,7 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
-import { queueMessage } from '../outbox/outbox.service';
+import { queuePatientMessage } from '../outbox/outbox.service';
 import {
   findLink,
   linkNotFound,
@@ -169,27 +169,25 @@ export async function createConsentLink(
       url,
       until: link!.expiresAt,
     });
-    const sent: CreatedConsentLink['sent'] = [];
-    for (const channel of input.send) {
-      const queued = await queueMessage(ctx, tx, {
+    const sent = (
+      await queuePatientMessage(ctx, tx, {
         instanceId: ctx.instanceId,
-        channel,
-        to: channel === 'email' ? patient.email! : mobile!,
-        template: 'consent',
         patientId: patient.id,
-        subject: channel === 'email' ? message.subject : undefined,
-        body: channel === 'email' ? message.emailBody : message.smsBody,
-      });
-      sent.push({ channel, status: queued.status });
-      await recordActivity(
-        tx,
-        staffActivity(ctx, 'Intake Information', 'Sent', {
-          type: 'patient link',
-          id: link!.id,
-          description: `Consent link sent to patient ${patient.id} by ${channel}`,
-        }),
-      );
-    }
+        channels: input.send,
+        to: { email: patient.email, mobile },
+        template: 'consent',
+        message,
+        onQueued: (channel) =>
+          recordActivity(
+            tx,
+            staffActivity(ctx, 'Intake Information', 'Sent', {
+              type: 'patient link',
+              id: link!.id,
+              description: `Consent link sent to patient ${patient.id} by ${channel}`,
+            }),
+          ),
+      })
+    ).filter((entry) => entry.status !== 'notSent');
     return { linkId: link!.id, url, expiresAt: link!.expiresAt.toISOString(), sent };
   });
 }

@@ -35,7 +35,7 @@ import { newToken, sha256 } from '../../lib/secrets';
 import { appointmentScope, findVisibleAppointment, selectAppointments } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { appointmentFormCodes } from '../form-responses/form-responses.service';
-import { isOptedOut, queueMessage } from '../outbox/outbox.service';
+import { isOptedOut, queuePatientMessage } from '../outbox/outbox.service';
 import { linkStatusOf } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
@@ -214,23 +214,19 @@ export async function makeIntake(
     when: formatClinicDateTime(appointment.startsAt, timeZone),
     url,
   });
-  const sent: CreatedIntake['sent'] = [];
-  for (const channel of input.send) {
-    const to = channel === 'email' ? target.email : target.mobile;
-    if (!to) continue;
-    const queued = await queueMessage(ctx, tx, {
+  const sent = (
+    await queuePatientMessage(ctx, tx, {
       instanceId: ctx.instanceId,
-      channel,
-      to,
-      template: 'intake',
       patientId: patient.id,
-      subject: channel === 'email' ? message.subject : undefined,
-      body: channel === 'email' ? message.emailBody : message.smsBody,
+      channels: input.send,
+      to: target,
+      template: 'intake',
+      message,
       batchId: batchId ?? undefined,
-    });
-    sent.push({ channel, status: queued.status });
-    await recordActivity(tx, activity(ctx, 'Sent', link!.id, `Intake link sent to patient ${patient.id} by ${channel}`));
-  }
+      onQueued: (channel) =>
+        recordActivity(tx, activity(ctx, 'Sent', link!.id, `Intake link sent to patient ${patient.id} by ${channel}`)),
+    })
+  ).filter((entry) => entry.status !== 'notSent');
   return { linkId: link!.id, url, steps: plan.steps, expiresAt: link!.expiresAt.toISOString(), sent };
 }
 

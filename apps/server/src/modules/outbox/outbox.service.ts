@@ -400,3 +400,52 @@ export async function listOutbox(
   const [total] = await db.select({ count: sql<number>`count(*)::int` }).from(outboxMessages);
   return { totalRecords: total?.count ?? 0, rows: rows.map((row) => ({ ...row, body: openBody(config, row) })) };
 }
+
+/** A message to a patient in its two forms: an email (subject and body) and a text. */
+export interface PatientMessage {
+  subject: string;
+  emailBody: string;
+  smsBody: string;
+}
+
+/**
+ * Queues one patient message on each channel asked for: the email form to the email address, the text
+ * form to the mobile. A channel without an address is answered `notSent` and queues nothing;
+ * `onQueued` runs after each queued message (the caller's audit entry).
+ */
+export async function queuePatientMessage(
+  deps: MessagingDeps,
+  db: Database,
+  input: {
+    instanceId: string;
+    patientId: string;
+    channels: readonly ('email' | 'sms')[];
+    to: { email: string | null; mobile: string | null };
+    template: string;
+    message: PatientMessage;
+    batchId?: string;
+    onQueued?: (channel: 'email' | 'sms') => Promise<void>;
+  },
+): Promise<{ channel: 'email' | 'sms'; status: OutboxStatus | 'notSent' }[]> {
+  const sent: { channel: 'email' | 'sms'; status: OutboxStatus | 'notSent' }[] = [];
+  for (const channel of input.channels) {
+    const to = channel === 'email' ? input.to.email : input.to.mobile;
+    if (!to) {
+      sent.push({ channel, status: 'notSent' });
+      continue;
+    }
+    const queued = await queueMessage(deps, db, {
+      instanceId: input.instanceId,
+      channel,
+      to,
+      template: input.template,
+      patientId: input.patientId,
+      subject: channel === 'email' ? input.message.subject : undefined,
+      body: channel === 'email' ? input.message.emailBody : input.message.smsBody,
+      batchId: input.batchId,
+    });
+    sent.push({ channel, status: queued.status });
+    await input.onQueued?.(channel);
+  }
+  return sent;
+}

@@ -26,7 +26,7 @@ import { newToken, sha256 } from '../../lib/secrets';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { mobileOf, reachableChannels } from '../intake/intake-staff.service';
-import { queueMessage } from '../outbox/outbox.service';
+import { queuePatientMessage } from '../outbox/outbox.service';
 import { clinicName, findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
@@ -166,27 +166,18 @@ export async function sendPainJournalLink(
       url: link.url,
       until: link.expiresAt,
     });
-    const sent: SentPainJournal['sent'] = [];
-    for (const channel of channels) {
-      if (!reachable.includes(channel)) {
-        sent.push({ channel, status: 'notSent' });
-        continue;
-      }
-      const queued = await queueMessage(ctx, tx, {
-        instanceId: ctx.instanceId,
-        channel,
-        to: channel === 'email' ? patient.email! : mobile!,
-        template: 'pain-journal',
-        patientId: patient.id,
-        subject: channel === 'email' ? message.subject : undefined,
-        body: channel === 'email' ? message.emailBody : message.smsBody,
-      });
-      sent.push({ channel, status: queued.status });
-      await recordActivity(
-        tx,
-        linkAudit(ctx, 'Sent', link.linkId, `Pain journal link sent to patient ${patient.id} by ${channel}`),
-      );
-    }
+    // A channel the clinic or the patient turned off is answered `notSent`, like one without an address.
+    const sent = await queuePatientMessage(ctx, tx, {
+      instanceId: ctx.instanceId,
+      patientId: patient.id,
+      channels: channels.filter((channel) => reachable.includes(channel)),
+      to: { email: patient.email, mobile },
+      template: 'pain-journal',
+      message,
+      onQueued: (channel) =>
+        recordActivity(tx, linkAudit(ctx, 'Sent', link.linkId, `Pain journal link sent to patient ${patient.id} by ${channel}`)),
+    });
+    for (const channel of channels) if (!reachable.includes(channel)) sent.push({ channel, status: 'notSent' });
     return { linkId: link.linkId, url: link.url, expiresAt: link.expiresAt.toISOString(), sent };
   });
 }

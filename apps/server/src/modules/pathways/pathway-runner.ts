@@ -21,7 +21,7 @@ import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity, type ActivityEntry } from '../audit/audit.service';
 import { mobileOf, reachableChannels } from '../intake/intake-staff.service';
 import { raiseNotification } from '../notifications/notifications.service';
-import { queueMessage } from '../outbox/outbox.service';
+import { queuePatientMessage } from '../outbox/outbox.service';
 import { issuePainJournalLink } from '../pain-journal/pain-journal.service';
 import { readSettings } from '../settings/settings.service';
 import { educationMessage, requestMessage, type PathwayMessage } from './pathway.messages';
@@ -393,19 +393,14 @@ async function sendBy(
     runId: string;
   },
 ) {
-  for (const channel of input.channels) {
-    const to = channel === 'email' ? input.patient.email : input.mobile;
-    if (!to) continue;
-    await queueMessage(ctx, tx, {
-      instanceId: ctx.instanceId,
-      channel,
-      to,
-      template: input.template,
-      patientId: input.patient.id,
-      subject: channel === 'email' ? input.message.subject : undefined,
-      body: channel === 'email' ? input.message.emailBody : input.message.smsBody,
-    });
-  }
+  await queuePatientMessage(ctx, tx, {
+    instanceId: ctx.instanceId,
+    patientId: input.patient.id,
+    channels: input.channels,
+    to: { email: input.patient.email, mobile: input.mobile },
+    template: input.template,
+    message: input.message,
+  });
   await recordActivity(
     tx,
     sweepActivity(ctx.instanceId, 'Patient Dashboard', 'Sent', {
