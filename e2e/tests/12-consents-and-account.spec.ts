@@ -179,7 +179,7 @@ test('(1) staff send the injection consent; the patient signs it on a phone; the
       new RegExp(`/api/patients/${patientId}/consents/[^/]+/pdf$`).test(new URL(response.url()).pathname),
     );
     const popup = page.waitForEvent('popup');
-    await signed.getByRole('button', { name: 'Open the signed Injection consent (PDF)' }).click();
+    await signed.getByRole('button', { name: 'PDF of the signed Injection consent' }).click();
     const response = await pdfResponse;
     expect(response.status()).toBe(200);
     expect(response.headers()['content-type']).toBe('application/pdf');

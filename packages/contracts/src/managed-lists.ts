@@ -186,7 +186,7 @@ export const managedLists: readonly ManagedListDefinition[] = [
         max: 1000,
         decimals: 4,
       },
-      { name: 'isBenzodiazepine', labelKey: 'fields.isBenzodiazepine', kind: 'boolean', inTable: true },
+      { name: 'isBenzodiazepine', labelKey: 'fields.isBenzodiazepine', kind: 'boolean' },
     ],
   },
   {

@@ -24,7 +24,7 @@ const other = (name: string, strength: number, isBenzodiazepine = false): DemoMe
 export const demoMedicines: DemoMedicine[] = [
   opioid('Oxycodone 5 mg', 5, cdcMmeFactors.oxycodone),
   opioid('Oxycodone 10 mg', 10, cdcMmeFactors.oxycodone),
-  opioid('Hydrocodone/acetaminophen 10/325 mg', 10, cdcMmeFactors.hydrocodone),
+  opioid('Hydrocodone 10 mg / acetaminophen 325 mg', 10, cdcMmeFactors.hydrocodone),
   opioid('Tramadol 50 mg', 50, cdcMmeFactors.tramadol),
   opioid('Morphine ER 15 mg', 15, cdcMmeFactors.morphine),
   opioid('Tapentadol 50 mg', 50, cdcMmeFactors.tapentadol),
@@ -44,7 +44,7 @@ const regimens: Array<Array<[string, number, number, number?]>> = [
   ],
   // 40 + 20 = 60 MME/day.
   [
-    ['Hydrocodone/acetaminophen 10/325 mg', 1, 4],
+    ['Hydrocodone 10 mg / acetaminophen 325 mg', 1, 4],
     ['Tramadol 50 mg', 1, 2],
     ['Gabapentin 300 mg', 1, 3],
   ],
