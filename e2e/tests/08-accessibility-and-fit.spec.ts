@@ -25,6 +25,8 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/admin/medicines',
       '/admin/customfields',
       '/admin/perioperativetemplates',
+      '/admin/procedurenotetemplates',
+      '/pathways',
       '/clinics',
       '/instruments',
       '/my-account',

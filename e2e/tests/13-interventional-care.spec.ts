@@ -89,6 +89,13 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   const chartTable = page.getByTestId('pain-trend-table');
   await expect(chartTable).toContainText('Lumbar transforaminal epidural steroid injection');
   await expectAccessibleAndFitting(page, 'patient dashboard with a procedure');
+  // Each visit opens its visit record (actions taken, codes, note, new pain).
+  await page.getByTestId('open-visit-record').first().click();
+  await expect(page.getByTestId('visit-record-form')).toBeVisible();
+  await expect(page.getByTestId('new-pain-form')).toBeVisible();
+  await expectAccessibleAndFitting(page, 'visit record');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('visit-record-form')).toHaveCount(0);
   await page.screenshot({ path: test.info().outputPath('patient-dashboard.png'), fullPage: true });
 
   // The pathway's own page: its steps with their dates.
