@@ -129,6 +129,8 @@ export const patientLinks = pgTable(
     emailCodeSends: smallint('email_code_sends').notNull().default(0),
     emailCodeAttempts: smallint('email_code_attempts').notNull().default(0),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When the patient first opened the link (the survey report's "opened"). */
+    openedAt: timestamp('opened_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id),
     createdAt: createdAt(),
@@ -137,6 +139,7 @@ export const patientLinks = pgTable(
     uniqueIndex('patient_links_token_hash_key').on(table.tokenHash),
     uniqueIndex('patient_links_access_token_hash_key').on(table.accessTokenHash),
     index('patient_links_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
+    index('patient_links_instance_created_idx').on(table.instanceId, table.createdAt),
     check(
       'patient_links_one_form',
       sql`(${table.kind} = 'form' and (${table.formCode} is null) <> (${table.customFormId} is null)) or (${table.kind} = 'intake' and ${table.formCode} is null and ${table.customFormId} is null and ${table.appointmentId} is not null and ${table.intakePlan} is not null) or (${table.kind} = 'consent' and ${table.formCode} is null and ${table.customFormId} is null and ${table.consentKinds} is not null) or (${table.kind} in ('closeAccount', 'painJournal') and ${table.formCode} is null and ${table.customFormId} is null)`,
@@ -197,6 +200,10 @@ export const formResponses = pgTable(
     unique('form_responses_instance_id_key').on(table.instanceId, table.id),
     index('form_responses_patient_idx').on(table.instanceId, table.patientId, table.formCode, table.submittedAt),
     index('form_responses_appointment_idx').on(table.appointmentId),
+    // The reports read a clinic's responses of one form across patients in time order, headline included.
+    index('form_responses_report_idx')
+      .on(table.instanceId, table.formCode, table.patientId, table.submittedAt)
+      .where(sql`${table.formCode} is not null`),
     check('form_responses_one_form', sql`(${table.formCode} is null) <> (${table.customFormVersionId} is null)`),
     sameClinic('form_responses_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
     sameClinic('form_responses_appointment_fk', { instanceId: table.instanceId, column: table.appointmentId }, appointments),

@@ -71,6 +71,26 @@ export const patients = pgTable(
     /** Extended patient questions (sexual orientation, sex at birth, pronouns, communication preferences). */
     extended: jsonb('extended').$type<Record<string, unknown>>().notNull().default({}),
     externalId: text('external_id'),
+    /** How the patient came to the clinic: a `referralSources` code (reports, issue #14). */
+    referralSource: smallint('referral_source'),
+    /** The referring provider, an entry of the clinic's Referrals list. */
+    referringProviderId: listItem('referring_provider_id'),
+    /** Clinical history the data sandbox filters on: `diseaseStates`, `psychiatricHistory`, `surgicalHistory` codes. */
+    diseaseStates: smallint('disease_states')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    psychiatricHistory: smallint('psychiatric_history')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    surgicalHistory: smallint('surgical_history')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
+    /** The patient's own words about their care; printed on the spotlight PDF only once they agreed to share it. */
+    successStory: text('success_story'),
+    successStorySharedAt: timestamp('success_story_shared_at', { withTimezone: true }),
     status: text('status', { enum: ['active', 'inactive'] })
       .notNull()
       .default('active'),
@@ -107,6 +127,7 @@ export const patients = pgTable(
         ['patients_ethnicity_fk', table.ethnicityId],
         ['patients_occupation_fk', table.occupationId],
         ['patients_payor_status_fk', table.payorStatusId],
+        ['patients_referring_provider_fk', table.referringProviderId],
       ] as const
     ).map(([name, column]) => sameClinic(name, { instanceId: table.instanceId, column }, managedItems)),
   ],
