@@ -54,6 +54,8 @@ import { patientMedicineRoutes } from './modules/medicines/patient-medicines.rou
 export interface BuildOptions {
   config: Config;
   database: DatabaseHandle;
+  /** A read replica for report routes (`READ_DATABASE_URL`); reports read `database` without one. */
+  readDatabase?: DatabaseHandle;
   mailer?: Mailer;
   /** Replaces the Twilio SDK sender (tests that count sends). */
   smsSender?: (account: TwilioAccount) => SmsSender;
@@ -67,6 +69,7 @@ export interface BuildOptions {
 export async function buildApp({
   config,
   database,
+  readDatabase,
   mailer,
   smsSender,
   logger = true,
@@ -146,7 +149,7 @@ export async function buildApp({
   } else {
     await jobs.unschedule(jobQueues.pathwaySweep);
   }
-  await app.register(authPlugin, { db: database.db, config, mailer: messenger, jobs, events });
+  await app.register(authPlugin, { db: database.db, readDb: readDatabase?.db, config, mailer: messenger, jobs, events });
 
   await app.register(healthRoutes, { databaseKind: database.kind });
   await app.register(authRoutes);

@@ -21,6 +21,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   APP_DATABASE_URL: z.string().optional(),
+  /** A read replica (same role and login as the app's) that report routes read from (decision 0043). */
+  READ_DATABASE_URL: z.string().optional(),
   WEB_DIST: z.string().default(path.join(repoRoot, 'apps/web/dist')),
   TWILIO_ACCOUNT_SID: z.string().optional(),
   TWILIO_AUTH_TOKEN: z.string().optional(),
@@ -46,6 +48,7 @@ export interface Config {
    * not a superuser, member of pathwell_app and pathwell_system. DATABASE_URL then only migrates.
    */
   appDatabaseUrl: string | undefined;
+  readDatabaseUrl: string | undefined;
   appSecret: string;
   admin: { email: string; password: string } | undefined;
   publicUrl: string;
@@ -96,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: values.DATABASE_URL || undefined,
     appDatabaseUrl: values.APP_DATABASE_URL || undefined,
+    readDatabaseUrl: values.READ_DATABASE_URL || undefined,
     appSecret: values.APP_SECRET ?? (values.DATABASE_URL ? 'x'.repeat(32) : developmentSecret(dataDir)),
     admin:
       values.ADMIN_EMAIL && values.ADMIN_PASSWORD ? { email: values.ADMIN_EMAIL, password: values.ADMIN_PASSWORD } : undefined,

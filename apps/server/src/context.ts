@@ -32,12 +32,20 @@ export interface ServiceContext {
   /** A parent user's all-clinics view: the clinics the request may read across. */
   allClinics: boolean;
   instanceIds: string[];
+  /**
+   * Report routes (`readReplica`) with a replica configured: a read-only transaction on it, under the same
+   * clinic scope as `db`. Everything else, including the report's activity-log entry, uses `db`.
+   */
+  readDb?: Database;
 }
 
 export interface SignedInContext extends ServiceContext {
   actor: Actor;
   instanceId: string;
 }
+
+/** Where a report reads: the replica when one is configured for the route, else the request's own transaction. */
+export const reportReader = (ctx: ServiceContext): Database => ctx.readDb ?? ctx.db;
 
 export function requireSignedIn(ctx: ServiceContext): SignedInContext {
   if (!ctx.actor || !ctx.instanceId) throw new AppError('UNAUTHENTICATED', 'signInRequired');

@@ -1,18 +1,20 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { openDatabase } from './db/client';
 import { prepareDatabase } from './db/prepare';
 import { DEMO_PASSWORD, demoUsers } from './db/seed/demo';
 
 const startedAt = performance.now();
 const config = loadConfig();
 const database = await prepareDatabase(config);
-const app = await buildApp({ config, database });
+const readDatabase = config.readDatabaseUrl ? await openDatabase({ kind: 'postgresql', url: config.readDatabaseUrl }) : undefined;
+const app = await buildApp({ config, database, readDatabase });
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     void app
       .close()
-      .then(() => database.close())
+      .then(() => Promise.all([database.close(), readDatabase?.close()]))
       .finally(() => process.exit(0));
   });
 }

@@ -30,6 +30,8 @@ declare module 'fastify' {
     anyRole?: boolean;
     /** Route accepts a parent user's all-clinics view (`ClinicId: all`). */
     allClinics?: boolean;
+    /** A report: it may read from the read replica (`READ_DATABASE_URL`) through `ctx.readDb`. */
+    readReplica?: boolean;
   }
   interface FastifyInstance {
     /** Every API route with who may call it, as checked at start-up. */
@@ -142,6 +144,8 @@ async function resolveInstance(db: Database, actor: Actor, header: string | unde
 
 interface RequestState {
   transaction: RequestTransaction;
+  /** The read-only transaction on the replica, for `readReplica` routes when one is configured. */
+  readTransaction?: RequestTransaction;
   finished: boolean;
   handlerStarted: boolean;
 }
@@ -188,6 +192,8 @@ const isDocsRoute = (routeUrl: string) => routeUrl === '/api/docs' || routeUrl.s
 
 export interface AuthPluginOptions {
   db: Database;
+  /** The read replica, when `READ_DATABASE_URL` is set. */
+  readDb?: Database;
   config: Config;
   mailer: Mailer;
   jobs: JobQueue;
@@ -196,7 +202,7 @@ export interface AuthPluginOptions {
 
 /** Authentication (bearer session with server-side idle timeout), tenancy and role checks. */
 export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOptions) => {
-  const { db, config, mailer, jobs, events } = options;
+  const { db, readDb, config, mailer, jobs, events } = options;
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('requestTransaction', null);
 
@@ -215,7 +221,8 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     const state = request.requestTransaction;
     if (!state || state.finished) return;
     state.finished = true;
-    await state.transaction.finish(commit);
+    // Nothing is ever written on the replica: its transaction only ever rolls back.
+    await Promise.all([state.transaction.finish(commit), state.readTransaction?.finish(false)]);
   };
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -292,6 +299,13 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     const allowed = routeConfig.roles ?? (routeConfig.menuPath ? menuAccessOrThrow(routeConfig.menuPath) : undefined);
     if (!routeConfig.anyRole && !allowed?.includes(actor.role)) {
       throw new AppError('FORBIDDEN', 'notAllowed');
+    }
+    if (routeConfig.readReplica && readDb && request.requestTransaction) {
+      const readTransaction = await openRequestTransaction(readDb, 'no-clinic');
+      request.requestTransaction.readTransaction = readTransaction;
+      await readTransaction.db.execute(sql`set transaction_read_only = on`);
+      await enterClinics(readTransaction.db, tenancy.instanceIds);
+      request.ctx.readDb = readTransaction.db;
     }
   });
 
