@@ -28,7 +28,7 @@ describe('routes', () => {
       { path: '/api/session', body: makeSession() },
       ...shellCalls,
     ]);
-    const { router } = renderApp('/reports/summary?from=2024');
+    const { router } = renderApp('/resources/list?from=2024');
 
     await screen.findByRole('button', { name: 'Sign in' });
     expect(router.state.location.pathname).toBe('/signin');
@@ -38,7 +38,7 @@ describe('routes', () => {
     await user.type(screen.getByLabelText(/^password/i), 'Pathwell#2026');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/reports/summary'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/resources/list'));
     expect(router.state.location.search).toBe('?from=2024');
     expect(await screen.findByTestId('page-coming-soon')).toBeInTheDocument();
     expect(screen.getByTestId('side-menu')).toBeInTheDocument();
@@ -88,7 +88,7 @@ describe('routes', () => {
       ...shellCalls,
     ]);
     // A page with no data calls of its own, so the only calls are the shell's and the sign-out.
-    const { router } = renderApp('/reports/summary');
+    const { router } = renderApp('/resources/list');
     const user = userEvent.setup();
     await user.click(await screen.findByTestId('user-menu'));
     await user.click(await screen.findByRole('menuitem', { name: 'Logout' }));
