@@ -15,7 +15,11 @@ export interface SignedPdfFrame {
   language: 'en' | 'es';
   signedAt: Date;
   compress?: boolean;
+  /** The clinic's logo (PNG or JPEG, already checked to decode), drawn at the top right. */
+  logo?: Buffer | null;
 }
+
+const LOGO_FIT: [number, number] = [150, 48];
 
 export function startSignedPdf(frame: SignedPdfFrame) {
   const doc = new PDFDocument({
@@ -43,10 +47,20 @@ export function startSignedPdf(frame: SignedPdfFrame) {
   });
   const left = PDF_MARGIN;
   const width = doc.page.width - 2 * PDF_MARGIN;
-  doc.font('Helvetica-Bold').fontSize(18).text(frame.title, left, PDF_MARGIN, { width });
+  let titleWidth = width;
+  if (frame.logo) {
+    try {
+      doc.image(frame.logo, left + width - LOGO_FIT[0], PDF_MARGIN, { fit: LOGO_FIT, align: 'right' });
+      titleWidth = width - LOGO_FIT[0] - 12;
+    } catch {
+      // An image pdfkit cannot read leaves the header without a logo rather than failing the document.
+    }
+  }
+  doc.font('Helvetica-Bold').fontSize(18).text(frame.title, left, PDF_MARGIN, { width: titleWidth });
   doc.moveDown(0.2);
-  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(frame.clinicName, { width });
+  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(frame.clinicName, { width: titleWidth });
   doc.fillColor('black');
+  if (titleWidth !== width) doc.y = Math.max(doc.y, PDF_MARGIN + LOGO_FIT[1]);
   return { doc, output, left, width };
 }
 
