@@ -1,0 +1,577 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import { getInstrument, isFormCode } from '@pathwell/instruments';
+import { isoToMdy, mdyToIso } from '@pathwell/contracts/patients';
+import {
+  ReportSummaryDataType,
+  SUMMARY_AGE_MAX,
+  SUMMARY_VISIT_WEEKS_MAX,
+  SUMMARY_VISIT_WEEKS_STEP,
+  type SummaryFilterParsed,
+  type SummaryPatientRow,
+  type SummaryPatients,
+  type SummaryReport,
+  type SummarySeries,
+  type summaryExportRequestSchema,
+  type summaryPatientsRequestSchema,
+} from '@pathwell/contracts/reports-summary';
+import { doctorScope, reportReader, type SignedInContext } from '../../context';
+import { toXlsx } from '../../lib/spreadsheet';
+import { meanConfidenceInterval95 } from '../../lib/statistics';
+import { toCsv } from '../activity/csv';
+import { recordActivity, staffActivity } from '../audit/audit.service';
+import { escapeLike } from '../managed-lists/managed-lists.service';
+import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+
+/**
+ * The data sandbox (issue #14 §1, decision 0044): the cohort's score over time, every number computed by
+ * one SQL statement per request (CTEs and window functions over form_responses / appointments); Node
+ * only turns n, mean and standard deviation into a confidence interval.
+ */
+
+/** Visit pain (0 no pain … 10 worst) is lower-is-better; its MCID is the published two-point reduction. */
+const PAIN_MAXIMUM = 10;
+const PAIN_MCID = {
+  points: 2,
+  source: 'Farrar JT et al., Pain 2001;94:149–158 (a reduction of approximately two points or 30 %)',
+};
+/** The baseline of a procedure-anchored patient is their last score on or before it, this many days back at most. */
+export const BASELINE_LOOKBACK_DAYS = 90;
+/** Most patient rows one export writes. */
+export const SUMMARY_EXPORT_ROW_LIMIT = 100_000;
+/** Appointment status Completed (section 3). */
+const COMPLETED = 3;
+/** SF-36 / RAND-36 is outcome form 1. */
+const RAND_FORM = 1;
+/** Improvements equal to the MCID count as reaching it despite float rounding after normalising. */
+const EPSILON = 1e-9;
+
+interface SeriesMeta {
+  key: string;
+  formCode: number | null;
+  maximum: number;
+  normalised: boolean;
+  higherIsBetter: boolean;
+  /** Factor applied to every raw score: 100 / maximum when normalised, else 1. */
+  factor: number;
+  mcid: number | null;
+  mcidSource: string | null;
+}
+
+function seriesOf(filter: SummaryFilterParsed): SeriesMeta[] {
+  if (filter.reportSummaryDataType === ReportSummaryDataType.Pain) {
+    return [
+      {
+        key: 'pain',
+        formCode: null,
+        maximum: PAIN_MAXIMUM,
+        normalised: false,
+        higherIsBetter: false,
+        factor: 1,
+        mcid: PAIN_MCID.points,
+        mcidSource: PAIN_MCID.source,
+      },
+    ];
+  }
+  const codes = [...new Set(filter.formIds)].filter(isFormCode);
+  const normalised = codes.length > 1;
+  return codes.map((code) => {
+    const instrument = getInstrument(code);
+    const headline = instrument.scores.find((score) => score.key === instrument.headline.key);
+    const factor = normalised ? 100 / instrument.headline.maximum : 1;
+    return {
+      key: `form-${code}`,
+      formCode: code,
+      maximum: normalised ? 100 : instrument.headline.maximum,
+      normalised,
+      higherIsBetter: headline?.higherIsBetter ?? true,
+      factor,
+      mcid: instrument.mcid ? instrument.mcid.points * factor : null,
+      mcidSource: instrument.mcid?.source ?? null,
+    };
+  });
+}
+
+interface Settings {
+  timeZone: string;
+  showBmi: boolean;
+  deploymentDay: string | null;
+}
+
+async function sandboxSettings(ctx: SignedInContext): Promise<Settings> {
+  const settings = await readSettings(reportReader(ctx), ctx.instanceId);
+  return {
+    timeZone: clinicTimeZoneFrom(settings),
+    showBmi: isOn(settings, 'showBmiFilterOnSandbox'),
+    deploymentDay: settings.deploymentDate ? mdyToIso(settings.deploymentDate.trim()) : null,
+  };
+}
+
+const list = (values: readonly (string | number)[]) =>
+  sql.join(
+    values.map((value) => sql`${value}`),
+    sql`, `,
+  );
+
+/** The patient filters of section 3's summary report filter, as conditions on `p` (patients). */
+function patientConditions(ctx: SignedInContext, filter: SummaryFilterParsed, settings: Settings): SQL[] {
+  const clinic = ctx.instanceId;
+  const conditions: SQL[] = [];
+  const doctorId = doctorScope(ctx, filter.doctorId);
+  if (doctorId) conditions.push(sql`p.doctor_id = ${doctorId}`);
+  if (filter.studyGroups.length)
+    conditions.push(sql`exists (select 1 from patient_study_groups g
+      where g.instance_id = ${clinic} and g.patient_id = p.id and g.study_group_id in (${list(filter.studyGroups)}))`);
+  if (filter.bodyLocations.length)
+    conditions.push(sql`exists (select 1 from appointments a
+      where a.instance_id = ${clinic} and a.patient_id = p.id and a.deleted_at is null
+        and a.body_location_ids && array[${list(filter.bodyLocations)}]::uuid[])`);
+  const inList = (column: SQL, values: readonly (string | number)[]) => {
+    if (values.length) conditions.push(sql`${column} in (${list(values)})`);
+  };
+  inList(sql`p.gender_id`, filter.genders);
+  inList(sql`p.occupation_id`, filter.occupations);
+  inList(sql`p.marital_status_id`, filter.maritalStatus);
+  inList(sql`p.payor_status_id`, filter.payorStatus);
+  inList(sql`p.nicotine_status_id`, filter.nicotineStatus);
+  const overlaps = (column: SQL, values: readonly number[]) => {
+    if (values.length) conditions.push(sql`${column} && array[${list(values)}]::smallint[]`);
+  };
+  overlaps(sql`p.disease_states`, filter.diseaseStates);
+  overlaps(sql`p.psychiatric_history`, filter.psychaitricStatus);
+  overlaps(sql`p.surgical_history`, filter.surgicalHistory);
+  if (filter.patientId) conditions.push(sql`p.id = ${filter.patientId}`);
+  // Every word must appear in the folded name, as in the top-bar patient search.
+  for (const term of (filter.patientName ?? '').split(/\s+/).filter(Boolean).slice(0, 8))
+    conditions.push(sql`p.search_name like '%' || pathwell_fold(${escapeLike(term)}) || '%'`);
+  // The slider's ends are open: 0 is "any age up to", 100 is "100 and older".
+  const age = sql`extract(year from age((now() at time zone ${settings.timeZone})::date, p.date_of_birth))`;
+  if (filter.ageMin > 0) conditions.push(sql`${age} >= ${filter.ageMin}`);
+  if (filter.ageMax < SUMMARY_AGE_MAX) conditions.push(sql`${age} <= ${filter.ageMax}`);
+  if (settings.showBmi && filter.bmiMin != null && filter.bmiMax != null)
+    conditions.push(sql`p.weight > 0 and p.height > 0
+      and 703 * p.weight / (p.height * p.height) between ${filter.bmiMin} and ${filter.bmiMax}`);
+  if (filter.perioperativeMessageTemplateIds.length)
+    conditions.push(sql`exists (select 1 from outbox_messages o
+      where o.instance_id = ${clinic} and o.patient_id = p.id
+        and o.perioperative_template_id in (${list(filter.perioperativeMessageTemplateIds)}))`);
+  if (filter.startingPainScoreMin > 0 || filter.startingPainScoreMax < 10)
+    conditions.push(sql`(select a.pain_score from appointments a
+      where a.instance_id = ${clinic} and a.patient_id = p.id and a.deleted_at is null
+        and a.status = ${COMPLETED} and a.pain_score is not null
+      order by a.starts_at, a.id limit 1) between ${filter.startingPainScoreMin} and ${filter.startingPainScoreMax}`);
+  return conditions;
+}
+
+/** RAND-36 applies when a range other than 0–0 (section 9's "no filter") is given. */
+function randRange(filter: SummaryFilterParsed): [number, number] | null {
+  const low = filter.randScoreMin ?? null;
+  const high = filter.randScoreMax ?? null;
+  if (low === null && high === null) return null;
+  if ((low ?? 0) === 0 && (high ?? 0) === 0) return null;
+  return [low ?? 0, high ?? 100];
+}
+
+/**
+ * The common CTEs: cohort → series meta → scores → baselines (week 0) → points (baseline plus the latest
+ * score of every follow-up window). Every later select reads `points`, `meta` and `cohort`.
+ */
+function pointsQuery(ctx: SignedInContext, filter: SummaryFilterParsed, settings: Settings, series: SeriesMeta[]): SQL {
+  const clinic = ctx.instanceId;
+  const tz = settings.timeZone;
+  const conditions = patientConditions(ctx, filter, settings);
+  const cohortWhere = conditions.length ? sql` and ${sql.join(conditions, sql` and `)}` : sql``;
+  const meta = sql.join(
+    series.map(
+      (entry, index) =>
+        sql`(${index}::int, ${entry.key}::text, ${entry.formCode}::int, ${entry.factor}::float8, ${entry.higherIsBetter ? 1 : -1}::int, ${entry.mcid}::float8)`,
+    ),
+    sql`, `,
+  );
+  const deployed = (column: SQL) =>
+    filter.postDeploymentAppointments && settings.deploymentDay
+      ? sql` and (${column} at time zone ${tz})::date >= ${settings.deploymentDay}::date`
+      : sql``;
+  const scores =
+    filter.reportSummaryDataType === ReportSummaryDataType.Pain
+      ? sql`select a.patient_id, m.series_key, (a.starts_at at time zone ${tz})::date as day, a.starts_at as at,
+                   a.pain_score::float8 * m.factor as score
+              from appointments a join cohort c on c.id = a.patient_id cross join meta m
+             where a.instance_id = ${clinic} and a.deleted_at is null and a.status = ${COMPLETED}
+               and a.pain_score is not null${deployed(sql`a.starts_at`)}`
+      : sql`select r.patient_id, m.series_key, (r.submitted_at at time zone ${tz})::date as day, r.submitted_at as at,
+                   r.headline_score::float8 * m.factor as score
+              from form_responses r join cohort c on c.id = r.patient_id join meta m on m.form_code = r.form_code
+             where r.instance_id = ${clinic} and r.form_code in (${list(series.map((entry) => entry.formCode!))})
+               and r.headline_score is not null${deployed(sql`r.submitted_at`)}`;
+  const startDay = filter.startDate ? mdyToIso(filter.startDate) : null;
+  const endDay = filter.endDate ? mdyToIso(filter.endDate) : null;
+  const inRange = (column: SQL) =>
+    sql`${startDay ? sql` and ${column} >= ${startDay}::date` : sql``}${endDay ? sql` and ${column} <= ${endDay}::date` : sql``}`;
+  const anchored =
+    filter.anchor === 'procedure'
+      ? sql`procedures as (
+          select i.patient_id, min(i.performed_on) as week0
+            from interventions i join cohort c on c.id = i.patient_id
+           where i.instance_id = ${clinic} and i.deleted_at is null
+             and i.item_id in (${list(filter.procedureItemIds)})${inRange(sql`i.performed_on`)}
+           group by i.patient_id
+        ),
+        anchored as (
+          select s.patient_id, s.series_key, pr.week0, s.day as baseline_day, s.score as baseline,
+                 row_number() over (partition by s.patient_id, s.series_key order by s.at desc) as rn
+            from scores s join procedures pr on pr.patient_id = s.patient_id
+           where s.day <= pr.week0 and s.day >= pr.week0 - ${BASELINE_LOOKBACK_DAYS}::int
+        )`
+      : sql`anchored as (
+          select s.patient_id, s.series_key, s.day as week0, s.day as baseline_day, s.score as baseline,
+                 row_number() over (partition by s.patient_id, s.series_key order by s.at) as rn
+            from scores s
+           where true${inRange(sql`s.day`)}
+        )`;
+  const rand = randRange(filter);
+  const randWhere = rand
+    ? sql` and (select r.headline_score from form_responses r
+            where r.instance_id = ${clinic} and r.patient_id = b.patient_id and r.form_code = ${RAND_FORM}
+              and r.headline_score is not null and (r.submitted_at at time zone ${tz})::date <= b.week0
+            order by r.submitted_at desc limit 1) between ${rand[0]} and ${rand[1]}`
+    : sql``;
+  const weekOf = sql`(${SUMMARY_VISIT_WEEKS_STEP} * round((s.day - b.week0) / 28.0))::int`;
+  return sql`
+    cohort as (
+      select p.id from patients p
+       where p.instance_id = ${clinic} and p.deleted_at is null${cohortWhere}
+    ),
+    meta (ord, series_key, form_code, factor, sign, mcid) as (values ${meta}),
+    scores as (${scores}),
+    ${anchored},
+    baselines as (
+      select b.patient_id, b.series_key, b.week0, b.baseline_day, b.baseline
+        from anchored b
+       where b.rn = 1${randWhere}
+    ),
+    followups as (
+      select s.patient_id, s.series_key, ${weekOf} as week, s.day, s.score, b.baseline, b.baseline_day,
+             row_number() over (partition by s.patient_id, s.series_key, ${weekOf} order by s.at desc) as rn
+        from scores s join baselines b on b.patient_id = s.patient_id and b.series_key = s.series_key
+       where s.day - b.week0 >= 1
+    ),
+    points as (
+      select patient_id, series_key, 0 as week, baseline_day as day, baseline as score, baseline, baseline_day
+        from baselines
+      union all
+      select patient_id, series_key, week, day, score, baseline, baseline_day
+        from followups
+       where rn = 1 and week between ${Math.max(SUMMARY_VISIT_WEEKS_STEP, filter.visitMin)} and ${Math.min(SUMMARY_VISIT_WEEKS_MAX, filter.visitMax)}
+    )`;
+}
+
+const round = (value: number | null, decimals = 2) => {
+  if (value === null || !Number.isFinite(value)) return null;
+  const factor = 10 ** decimals;
+  return Math.round(value * factor) / factor;
+};
+const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+
+interface AggregateRow {
+  series_key: string;
+  week: number;
+  n: number;
+  mean: number | string | null;
+  sd: number | string | null;
+  mean_improvement: number | string | null;
+  mcid_reached: number;
+  cohort_patients: number;
+}
+
+/** The aggregate report: one statement (besides the settings read). */
+export async function summaryReport(ctx: SignedInContext, filter: SummaryFilterParsed, known?: Settings): Promise<SummaryReport> {
+  const settings = known ?? (await sandboxSettings(ctx));
+  const series = seriesOf(filter);
+  const computedAt = new Date().toISOString();
+  if (series.length === 0)
+    return { dataType: filter.reportSummaryDataType, anchor: filter.anchor, cohortPatients: 0, series: [], computedAt };
+  const weeks = [
+    0,
+    ...Array.from({ length: SUMMARY_VISIT_WEEKS_MAX / SUMMARY_VISIT_WEEKS_STEP }, (_, i) => (i + 1) * SUMMARY_VISIT_WEEKS_STEP),
+  ].filter((week) => week === 0 || (week >= filter.visitMin && week <= filter.visitMax));
+  const result = (await reportReader(ctx).execute(sql`
+    with ${pointsQuery(ctx, filter, settings, series)},
+    aggregates as (
+      select p.series_key, p.week, count(*)::int as n, avg(p.score) as mean, stddev_samp(p.score) as sd,
+             avg((p.score - p.baseline) * m.sign) as mean_improvement,
+             (count(*) filter (where (p.score - p.baseline) * m.sign >= m.mcid - ${EPSILON}))::int as mcid_reached
+        from points p join meta m on m.series_key = p.series_key
+       group by p.series_key, p.week
+    ),
+    grid as (
+      select m.ord, m.series_key, w.week
+        from meta m cross join unnest(array[${list(weeks)}]::int[]) as w(week)
+    )
+    select g.series_key, g.week, coalesce(a.n, 0)::int as n, a.mean, a.sd, a.mean_improvement,
+           coalesce(a.mcid_reached, 0)::int as mcid_reached,
+           (select count(*) from cohort)::int as cohort_patients
+      from grid g left join aggregates a on a.series_key = g.series_key and a.week = g.week
+     order by g.ord, g.week
+  `)) as unknown as { rows: AggregateRow[] };
+  const rows = result.rows;
+  return {
+    dataType: filter.reportSummaryDataType,
+    anchor: filter.anchor,
+    cohortPatients: Number(rows[0]?.cohort_patients ?? 0),
+    series: series.map((entry): SummarySeries => ({
+      key: entry.key,
+      formCode: entry.formCode,
+      maximum: entry.maximum,
+      normalised: entry.normalised,
+      higherIsBetter: entry.higherIsBetter,
+      mcid: round(entry.mcid),
+      mcidSource: entry.mcidSource,
+      points: rows
+        .filter((row) => row.series_key === entry.key)
+        .map((row) => {
+          const n = Number(row.n);
+          const mean = numberOrNull(row.mean);
+          const sd = numberOrNull(row.sd);
+          const interval = meanConfidenceInterval95(n, mean, sd);
+          const reached = entry.mcid === null ? null : Number(row.mcid_reached);
+          return {
+            week: Number(row.week),
+            patients: n,
+            mean: round(mean),
+            sd: round(sd),
+            ciLow: round(interval?.low ?? null),
+            ciHigh: round(interval?.high ?? null),
+            meanImprovement: round(numberOrNull(row.mean_improvement)),
+            mcidReached: reached,
+            mcidPercent: reached === null || n === 0 ? null : round((100 * reached) / n, 1),
+          };
+        }),
+    })),
+    computedAt,
+  };
+}
+
+interface PatientPointRow {
+  series_key: string;
+  week: number;
+  patient_id: string;
+  first_name: string;
+  middle_name: string | null;
+  last_name: string;
+  date_of_birth: string;
+  doctor_first: string | null;
+  doctor_last: string | null;
+  baseline_day: string;
+  baseline: number | string;
+  day: string;
+  score: number | string;
+  improvement: number | string;
+  mcid: number | string | null;
+}
+
+/** The patient columns of a point, joined to the patient and their doctor, in name order. */
+const patientColumns = sql`
+  p.series_key, p.week, p.patient_id, pt.first_name, pt.middle_name, pt.last_name, pt.date_of_birth::text as date_of_birth,
+  u.first_name as doctor_first, u.last_name as doctor_last, p.baseline_day::text as baseline_day, p.baseline,
+  p.day::text as day, p.score, (p.score - p.baseline) * m.sign as improvement, m.mcid`;
+const patientJoins = sql`
+  join meta m on m.series_key = p.series_key
+  join patients pt on pt.id = p.patient_id
+  left join users u on u.id = pt.doctor_id`;
+
+function toPatientRow(row: PatientPointRow): SummaryPatientRow {
+  const improvement = Number(row.improvement);
+  const mcid = numberOrNull(row.mcid);
+  const doctorName = row.doctor_first ? `${row.doctor_first} ${row.doctor_last ?? ''}`.trim() : null;
+  return {
+    patientId: row.patient_id,
+    fullName: [row.first_name, row.middle_name, row.last_name].filter(Boolean).join(' '),
+    dateOfBirth: row.date_of_birth,
+    doctorName,
+    baselineDate: row.baseline_day,
+    baselineScore: round(Number(row.baseline))!,
+    scoreDate: row.day,
+    score: round(Number(row.score))!,
+    improvement: round(improvement)!,
+    reachedMcid: mcid === null ? null : improvement >= mcid - EPSILON,
+  };
+}
+
+/** The drill-down: patients behind one point, by last name, paged; audited as a patient-list view. */
+export async function summaryPatients(
+  ctx: SignedInContext,
+  request: z.output<typeof summaryPatientsRequestSchema>,
+): Promise<SummaryPatients> {
+  const { pageNumber, pageSize } = request;
+  const settings = await sandboxSettings(ctx);
+  const series = seriesOf(request.filter);
+  let total = 0;
+  let data: SummaryPatientRow[] = [];
+  if (series.some((entry) => entry.key === request.seriesKey)) {
+    const result = (await reportReader(ctx).execute(sql`
+      with ${pointsQuery(ctx, request.filter, settings, series)},
+      selected as (
+        select * from points where series_key = ${request.seriesKey} and week = ${request.week}
+      ),
+      page as (
+        select ${patientColumns}
+          from selected p ${patientJoins}
+         order by pathwell_fold(pt.last_name), pathwell_fold(pt.first_name), pt.id
+         limit ${pageSize} offset ${pageNumber * pageSize}
+      )
+      select (select count(*) from selected)::int as total, page.*
+        from (select 1) as one left join page on true
+    `)) as unknown as { rows: (PatientPointRow & { total: number })[] };
+    total = Number(result.rows[0]?.total ?? 0);
+    data = result.rows.filter((row) => row.patient_id !== null).map(toPatientRow);
+  }
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient List', 'Viewed', {
+      description: `Data sandbox: ${data.length} of ${total} patients behind ${request.seriesKey}, week ${request.week}`,
+    }),
+  );
+  return { totalRecords: total, pageNumber, pageSize, data };
+}
+
+// ---- exports -----------------------------------------------------------------------------------------------
+
+type Language = 'en' | 'es';
+
+const exportHeaders: Record<'aggregate' | 'patients', Record<Language, string[]>> = {
+  aggregate: {
+    en: ['Series', 'Week', 'Patients', 'Mean', 'SD', '95% CI low', '95% CI high', 'Mean improvement', 'MCID reached', 'MCID %'],
+    es: [
+      'Serie',
+      'Semana',
+      'Pacientes',
+      'Media',
+      'DE',
+      'IC 95% inferior',
+      'IC 95% superior',
+      'Mejoría media',
+      'DMCI alcanzada',
+      'DMCI %',
+    ],
+  },
+  patients: {
+    en: [
+      'Series',
+      'Week',
+      'Patient',
+      'Date of birth',
+      'Doctor',
+      'Baseline date',
+      'Baseline score',
+      'Score date',
+      'Score',
+      'Improvement',
+      'MCID reached',
+    ],
+    es: [
+      'Serie',
+      'Semana',
+      'Paciente',
+      'Fecha de nacimiento',
+      'Médico',
+      'Fecha basal',
+      'Puntuación basal',
+      'Fecha de la puntuación',
+      'Puntuación',
+      'Mejoría',
+      'DMCI alcanzada',
+    ],
+  },
+};
+
+function seriesLabel(key: string, language: Language): string {
+  if (key === 'pain') return language === 'es' ? 'Dolor (0–10)' : 'Pain (0–10)';
+  const code = Number(key.replace('form-', ''));
+  if (!isFormCode(code)) return key;
+  const name = getInstrument(code).name;
+  return (language === 'es' ? name.es : undefined) ?? name.en;
+}
+
+const yesNo = (value: boolean | null, language: Language) =>
+  value === null ? '' : value ? (language === 'es' ? 'Sí' : 'Yes') : 'No';
+
+export interface SummaryExportFile {
+  fileName: string;
+  contentType: string;
+  content: Buffer;
+}
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** CSV (UTF-8 with BOM, formula-guarded) or XLSX of the aggregate or of every patient row behind it. */
+export async function exportSummary(
+  ctx: SignedInContext,
+  request: z.output<typeof summaryExportRequestSchema>,
+): Promise<SummaryExportFile> {
+  const language = request.language;
+  const settings = await sandboxSettings(ctx);
+  const headers = exportHeaders[request.level][language];
+  let rows: (string | number | null)[][];
+  if (request.level === 'aggregate') {
+    const report = await summaryReport(ctx, request.filter, settings);
+    rows = report.series.flatMap((entry) =>
+      entry.points.map((point) => [
+        seriesLabel(entry.key, language),
+        point.week,
+        point.patients,
+        point.mean,
+        point.sd,
+        point.ciLow,
+        point.ciHigh,
+        point.meanImprovement,
+        point.mcidReached,
+        point.mcidPercent,
+      ]),
+    );
+  } else {
+    const series = seriesOf(request.filter);
+    let found: PatientPointRow[] = [];
+    if (series.length) {
+      const result = (await reportReader(ctx).execute(sql`
+        with ${pointsQuery(ctx, request.filter, settings, series)}
+        select ${patientColumns}
+          from points p ${patientJoins}
+         order by m.ord, p.week, pathwell_fold(pt.last_name), pathwell_fold(pt.first_name), pt.id
+         limit ${SUMMARY_EXPORT_ROW_LIMIT}
+      `)) as unknown as { rows: PatientPointRow[] };
+      found = result.rows;
+    }
+    rows = found.map((raw) => {
+      const row = toPatientRow(raw);
+      return [
+        seriesLabel(raw.series_key, language),
+        Number(raw.week),
+        row.fullName,
+        isoToMdy(row.dateOfBirth),
+        row.doctorName,
+        isoToMdy(row.baselineDate),
+        row.baselineScore,
+        isoToMdy(row.scoreDate),
+        row.score,
+        row.improvement,
+        yesNo(row.reachedMcid, language),
+      ];
+    });
+    await recordActivity(
+      ctx.db,
+      staffActivity(ctx, 'Patient List', 'Viewed', {
+        description: `Data sandbox ${request.format.toUpperCase()} export, ${rows.length} patient rows`,
+      }),
+    );
+  }
+  // The clinic's calendar day (en-CA formats as YYYY-MM-DD).
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: settings.timeZone }).format(new Date());
+  const fileName = `pathwell-data-sandbox-${today}.${request.format}`;
+  if (request.format === 'csv') {
+    const text = rows.map((row) => row.map((cell) => (cell === null ? null : String(cell))));
+    return { fileName, contentType: 'text/csv; charset=utf-8', content: toCsv(headers, text) };
+  }
+  const sheet = language === 'es' ? 'Datos' : 'Data sandbox';
+  return { fileName, contentType: XLSX_TYPE, content: await toXlsx(sheet, headers, rows) };
+}
