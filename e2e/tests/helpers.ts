@@ -28,6 +28,7 @@ export const demoFlags: MenuFlags = {
   mainstay: false,
   campaignsEnabled: true,
   campaignOnly: false,
+  providerAppointmentDashboard: false,
 };
 
 export function expectedTopLevel(role: Role, isParent: boolean): { shown: MenuItem[]; hidden: MenuItem[] } {

@@ -19,6 +19,7 @@ const defaultFlags: MenuFlags = {
   mainstay: false,
   campaignsEnabled: true,
   campaignOnly: false,
+  providerAppointmentDashboard: true,
 };
 
 type ContextChange = Partial<Omit<MenuContext, 'flags'>> & {
@@ -91,6 +92,18 @@ describe('visibility rules on the clinic menu', () => {
       ctx: context('Doctor'),
       id: 'providerAppointmentDashboard',
       visible: true,
+    },
+    {
+      rule: 'the Provider Appointment Dashboard hides while enableProviderAppointmentDashboard is off',
+      ctx: context('Admin', { flags: { providerAppointmentDashboard: false } }),
+      id: 'providerAppointmentDashboard',
+      visible: false,
+    },
+    {
+      rule: 'the Provider Appointment Dashboard hides for a System Manager too while the clinic has it off',
+      ctx: context('SystemManager', { flags: { providerAppointmentDashboard: false } }),
+      id: 'providerAppointmentDashboard',
+      visible: false,
     },
     {
       rule: 'a Staff user sees Chatter Notification, which the bell opens',
@@ -696,6 +709,18 @@ describe('canAccessPath', () => {
       ctx: context('Admin', { isParent: true, allClinicsView: true }),
       path: '/patients/basicintake',
       allowed: false,
+    },
+    {
+      rule: 'the Provider Appointment Dashboard page closes while the clinic has it off',
+      ctx: context('Doctor', { flags: { providerAppointmentDashboard: false } }),
+      path: '/reports/providerbaselines',
+      allowed: false,
+    },
+    {
+      rule: 'a Doctor opens the Provider Appointment Dashboard while the clinic has it on',
+      ctx: context('Doctor'),
+      path: '/reports/providerbaselines',
+      allowed: true,
     },
     {
       rule: 'a Staff user opens the chatter notification page the bell links to',

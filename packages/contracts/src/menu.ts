@@ -94,6 +94,8 @@ export type MenuItem = {
   campaigns?: 'page' | 'support';
   /** Needs one selected clinic: hidden in the parent all-clinics view. */
   singleClinic?: boolean;
+  /** Shown only while the clinic has `enableProviderAppointmentDashboard` on (decision 0048). */
+  providerAppointmentDashboard?: boolean;
 };
 
 export type MenuContext = {
@@ -192,6 +194,7 @@ export const menuItems: MenuItem[] = [
     type: 'item',
     access: reporting(),
     icon: 'IconCalendarStats',
+    providerAppointmentDashboard: true,
   },
   {
     id: 'admin',
@@ -465,6 +468,7 @@ function isEntryVisible(item: MenuItem, ctx: MenuContext): boolean {
   if (item.hideOnNevroNotEnabled && !flags.programMode) return false;
   if (item.devicePartner === true && !flags.devicePartnerMode) return false;
   if (item.singleClinic && ctx.allClinicsView) return false;
+  if (item.providerAppointmentDashboard && !flags.providerAppointmentDashboard) return false;
 
   if (isSystemManager) return !(item.hideOnNevroSystemManager && flags.programMode);
 

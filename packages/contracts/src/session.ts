@@ -11,6 +11,8 @@ export const menuFlagsSchema = z.object({
   mainstay: z.boolean(),
   campaignsEnabled: z.boolean(),
   campaignOnly: z.boolean(),
+  /** `enableProviderAppointmentDashboard`: the Provider Appointment Dashboard is in the menu. */
+  providerAppointmentDashboard: z.boolean(),
 });
 export type MenuFlags = z.infer<typeof menuFlagsSchema>;
 

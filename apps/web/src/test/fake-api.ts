@@ -78,6 +78,7 @@ export function makeSession(overrides: SessionOverrides = {}): SessionContext {
       mainstay: false,
       campaignsEnabled: true,
       campaignOnly: false,
+      providerAppointmentDashboard: true,
     },
     demoMode: true,
     ...rest,

@@ -54,6 +54,7 @@ export async function sessionContext(ctx: SignedInContext): Promise<SessionConte
       mainstay: isOn(settings, 'useMainstay'),
       campaignsEnabled: isOn(settings, 'useCodePull'),
       campaignOnly: isOn(settings, 'campaignOnly'),
+      providerAppointmentDashboard: isOn(settings, 'enableProviderAppointmentDashboard'),
     },
     demoMode: ctx.config.demoMode,
   };

@@ -13,6 +13,7 @@ const flags = {
   mainstay: false,
   campaignsEnabled: true,
   campaignOnly: false,
+  providerAppointmentDashboard: true,
 };
 
 const contexts: Record<string, MenuContext> = {

@@ -1,0 +1,245 @@
+import { BarChart } from '@mantine/charts';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DateFilterPreset } from '@pathwell/contracts/appointments';
+import { outcomeForms } from '@pathwell/contracts/instance-settings';
+import {
+  providerBaselinesFilterSchema,
+  type ProviderBaselineRow,
+  type ProviderBaselines as Report,
+  type ProviderBaselinesFilter,
+} from '@pathwell/contracts/reports-referrals';
+import { useSession } from '../../../app/session-context';
+import { ErrorAlert } from '../../../components/error-alert';
+import { PageHeader } from '../../../components/page-header';
+import { ApiError } from '../../../lib/api-client';
+import { formatClinicDate } from '../../../lib/dates';
+import { errorText } from '../../../lib/error-text';
+import { getDoctorId } from '../../../lib/session-storage';
+import { DateFields, dateFilterOf, fieldErrorsOf, type DateDraft } from '../referrals/date-fields';
+import { referralQueries } from '../referrals/referrals.api';
+
+type Run = { filter: ProviderBaselinesFilter; id: number };
+type Mean = { mean: number | null; count: number };
+
+const defaultDraft: DateDraft = { dateFilter: DateFilterPreset.ThisMonth, startDate: '', endDate: '' };
+const formName = (code: number) => outcomeForms.find((form) => form.id === code)?.name ?? String(code);
+
+function toFilter(draft: DateDraft): ProviderBaselinesFilter {
+  const doctorId = getDoctorId();
+  return { ...dateFilterOf(draft), ...(doctorId ? { doctorId } : {}) };
+}
+
+function useFormat() {
+  const { t, i18n } = useTranslation('reportsReferrals');
+  const decimal = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 });
+  const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 0 });
+  return {
+    mean: (value: Mean) =>
+      value.mean === null ? '—' : t('baselines.meanOf', { mean: decimal.format(value.mean), count: value.count }),
+    percent: (value: number | null) => (value === null ? '—' : percent.format(value)),
+  };
+}
+
+/**
+ * /reports/providerbaselines, the Provider Appointment Dashboard (issue #14 §4, decision 0048): per
+ * provider, the new patients' baselines and latest follow-up, appointments by status, and intake
+ * completed before the visit; only while the clinic has `enableProviderAppointmentDashboard` on.
+ */
+export function ProviderBaselines() {
+  const { t } = useTranslation('reportsReferrals');
+  const [draft, setDraft] = useState<DateDraft>(defaultDraft);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [run, setRun] = useState<Run>(() => ({ filter: toFilter(defaultDraft), id: 0 }));
+  const report = useQuery(referralQueries.baselines(run.filter, run.id));
+
+  const failure = report.error;
+  useEffect(() => {
+    if (failure instanceof ApiError && failure.status === 400) setErrors(fieldErrorsOf(Object.entries(failure.fields)));
+  }, [failure]);
+  const featureOff = failure instanceof ApiError && failure.status === 403 && failure.body?.messageKey === 'featureOff';
+
+  const apply = (event: FormEvent) => {
+    event.preventDefault();
+    const filter = toFilter(draft);
+    const checked = providerBaselinesFilterSchema.safeParse(filter);
+    if (!checked.success) {
+      setErrors(fieldErrorsOf(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      return;
+    }
+    setErrors({});
+    setRun((current) => ({ filter, id: current.id + 1 }));
+  };
+
+  return (
+    <>
+      <PageHeader title={t('baselines.title')} description={t('baselines.description')} />
+      <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
+        <Group align="flex-end" gap="sm" wrap="wrap">
+          <DateFields draft={draft} errors={errors} onChange={setDraft} testId="baselines-preset" />
+          <Button type="submit" data-testid="baselines-apply">
+            {t('filters.apply')}
+          </Button>
+        </Group>
+      </Paper>
+      {featureOff ? (
+        <Alert color="yellow" data-testid="baselines-off">
+          {t('baselines.featureOff')}
+        </Alert>
+      ) : report.isError && !report.data ? (
+        <Stack gap="sm" align="flex-start">
+          <ErrorAlert testId="baselines-error">
+            {t('loadFailed')} {errorText(report.error)}
+          </ErrorAlert>
+          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void report.refetch()}>
+            {t('retry')}
+          </Button>
+        </Stack>
+      ) : !report.data ? (
+        <Stack aria-busy="true" aria-label={t('loading')}>
+          <Skeleton h={200} radius="lg" />
+          <Skeleton h={220} radius="lg" />
+        </Stack>
+      ) : (
+        <BaselinesView report={report.data} />
+      )}
+    </>
+  );
+}
+
+function BaselinesView({ report }: { report: Report }) {
+  const { t } = useTranslation('reportsReferrals');
+  const format = useFormat();
+  const timeZone = useSession().instance.timeZoneId;
+  const lastDay = new Date(Date.parse(report.to) - 1).toISOString();
+  if (report.rows.length === 0)
+    return (
+      <Text c="dimmed" ta="center" py="xl" data-testid="baselines-empty">
+        {t('baselines.empty')}
+      </Text>
+    );
+  const name = (row: ProviderBaselineRow) => row.providerName ?? t('baselines.noProvider');
+  const chartData = report.rows.map((row) => ({
+    provider: name(row),
+    rate: row.intake.rate === null ? 0 : Math.round(row.intake.rate * 100),
+  }));
+
+  return (
+    <Stack gap="lg">
+      <Text size="sm" c="dimmed">
+        {t('window', { from: formatClinicDate(report.from, timeZone), to: formatClinicDate(lastDay, timeZone) })}
+      </Text>
+      <Paper withBorder radius="lg" p="md">
+        <Table.ScrollContainer minWidth={880}>
+          <Table striped verticalSpacing="xs" data-testid="baselines-table" captionSide="top">
+            <Table.Caption>
+              <Text fw={600} ta="left">
+                {t('baselines.tableCaption')}
+              </Text>
+            </Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('baselines.columns.provider')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.newPatients')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.pain')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.scores')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.appointments')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.intake')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {[
+                ...report.rows.map((row) => ({ key: row.providerId ?? 'none', label: name(row), shape: row })),
+                { key: 'totals', label: t('baselines.totals'), shape: report.totals },
+              ].map(({ key, label, shape }) => (
+                <Table.Tr key={key} data-testid="baselines-row">
+                  <Table.Th scope="row" fw={key === 'totals' ? 700 : 500}>
+                    {label}
+                  </Table.Th>
+                  <Table.Td>{shape.newPatients}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{t('baselines.baseline', { value: format.mean(shape.baselinePain) })}</Text>
+                    <Text size="sm">{t('baselines.followUp', { value: format.mean(shape.followUpPain) })}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {shape.forms.length === 0 ? (
+                      <Text size="sm" c="dimmed">
+                        —
+                      </Text>
+                    ) : (
+                      shape.forms.map((form) => (
+                        <Text size="sm" key={form.formCode}>
+                          {t('baselines.formLine', {
+                            form: formName(form.formCode),
+                            baseline: format.mean(form.baseline),
+                            followUp: format.mean(form.followUp),
+                          })}
+                        </Text>
+                      ))
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{t('baselines.statusLine', { ...shape.appointments })}</Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm">
+                      {t('baselines.intakeLine', {
+                        rate: format.percent(shape.intake.rate),
+                        done: shape.intake.completedBefore,
+                        due: shape.intake.due,
+                      })}
+                    </Text>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+      <Paper withBorder radius="lg" p="md">
+        <Title order={2} size="h4" mb="sm">
+          {t('baselines.chartTitle')}
+        </Title>
+        <div role="img" aria-label={t('baselines.chartLabel')} data-testid="baselines-chart">
+          <BarChart
+            h={220}
+            data={chartData}
+            dataKey="provider"
+            tickLine="y"
+            yAxisProps={{ domain: [0, 100] }}
+            unit="%"
+            series={[{ name: 'rate', label: t('baselines.intakeRate'), color: 'teal.6' }]}
+          />
+        </div>
+        <Table.ScrollContainer minWidth={480} mt="sm">
+          <Table striped verticalSpacing="xs" data-testid="baselines-intake-table">
+            <Table.Caption>{t('baselines.chartLabel')}</Table.Caption>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('baselines.columns.provider')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.intakeDone')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.columns.intakeDue')}</Table.Th>
+                <Table.Th scope="col">{t('baselines.intakeRate')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {report.rows.map((row) => (
+                <Table.Tr key={row.providerId ?? 'none'}>
+                  <Table.Th scope="row" fw={500}>
+                    {name(row)}
+                  </Table.Th>
+                  <Table.Td>{row.intake.completedBefore}</Table.Td>
+                  <Table.Td>{row.intake.due}</Table.Td>
+                  <Table.Td>{format.percent(row.intake.rate)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Paper>
+    </Stack>
+  );
+}
