@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { SelfCheckIn, SelfCheckInState } from '@pathwell/contracts/intake';
 import { LINK_LOCK_MINUTES, LINK_VERIFY_MAX_FAILURES } from '@pathwell/contracts/patient-links';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
@@ -187,6 +187,7 @@ async function reissueOpenIntake(
       accessExpiresAt: accessExpiry(now),
       verifyFailures: 0,
       lockedUntil: null,
+      openedAt: sql`coalesce(${patientLinks.openedAt}, ${now.toISOString()}::timestamptz)`,
     })
     .where(eq(patientLinks.id, link.id));
   await recordActivity(

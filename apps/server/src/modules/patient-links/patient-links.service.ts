@@ -481,6 +481,8 @@ async function grantAccess(ctx: ServiceContext, tx: Database, link: LinkRow, acc
       emailCodeHash: null,
       emailCodeExpiresAt: null,
       emailCodeAttempts: 0,
+      // The survey report's "opened" (decision 0047): the patient, not a mail scanner, got in.
+      openedAt: sql`coalesce(${patientLinks.openedAt}, ${now.toISOString()}::timestamptz)`,
     })
     .where(eq(patientLinks.id, link.id));
   await recordActivity(
