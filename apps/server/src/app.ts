@@ -49,6 +49,13 @@ import { securityPlugin } from './plugins/security';
 import { webPlugin } from './plugins/web';
 import { procedureNoteRoutes } from './modules/procedure-notes/procedure-notes.routes';
 import { painJournalRoutes } from './modules/pain-journal/pain-journal.routes';
+import { spotlightReportRoutes } from './modules/reports/spotlight.routes';
+import { referralTrackerRoutes } from './modules/reports/referrals.routes';
+import { providerBaselineRoutes } from './modules/reports/provider-baselines.routes';
+import { surveyReportRoutes } from './modules/reports/survey.routes';
+import { officeVisitsRoutes } from './modules/reports/office-visits.routes';
+import { performanceReportRoutes } from './modules/reports/performance.routes';
+import { summaryReportRoutes } from './modules/reports/summary.routes';
 import { patientMedicineRoutes } from './modules/medicines/patient-medicines.routes';
 
 export interface BuildOptions {
@@ -184,6 +191,13 @@ export async function buildApp({
   await app.register(legalRoutes);
   await app.register(procedureNoteRoutes);
   await app.register(painJournalRoutes);
+  await app.register(spotlightReportRoutes);
+  await app.register(referralTrackerRoutes);
+  await app.register(providerBaselineRoutes);
+  await app.register(surveyReportRoutes);
+  await app.register(officeVisitsRoutes);
+  await app.register(performanceReportRoutes);
+  await app.register(summaryReportRoutes);
   await app.register(patientMedicineRoutes);
   if (routes) await app.register(routes);
 

@@ -105,13 +105,13 @@ export const routeTable: RouteEntry[] = [
   open('/nevro/doctor/consent/:id'),
 
   // Reports
-  auth('/reports/summary'),
-  auth('/reports/patientsspotlight'),
-  auth('/reports/patientsperformancemeasure'),
-  auth('/reports/surveyreport'),
-  auth('/reports/officevisits'),
-  auth('/reports/refferaltracker'),
-  auth('/reports/providerbaselines'),
+  auth('/reports/summary', () => import('../routes/reports/summary')),
+  auth('/reports/patientsspotlight', () => import('../routes/reports/patients-spotlight')),
+  auth('/reports/patientsperformancemeasure', () => import('../routes/reports/performance-measure')),
+  auth('/reports/surveyreport', () => import('../routes/reports/survey-report')),
+  auth('/reports/officevisits', () => import('../routes/reports/office-visits')),
+  auth('/reports/refferaltracker', () => import('../routes/reports/referral-tracker')),
+  auth('/reports/providerbaselines', () => import('../routes/reports/provider-baselines')),
 
   // Users, instances, clinics
   open('/users/profile/:id', () => import('../routes/users/profile')),

@@ -38,6 +38,11 @@ import enQuestionnaires from '../locales/en/questionnaires.json';
 import enUsers from '../locales/en/users.json';
 import enProcedureNotes from '../locales/en/procedureNotes.json';
 import enPathways from '../locales/en/pathways.json';
+import enReportsActivity from '../locales/en/reportsActivity.json';
+import enReportsSpotlight from '../locales/en/reportsSpotlight.json';
+import enReportsReferrals from '../locales/en/reportsReferrals.json';
+import enReportsSandbox from '../locales/en/reportsSandbox.json';
+import enReportsPerformance from '../locales/en/reportsPerformance.json';
 import esAccount from '../locales/es/account.json';
 import esActivity from '../locales/es/activity.json';
 import esAppointments from '../locales/es/appointments.json';
@@ -71,6 +76,11 @@ import esQuestionnaires from '../locales/es/questionnaires.json';
 import esUsers from '../locales/es/users.json';
 import esProcedureNotes from '../locales/es/procedureNotes.json';
 import esPathways from '../locales/es/pathways.json';
+import esReportsActivity from '../locales/es/reportsActivity.json';
+import esReportsSpotlight from '../locales/es/reportsSpotlight.json';
+import esReportsReferrals from '../locales/es/reportsReferrals.json';
+import esReportsSandbox from '../locales/es/reportsSandbox.json';
+import esReportsPerformance from '../locales/es/reportsPerformance.json';
 import { getStoredLanguage, setStoredLanguage } from './session-storage';
 
 function validationFor(language: Language): Record<string, string> {
@@ -124,6 +134,11 @@ export const resources = {
     instances: enInstances,
     procedureNotes: enProcedureNotes,
     pathways: enPathways,
+    reportsActivity: enReportsActivity,
+    reportsSpotlight: enReportsSpotlight,
+    reportsReferrals: enReportsReferrals,
+    reportsSandbox: enReportsSandbox,
+    reportsPerformance: enReportsPerformance,
   },
   es: {
     common: esCommon,
@@ -160,6 +175,11 @@ export const resources = {
     instances: esInstances,
     procedureNotes: esProcedureNotes,
     pathways: esPathways,
+    reportsActivity: esReportsActivity,
+    reportsSpotlight: esReportsSpotlight,
+    reportsReferrals: esReportsReferrals,
+    reportsSandbox: esReportsSandbox,
+    reportsPerformance: esReportsPerformance,
   },
 } as const;
 
