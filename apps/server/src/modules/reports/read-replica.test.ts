@@ -18,11 +18,10 @@ async function replicaRoutes(app: FastifyInstance) {
   const reading = { roles: ['Admin', 'Doctor', 'SystemManager'] as const, readReplica: true };
   app.get('/api/test/replica-read', { config: reading }, async (request) => {
     const ctx = requireSignedIn(request.ctx);
-    const [row] = (
-      await reportReader(ctx).execute(
-        sql`select count(*)::int as patients, current_setting('transaction_read_only') as "readOnly" from patients`,
-      )
-    ).rows as { patients: number; readOnly: string }[];
+    const result = (await reportReader(ctx).execute(
+      sql`select count(*)::int as patients, current_setting('transaction_read_only') as "readOnly" from patients`,
+    )) as { rows: { patients: number; readOnly: string }[] };
+    const [row] = result.rows;
     return { ...row, onReplica: ctx.readDb !== undefined };
   });
   app.get('/api/test/replica-write', { config: reading }, async (request) => {
@@ -58,18 +57,19 @@ describe.skipIf(!onPostgres)('reports on a read replica', () => {
 
   it('reads through a read-only transaction scoped to the clinic, and only with a replica configured', async () => {
     const { headers } = await signIn(app, 'admin@pathwell.demo');
-    const [own] = (
-      await t.db.execute(
+    const count = async (query: ReturnType<typeof sql>) => ((await t.db.execute(query)) as { rows: { n: number }[] }).rows[0]!.n;
+    const own = {
+      n: await count(
         sql`select count(*)::int as n from patients p join instances i on i.id = p.instance_id where i.name like 'Riverside%'`,
-      )
-    ).rows as { n: number }[];
-    const [all] = (await t.db.execute(sql`select count(*)::int as n from patients`)).rows as { n: number }[];
-    expect(own!.n).toBeGreaterThan(0);
-    expect(all!.n).toBeGreaterThan(own!.n);
+      ),
+    };
+    const all = { n: await count(sql`select count(*)::int as n from patients`) };
+    expect(own.n).toBeGreaterThan(0);
+    expect(all.n).toBeGreaterThan(own.n);
 
     const read = await app.inject({ method: 'GET', url: '/api/test/replica-read', headers });
     expect(read.statusCode).toBe(200);
-    expect(read.json()).toEqual({ patients: own!.n, readOnly: 'on', onReplica: true });
+    expect(read.json()).toEqual({ patients: own.n, readOnly: 'on', onReplica: true });
 
     // The same route on an app without a replica reads the request's own transaction, same scope.
     const plain = await t.app.inject({
@@ -77,7 +77,7 @@ describe.skipIf(!onPostgres)('reports on a read replica', () => {
       url: '/api/test/replica-read',
       headers: (await signIn(t.app, 'admin@pathwell.demo')).headers,
     });
-    expect(plain.json()).toEqual({ patients: own!.n, readOnly: 'off', onReplica: false });
+    expect(plain.json()).toEqual({ patients: own.n, readOnly: 'off', onReplica: false });
   });
 
   it('refuses any write through the replica transaction', async () => {
