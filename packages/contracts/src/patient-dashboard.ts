@@ -63,6 +63,13 @@ export const patientDemographicsSchema = z.object({
   archiveReason: z.string().nullable(),
   accountClosed: z.boolean(),
   phones: z.array(patientPhoneSchema),
+  /** `referralSources` code and the referring provider's name (issue #14); optional for older servers. */
+  referralSource: z.number().nullable().optional(),
+  referringProviderName: z.string().nullable().optional(),
+  /** Codes of the `diseaseStates`, `psychiatricHistory` and `surgicalHistory` enumerations. */
+  diseaseStates: z.array(z.number()).optional(),
+  psychiatricHistory: z.array(z.number()).optional(),
+  surgicalHistory: z.array(z.number()).optional(),
 });
 export type PatientDemographics = z.infer<typeof patientDemographicsSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from './constants';
-import { enumerations } from './enumerations';
+import { enumerations, referralSources, type EnumOption } from './enumerations';
 import { EMAIL_PATTERN, idSchema, isValidMdyDate, isYearInRange, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation';
 import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
@@ -70,6 +70,30 @@ const yesNoSchema = z
   .transform((value) => value ?? null);
 
 const nicotineValues = new Set(enumerations.nicotineStatus.map((option) => option.value));
+const referralSourceValues = new Set(referralSources.map((option) => option.value));
+
+/** The clinical-history lists the data sandbox filters on (issue #14), each an enumeration with a "None". */
+export const clinicalHistoryFields = ['diseaseStates', 'psychiatricHistory', 'surgicalHistory'] as const;
+export type ClinicalHistoryField = (typeof clinicalHistoryFields)[number];
+
+/** The value of an enumeration's "None" entry: chosen, it is the only entry. */
+export function noneCodeOf(options: readonly EnumOption[]): number | undefined {
+  const none = options.find((option) => option.label.en === 'None')?.value;
+  return typeof none === 'number' ? none : undefined;
+}
+
+/** Codes of one clinical-history enumeration, each once, sorted; "None" alone. Left out, a change keeps what is stored. */
+const historyCodesSchema = (options: readonly EnumOption[]) => {
+  const values = new Set(options.map((option) => option.value));
+  const none = noneCodeOf(options);
+  return z
+    .array(z.number({ error: 'invalid' }).int('invalid'), { error: 'invalid' })
+    .max(options.length, 'tooLong')
+    .refine((codes) => codes.every((code) => values.has(code)), 'invalid')
+    .refine((codes) => none === undefined || !codes.includes(none) || new Set(codes).size === 1, 'invalid')
+    .transform((codes) => [...new Set(codes)].sort((a, b) => a - b))
+    .optional();
+};
 
 export const patientPhoneInputSchema = z.object({
   phoneType: z
@@ -166,6 +190,20 @@ export const patientPayloadSchema = z.object({
   preferredLanguage: z.enum(['en', 'es']).default('en'),
   patientPhoneNumbers: z.array(patientPhoneInputSchema).max(20, 'tooLong').default([]),
   extended: patientExtendedSchema.default({}),
+  /*
+   * Referral and clinical history (issue #14): optional, so clients that predate them keep working; left
+   * out on a change, the stored values stay; null (or []) clears them.
+   */
+  referralSource: z
+    .number({ error: 'invalid' })
+    .int('invalid')
+    .refine((value) => referralSourceValues.has(value), 'invalid')
+    .nullish(),
+  /** An entry of the clinic's Referrals list. */
+  referringProviderId: idSchema.nullish(),
+  diseaseStates: historyCodesSchema(enumerations.diseaseStates),
+  psychiatricHistory: historyCodesSchema(enumerations.psychiatricHistory),
+  surgicalHistory: historyCodesSchema(enumerations.surgicalHistory),
 });
 export type PatientPayloadInput = z.input<typeof patientPayloadSchema>;
 export type PatientPayload = z.output<typeof patientPayloadSchema>;
@@ -217,6 +255,15 @@ export const patientViewSchema = z.object({
   preferredLanguage: z.enum(['en', 'es']),
   extended: patientExtendedSchema,
   patientPhoneNumbers: z.array(patientPhoneSchema),
+  referralSource: z.number().nullable(),
+  referringProviderId: idSchema.nullable(),
+  diseaseStates: z.array(z.number()),
+  psychiatricHistory: z.array(z.number()),
+  surgicalHistory: z.array(z.number()),
+  /** Read-only here: the patient's own words, set through PATCH patients/hassuccessstorybeenshared. */
+  successStory: z.string().nullable(),
+  /** When the patient agreed to share the story (null: not shared). */
+  successStorySharedAt: z.string().nullable(),
   status: z.enum(patientRecordStatuses),
   archivedAt: z.string().nullable(),
   archiveReason: z.string().nullable(),

@@ -68,9 +68,11 @@ function responseRow(
  */
 export function buildDemoResponses(
   instanceId: string,
-  patientRows: PatientRow[],
+  patientRows: Pick<PatientRow, 'id' | 'preferredLanguage'>[],
   appointmentRows: AppointmentRow[],
   seed: number,
+  /** Every how many-th patient answers: a third by default; the reports' demo cohort passes 1. */
+  everyNth = 3,
 ): ResponseRow[] {
   const random = createRandom(seed * 7919);
   const visitsByPatient = new Map<string, AppointmentRow[]>();
@@ -82,7 +84,7 @@ export function buildDemoResponses(
   }
   const rows: ResponseRow[] = [];
   patientRows.forEach((patient, index) => {
-    if (index % 3 !== 0) return;
+    if (index % everyNth !== 0) return;
     const visits = (visitsByPatient.get(patient.id!) ?? []).sort(
       (a, b) => new Date(a.startsAt).getTime() - new Date(b.startsAt).getTime(),
     );

@@ -8,6 +8,7 @@ import { seedDemoCare } from './demo-care';
 import { seedDemoPainJournal } from './demo-pain-journal';
 import { seedDemoMedicines } from './demo-medicines';
 import { seedDemoPathways } from './demo-pathways';
+import { seedDemoReports } from './demo-reports';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
@@ -133,6 +134,7 @@ export async function seedDemo(db: Database): Promise<void> {
     await seedDemoPainJournal(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
     await seedDemoMedicines(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
     await seedDemoPathways(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
+    await seedDemoReports(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
   });
 }
 

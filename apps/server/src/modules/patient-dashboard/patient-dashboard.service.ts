@@ -149,15 +149,18 @@ const byPatient = <T extends { patientId: AnyPgColumn; instanceId: AnyPgColumn }
 const dashboardPatientQuery = (doctorScoped: boolean) =>
   reusableQuery(doctorScoped ? 'patient_dashboard_patient_of_doctor' : 'patient_dashboard_patient', (db) => {
     const gender = alias(managedItems, 'gender');
+    const referrer = alias(managedItems, 'referrer');
     return db
       .select({
         patient: patients,
         genderName: gender.name,
+        referringProviderName: referrer.name,
         doctorFirstName: doctor.firstName,
         doctorLastName: doctor.lastName,
       })
       .from(patients)
       .leftJoin(gender, eq(gender.id, patients.genderId))
+      .leftJoin(referrer, eq(referrer.id, patients.referringProviderId))
       .leftJoin(doctor, eq(doctor.id, patients.doctorId))
       .where(
         and(
@@ -250,6 +253,11 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
         dateOfBirth: row.dateOfBirth,
         age: ageOn(row.dateOfBirth, clinicIsoDate(new Date(), timeZone)),
         genderName: patient.genderName,
+        referralSource: row.referralSource,
+        referringProviderName: patient.referringProviderName,
+        diseaseStates: row.diseaseStates,
+        psychiatricHistory: row.psychiatricHistory,
+        surgicalHistory: row.surgicalHistory,
         email: row.email,
         streetAddress1: row.streetAddress1,
         streetAddress2: row.streetAddress2,

@@ -111,6 +111,13 @@ function toView(row: PatientRow, phones: PhoneRow[]): PatientView {
       relation: phone.relation,
       isPrimary: phone.isPrimary,
     })),
+    referralSource: row.referralSource,
+    referringProviderId: row.referringProviderId,
+    diseaseStates: row.diseaseStates,
+    psychiatricHistory: row.psychiatricHistory,
+    surgicalHistory: row.surgicalHistory,
+    successStory: row.successStory,
+    successStorySharedAt: row.successStorySharedAt?.toISOString() ?? null,
     status: row.status,
     archivedAt: row.archivedAt?.toISOString() ?? null,
     archiveReason: row.archiveReason,
@@ -128,12 +135,14 @@ async function phonesOf(db: Database, patientId: string) {
     .orderBy(desc(patientPhoneNumbers.isPrimary), asc(patientPhoneNumbers.createdAt));
 }
 
+/** The managed list each reference field names an entry of. */
 const customFieldOf = {
   genderId: 'customfield:gender',
   maritalStatusId: 'customfield:maritalstatus',
   ethnicityId: 'customfield:ethnicity',
   occupationId: 'customfield:occupationstatus',
   payorStatusId: 'customfield:payorstatus',
+  referringProviderId: 'referrals',
 } as const;
 
 /** Ids must name items of this clinic in the right list, and the doctor a Doctor of this clinic. */

@@ -2,6 +2,7 @@ import { Badge, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/co
 import { IconMail, IconMessage, IconPhone } from '@tabler/icons-react';
 import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { enumerations, type EnumOption } from '@pathwell/contracts/enumerations';
 import type { PatientDemographics } from '@pathwell/contracts/patient-dashboard';
 
 const knownPhoneTypes = new Set([1, 2, 3, 4, 5, 7]);
@@ -28,11 +29,18 @@ function OptIn({ label, on, icon }: { label: string; on: boolean; icon: ReactNod
   );
 }
 
+const labelsOf = (options: readonly EnumOption[], codes: readonly number[], language: 'en' | 'es') =>
+  codes.map((code) => options.find((option) => option.value === code)?.label[language] ?? String(code)).join(', ');
+
 /** Who the patient is and how to reach them, with the email and text opt-ins. */
 export function DemographicsCard({ patient }: { patient: PatientDemographics }) {
-  const { t } = useTranslation('patientDashboard');
+  const { t, i18n } = useTranslation('patientDashboard');
+  const language = i18n.language === 'es' ? 'es' : 'en';
   const titleId = useId();
   const none = t('demographics.none');
+  const source =
+    patient.referralSource == null ? null : labelsOf(enumerations.referralSources, [patient.referralSource], language);
+  const referral = [source, patient.referringProviderName].filter(Boolean).join(' · ');
   const [year, month, day] = patient.dateOfBirth.split('-');
   const address = [
     patient.streetAddress1,
@@ -74,6 +82,16 @@ export function DemographicsCard({ patient }: { patient: PatientDemographics }) 
           <Field label={t('demographics.email')}>
             {patient.email ? <span style={{ overflowWrap: 'anywhere' }}>{patient.email}</span> : none}
           </Field>
+          <Field label={t('demographics.referral')}>
+            <span data-testid="demographics-referral">{referral || none}</span>
+          </Field>
+          {(['diseaseStates', 'psychiatricHistory', 'surgicalHistory'] as const).map((name) => (
+            <Field key={name} label={t(`demographics.${name}`)}>
+              <span data-testid={`demographics-${name}`}>
+                {patient[name]?.length ? labelsOf(enumerations[name], patient[name], language) : none}
+              </span>
+            </Field>
+          ))}
         </SimpleGrid>
         <Field label={t('demographics.address')}>
           {address.length ? address.map((line) => <div key={line}>{line}</div>) : none}

@@ -47,6 +47,12 @@ const dashboard: PatientDashboard = {
       { id: crypto.randomUUID(), phoneType: 7, number: '(217) 555-0199', contactName: null, relation: null, isPrimary: true },
       { id: crypto.randomUUID(), phoneType: 1, number: '(217) 555-0101', contactName: null, relation: null, isPrimary: false },
     ],
+    // Physician referral (1); Diabetes 1 and Migraine 18; psychiatric None 11; no surgical history on file.
+    referralSource: 1,
+    referringProviderName: 'Helen Park, MD',
+    diseaseStates: [1, 18],
+    psychiatricHistory: [11],
+    surgicalHistory: [],
   },
   appointments: [
     {
@@ -186,6 +192,10 @@ describe('patient dashboard page', () => {
     expect(phones[1]).toHaveTextContent('Home(217) 555-0101');
     expect(screen.getByTestId('demographics-opt-ins')).toHaveTextContent('Email: Yes');
     expect(screen.getByTestId('demographics-opt-ins')).toHaveTextContent('Text messages: No');
+    expect(screen.getByTestId('demographics-referral')).toHaveTextContent('Physician referral · Helen Park, MD');
+    expect(screen.getByTestId('demographics-diseaseStates')).toHaveTextContent('Diabetes, Migraine');
+    expect(screen.getByTestId('demographics-psychiatricHistory')).toHaveTextContent('None');
+    expect(screen.getByTestId('demographics-surgicalHistory')).toHaveTextContent('Not given');
     const items = screen.getAllByTestId('timeline-item');
     expect(items[0]).toHaveTextContent('03/20/2025 10:00 AM');
     expect(items[0]).toHaveTextContent('Upcoming');
@@ -335,6 +345,7 @@ describe('patient dashboard page', () => {
     await i18n.changeLanguage('es');
     expect(await screen.findByText('Aún no hay resultados de cuestionarios')).toBeInTheDocument();
     expect(screen.getByTestId('demographics-card')).toHaveTextContent('Móvil');
+    expect(screen.getByTestId('demographics-referral')).toHaveTextContent('Derivación médica · Helen Park, MD');
     expect(await screen.findByRole('table', { name: 'Puntuaciones de dolor y procedimientos por fecha' })).toBeInTheDocument();
   });
 });

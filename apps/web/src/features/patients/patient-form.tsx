@@ -32,8 +32,10 @@ import { enumerations, type EnumOption } from '@pathwell/contracts/enumerations'
 import type { extendedPatientQuestionsSchema } from '@pathwell/contracts/instance-settings';
 import { findManagedList } from '@pathwell/contracts/managed-lists';
 import {
+  clinicalHistoryFields,
   contactPhoneTypes,
   isoToMdy,
+  noneCodeOf,
   PatientPhoneType,
   patientFormSchema,
   type DuplicateMatch,
@@ -83,6 +85,11 @@ const emptyValues: PatientFormValues = {
   preferredLanguage: 'en',
   patientPhoneNumbers: [{ phoneType: PatientPhoneType.MOBILE, number: '', isPrimary: true, contactName: '', relation: '' }],
   extended: {},
+  referralSource: null,
+  referringProviderId: null,
+  diseaseStates: [],
+  psychiatricHistory: [],
+  surgicalHistory: [],
 };
 
 function valuesOf(patient: PatientView): PatientFormValues {
@@ -119,6 +126,11 @@ const shownFields = [
   'nicotineStatusId',
   'doctorId',
   'agreementSignedDate',
+  'referralSource',
+  'referringProviderId',
+  'diseaseStates',
+  'psychiatricHistory',
+  'surgicalHistory',
 ] as const satisfies readonly FieldPath<PatientFormValues>[];
 
 function useOptions() {
@@ -168,6 +180,109 @@ function CustomFieldSelect({ name, control }: { name: CustomFieldName; control: 
           error={translateValidation(fieldState.error?.message)}
           clearable
           searchable
+          comboboxProps={{ withinPortal: true }}
+          data-testid={`patient-${name}`}
+        />
+      )}
+    />
+  );
+}
+
+const referralList = findManagedList('referrals')!;
+
+/** How the patient came to the clinic: the source, and the referring provider from the clinic's Referrals list. */
+function ReferralFields({
+  control,
+  setSource,
+}: {
+  control: Control<PatientFormValues, unknown, Output>;
+  setSource: (source: number) => void;
+}) {
+  const { t } = useTranslation('patients');
+  const options = useOptions();
+  const providers = useQuery(managedListQueries.options(referralList));
+  return (
+    <SimpleGrid cols={{ base: 1, sm: 2 }}>
+      <Controller
+        control={control}
+        name="referralSource"
+        render={({ field, fieldState }) => (
+          <Select
+            label={t('fields.referralSource')}
+            data={options(enumerations.referralSources)}
+            value={field.value == null ? null : String(field.value)}
+            onChange={(value) => field.onChange(value ? Number(value) : null)}
+            onBlur={field.onBlur}
+            error={translateValidation(fieldState.error?.message)}
+            clearable
+            searchable
+            comboboxProps={{ withinPortal: true }}
+            data-testid="patient-referralSource"
+          />
+        )}
+      />
+      <Controller
+        control={control}
+        name="referringProviderId"
+        render={({ field, fieldState }) => (
+          <Select
+            label={t('fields.referringProviderId')}
+            description={providers.data?.length === 0 ? t('form.noReferrals') : undefined}
+            data={(providers.data ?? []).map((item) => {
+              const practice = typeof item.attributes.practice === 'string' ? item.attributes.practice : '';
+              return { value: item.id, label: practice ? `${item.name} · ${practice}` : item.name };
+            })}
+            value={field.value ?? null}
+            onChange={(value) => {
+              field.onChange(value);
+              // The provider's own source fills an empty source: one choice instead of two.
+              const source = providers.data?.find((item) => item.id === value)?.attributes.source;
+              if (typeof source === 'number') setSource(source);
+            }}
+            onBlur={field.onBlur}
+            error={translateValidation(fieldState.error?.message)}
+            clearable
+            searchable
+            nothingFoundMessage={t('form.noReferralMatch')}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="patient-referringProviderId"
+          />
+        )}
+      />
+    </SimpleGrid>
+  );
+}
+
+/** One clinical-history list; its "None" stands alone, so picking it clears the rest and the rest clear it. */
+function HistoryField({
+  name,
+  control,
+}: {
+  name: (typeof clinicalHistoryFields)[number];
+  control: Control<PatientFormValues, unknown, Output>;
+}) {
+  const { t } = useTranslation('patients');
+  const options = useOptions();
+  const none = noneCodeOf(enumerations[name]);
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field, fieldState }) => (
+        <MultiSelect
+          label={t(`fields.${name}`)}
+          data={options(enumerations[name])}
+          value={(field.value ?? []).map(String)}
+          onChange={(value) => {
+            const codes = value.map(Number);
+            const added = codes.find((code) => !(field.value ?? []).includes(code));
+            if (none === undefined) field.onChange(codes);
+            else field.onChange(added === none ? [none] : codes.filter((code) => code !== none));
+          }}
+          onBlur={field.onBlur}
+          error={translateValidation(fieldState.error?.message)}
+          searchable
+          clearable
           comboboxProps={{ withinPortal: true }}
           data-testid={`patient-${name}`}
         />
@@ -549,6 +664,23 @@ export function PatientForm({
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <YesNo name="currentLawSuit" control={control} />
             <YesNo name="historySubstanceAbuse" control={control} />
+          </SimpleGrid>
+        </Section>
+
+        <Section title={t('form.referral')}>
+          <ReferralFields
+            control={control}
+            setSource={(source) => {
+              if (watch('referralSource') == null) setValue('referralSource', source);
+            }}
+          />
+        </Section>
+
+        <Section title={t('form.history')}>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            {clinicalHistoryFields.map((name) => (
+              <HistoryField key={name} name={name} control={control} />
+            ))}
           </SimpleGrid>
         </Section>
 

@@ -148,9 +148,31 @@ describe('patient list', () => {
   });
 });
 
+const referralId = '77777777-7777-4777-8777-777777777777';
+
 const formRoutes = [
   { path: '/api/users/providers', body: [{ id: ids.doctor, firstName: 'Dana', lastName: 'Doctor' }] },
   { path: '/api/customfields', body: { totalRecords: 0, pageNumber: 0, pageSize: 999, data: [] } },
+  {
+    path: '/api/referrals',
+    body: {
+      totalRecords: 1,
+      pageNumber: 0,
+      pageSize: 999,
+      data: [
+        {
+          id: referralId,
+          listType: 'referrals',
+          name: 'Helen Park, MD',
+          attributes: { source: 1, practice: 'Westlake Orthopedics' },
+          isActive: true,
+          sortOrder: 10,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+    },
+  },
 ];
 
 const created: PatientView = {
@@ -186,6 +208,13 @@ const created: PatientView = {
   preferredLanguage: 'en',
   extended: {},
   patientPhoneNumbers: [],
+  referralSource: null,
+  referringProviderId: null,
+  diseaseStates: [],
+  psychiatricHistory: [],
+  surgicalHistory: [],
+  successStory: null,
+  successStorySharedAt: null,
   status: 'active',
   archivedAt: null,
   archiveReason: null,
@@ -277,6 +306,49 @@ describe('patient form', () => {
     const body = calls.find((call) => call.path === '/api/patients/create')?.body as Record<string, unknown>;
     expect(body).toMatchObject({ enableEmail: true, enableText: false, patientPhoneNumbers: [] });
   });
+});
+
+describe('patient form: referral and clinical history', () => {
+  async function pick(user: ReturnType<typeof userEvent.setup>, testId: string, option: string) {
+    const input = screen.getByTestId(testId);
+    await user.click(input);
+    // Every select keeps its list in the page: take the one this input controls.
+    const listbox = await waitFor(() => document.getElementById(input.getAttribute('aria-controls') ?? '')!);
+    await user.click(await within(listbox).findByRole('option', { name: option, hidden: true }));
+    await user.keyboard('{Escape}');
+  }
+
+  it('sends the referring provider (its source filling the empty source) and the history codes, None alone', async () => {
+    const { calls } = fakeApi([
+      ...formRoutes,
+      { method: 'POST', path: '/api/patients/checkifpatientalreadyexists', body: [] },
+      { method: 'POST', path: '/api/patients/create', status: 201, body: created },
+    ]);
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(screen.getByTestId('patient-firstName'), 'Ana');
+    await user.type(screen.getByTestId('patient-lastName'), 'López');
+    await user.type(screen.getByTestId('patient-dateOfBirth'), '04/12/1980');
+    await user.click(screen.getByTestId('patient-remove-phone-0'));
+    await pick(user, 'patient-referringProviderId', 'Helen Park, MD · Westlake Orthopedics');
+    expect(screen.getByTestId('patient-referralSource')).toHaveValue('Physician referral');
+    await pick(user, 'patient-diseaseStates', 'Migraine');
+    await pick(user, 'patient-diseaseStates', 'Diabetes');
+    await pick(user, 'patient-psychiatricHistory', 'Depression');
+    await pick(user, 'patient-psychiatricHistory', 'None');
+    await pick(user, 'patient-surgicalHistory', 'Spinal fusion');
+    await user.click(screen.getByTestId('patient-save'));
+    await waitFor(() => expect(calls.some((call) => call.path === '/api/patients/create')).toBe(true));
+    const body = calls.find((call) => call.path === '/api/patients/create')?.body as Record<string, unknown>;
+    // Codes of enumerations.ts: Diabetes 1, Migraine 18; psychiatric None 11; Spinal fusion 3.
+    expect(body).toMatchObject({
+      referralSource: 1,
+      referringProviderId: referralId,
+      diseaseStates: [1, 18],
+      psychiatricHistory: [11],
+      surgicalHistory: [3],
+    });
+  }, 60_000);
 });
 
 describe('top-bar patient search', () => {
