@@ -243,7 +243,7 @@ export function SpotlightPage() {
                   header: t('columns.change'),
                   cell: (row) => (
                     <Stack gap={0}>
-                      <Text size="sm" fw={600} c="teal.8">
+                      <Text size="sm" fw={600} c="teal.9">
                         {signed(row.change)}
                       </Text>
                       <Text size="xs" c="dimmed">
