@@ -38,6 +38,13 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/patients/basicintake',
       '/patients/appointmentdashboard',
       '/patients/bulkintakenotification',
+      '/reports/summary',
+      '/reports/patientsspotlight',
+      '/reports/patientsperformancemeasure',
+      '/reports/surveyreport',
+      '/reports/officevisits',
+      '/reports/refferaltracker',
+      '/reports/providerbaselines',
     ],
   },
   Doctor: {
@@ -48,6 +55,9 @@ const pagesByRole: Record<string, { email: string; paths: string[] }> = {
       '/patients/appointments',
       '/user-messages',
       '/patients/nevro/chatternotification',
+      '/reports/summary',
+      '/reports/patientsspotlight',
+      '/reports/providerbaselines',
     ],
   },
   Staff: {

@@ -28,7 +28,7 @@ export const demoFlags: MenuFlags = {
   mainstay: false,
   campaignsEnabled: true,
   campaignOnly: false,
-  providerAppointmentDashboard: false,
+  providerAppointmentDashboard: true,
 };
 
 export function expectedTopLevel(role: Role, isParent: boolean): { shown: MenuItem[]; hidden: MenuItem[] } {

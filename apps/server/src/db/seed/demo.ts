@@ -56,6 +56,9 @@ const clinicSettings = (name: string, phone: string, address: string) => ({
   // The intake's payment step shows the amount due and offers paying at the desk (issue #12).
   enablePaymentCollection: 'true',
   showIntakeFormForNewPatients: 'true',
+  // Reports (issue #14): the Provider Appointment Dashboard and the sandbox's BMI filter are on in the demo.
+  enableProviderAppointmentDashboard: 'true',
+  showBmiFilterOnSandbox: 'true',
 });
 
 export async function isDatabaseEmpty(db: Database): Promise<boolean> {

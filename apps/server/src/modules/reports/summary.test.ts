@@ -345,6 +345,8 @@ describe('data sandbox aggregate', () => {
 
   it('applies BMI (703 · lb / in²) only when the clinic shows the BMI filter', async () => {
     // A: 703 · 200 / 70² = 28.7; B: 703 · 150 / 70² = 21.5; C has no weight.
+    // The demo clinic shows the filter; with the setting off the bounds are ignored.
+    await setInstanceSetting(t.db, riverside, 'showBmiFilterOnSandbox', 'false');
     expect(point(odi(await report('admin', { formIds: [2], bmiMin: 25, bmiMax: 30 })), 0).patients).toBe(3);
     await setInstanceSetting(t.db, riverside, 'showBmiFilterOnSandbox', 'true');
     try {
