@@ -35,10 +35,16 @@ const CLINIC = Number(args.clinic);
 // ------------------------------------------------------------------ statement counter
 
 let statements = 0;
+/**
+ * While set, every statement sent is kept with its connection (its arguments, callbacks left out), to
+ * be replayed later; the request's own are those on the connection of its transaction.
+ */
+let recording: { client: pg.Client; args: unknown[] }[] | null = null;
 // Every statement of node-postgres, pooled or in a transaction, goes through Client#query.
 const originalQuery = pg.Client.prototype.query;
 pg.Client.prototype.query = function countedQuery(this: pg.Client, ...rest: unknown[]) {
   statements++;
+  recording?.push({ client: this, args: rest.filter((value) => typeof value !== 'function') });
   return (originalQuery as (...values: unknown[]) => unknown).apply(this, rest);
 } as typeof pg.Client.prototype.query;
 
@@ -123,6 +129,8 @@ async function measurePair(
     };
   }) as [Stats, Stats];
 }
+
+const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 /** Average statements per call over a few sequential calls (nothing else runs meanwhile). */
 async function statementsPer(task: (index: number) => Promise<unknown>, calls = 10): Promise<number> {
@@ -228,24 +236,35 @@ interface Context {
   userId: string;
   email: string;
   patientIds: string[];
+  /** The clinic's 'Female' gender item, for the sandbox variant filtered by gender. */
+  femaleId: string | null;
 }
 
 interface Case {
   name: string;
+  /** Extra words `--only` matches besides the name (e.g. `reports`). */
+  tags?: string[];
+  /**
+   * A report (issue #14 §5): its SQL side replays the statements the endpoint itself sent for the same
+   * request (recorded while it ran alone), so what is compared is the service's own SQL, whatever it is.
+   * `variants` different requests are recorded; request `index` replays variant `index % variants`.
+   */
+  report?: { variants: number };
   /** Whose token the HTTP side sends (the clinic's Staff user unless said). */
   as?: 'admin';
   /** A list whose p50 must not grow with the clinic: compared with the baseline database (issue #10 §1). */
   list?: boolean;
   http: (ctx: Context, index: number) => { method: string; path: string; body?: unknown };
-  sql: (ctx: Context, index: number) => Promise<void>;
+  sql?: (ctx: Context, index: number) => Promise<void>;
 }
 
 interface CaseResult {
   name: string;
   http: Stats | { unavailable: string };
-  sql: Stats;
+  /** Null for a report whose endpoint did not answer (nothing recorded to replay). */
+  sql: Stats | null;
   httpStatements: number | null;
-  sqlStatements: number;
+  sqlStatements: number | null;
 }
 
 const searchTerms = ['mar', 'gonz', 'pena', 'nunez', 'jose', 'smith', 'maria gonz', 'lee', 'ramirez', 'ana', 'oscar', 'ortiz'];
@@ -465,12 +484,68 @@ const cases: Case[] = [
         await audit(client, ctx, 'Patient Dashboard', 'patient', id, `Viewed the dashboard of patient ${id}`);
       }),
   },
+  ...reportCases(),
 ];
+
+/**
+ * The reports of issue #14, as the clinic's Admin (Staff may not open reports). Typical filters: the data
+ * sandbox on ODI (form 2) with its default ranges, and narrowed to ages 40–70 and one gender.
+ */
+function reportCases(): Case[] {
+  const odi = { reportSummaryDataType: 1, formIds: [2] };
+  const narrowed = (ctx: Context) => ({ ...odi, ageMin: 40, ageMax: 70, genders: ctx.femaleId ? [ctx.femaleId] : [] });
+  const post = (name: string, path: string, body: (ctx: Context, index: number) => unknown, variants = 1): Case => ({
+    name,
+    tags: ['reports'],
+    as: 'admin',
+    report: { variants },
+    http: (ctx, index) => ({ method: 'POST', path, body: body(ctx, index % variants) }),
+  });
+  return [
+    post('POST /api/reports/summary (ODI)', '/api/reports/summary', () => odi),
+    post('POST /api/reports/summary (ODI, 40-70, F)', '/api/reports/summary', (ctx) => narrowed(ctx)),
+    post(
+      'POST /api/reports/summary/patients (wk 12)',
+      '/api/reports/summary/patients',
+      (_ctx, index) => ({ filter: odi, seriesKey: 'form-2', week: 12, pageNumber: index, pageSize: 15 }),
+      5,
+    ),
+    post(
+      'POST /api/reports/patientsspotlight',
+      '/api/reports/patientsspotlight',
+      (_ctx, index) => ({ formCode: 2, improvementFactor: 1, pageNumber: index, pageSize: 15 }),
+      5,
+    ),
+    post('POST /api/reports/patientsperformancemeasure', '/api/reports/patientsperformancemeasure', () => ({ dateFilter: 7 })),
+    post('POST /api/reports/surveyreport', '/api/reports/surveyreport', () => ({ dateFilter: 7, period: 'month' })),
+    post('POST /api/reports/officevisits', '/api/reports/officevisits', () => ({ dateFilter: 7, period: 'month' })),
+    post('POST /api/reports/referraltracker', '/api/reports/referraltracker', () => ({ dateFilter: 7, period: 'month' })),
+    post('POST /api/patientappointments/providerappointmentreport', '/api/patientappointments/providerappointmentreport', () => ({
+      dateFilter: 7,
+    })),
+  ];
+}
+
+/** The session lookup of the auth plugin is HTTP's own statement (as for the other cases): not replayed. */
+const isSessionCheck = (args: unknown[]) => (args[0] as { name?: string } | undefined)?.name === 'auth_session_by_token_hash';
+
+/** Sends recorded statements again, in order, on one pooled connection (their begin/commit included). */
+async function replay(pool: pg.Pool, recorded: unknown[][]) {
+  const client = await pool.connect();
+  try {
+    for (const args of recorded) await (client.query as (...values: unknown[]) => Promise<unknown>)(...args);
+  } catch (error) {
+    await client.query('rollback');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 async function runTarget(
   target: Target,
   only?: string[],
-): Promise<{ results: CaseResult[]; patients: number; clinicPatients: number }> {
+): Promise<{ results: CaseResult[]; patients: number; clinicPatients: number; clinicResponses: number }> {
   const pool = new pg.Pool({ connectionString: target.url, max: 10 });
   const handle = await openDatabase({ kind: 'postgresql', url: target.url });
   const config = loadConfig({
@@ -497,8 +572,11 @@ async function runTarget(
       password: DEMO_PASSWORD,
     });
     if (adminSignIn.status !== 200) throw new Error(`${target.name}: the Admin's sign-in failed with ${adminSignIn.status}`);
-    const { rows: counts } = await pool.query<{ total: string; clinic: string }>(
-      `select (select count(*) from patients) as total, (select count(*) from patients where instance_id = $1) as clinic`,
+    const { rows: counts } = await pool.query<{ total: string; clinic: string; responses: string; female: string | null }>(
+      `select (select count(*) from patients) as total, (select count(*) from patients where instance_id = $1) as clinic,
+         (select count(*) from form_responses where instance_id = $1) as responses,
+         (select id from managed_items where instance_id = $1 and list_type = 'customfield:gender' and name = 'Female'
+          and deleted_at is null limit 1) as female`,
       [userRows[0].instance_id],
     );
     const { rows: sample } = await pool.query<{ id: string }>(
@@ -514,12 +592,14 @@ async function runTarget(
       userId: userRows[0].id,
       email,
       patientIds: sample.map((row) => row.id),
+      femaleId: counts[0]!.female,
     };
     const results: CaseResult[] = [];
     const picked = args.only?.split(',').map((word) => word.trim().toLowerCase());
-    const wanted = (name: string) =>
-      (!only || only.includes(name)) && (!picked || picked.some((word) => name.toLowerCase().includes(word)));
-    for (const item of cases.filter((entry) => wanted(entry.name))) {
+    const wanted = (entry: Case) =>
+      (!only || only.includes(entry.name)) &&
+      (!picked || picked.some((word) => [entry.name, ...(entry.tags ?? [])].some((text) => text.toLowerCase().includes(word))));
+    for (const item of cases.filter(wanted)) {
       const call = async (index: number) => {
         const { method, path, body } = item.http(ctx, index);
         const response = await timedRequest(port, method, path, item.as === 'admin' ? ctx.adminToken : ctx.token, body);
@@ -527,17 +607,59 @@ async function runTarget(
           throw Object.assign(new Error(`${response.status} ${response.text}`), { status: response.status });
         return response.ms;
       };
-      const direct = (index: number) => item.sql(ctx, index);
+      let recorded: unknown[][][] = [];
+      let recordedHttp: number[] = [];
+      const direct = item.report
+        ? (index: number) => replay(pool, recorded[index % recorded.length]!)
+        : (index: number) => item.sql!(ctx, index);
       let httpStats: CaseResult['http'];
       let sqlStats: Stats;
       let httpStatements: number | null = null;
       try {
-        await measurePair(WARMUP, call, direct);
+        if (item.report) {
+          // One request of each variant alone, its statements kept; a second pass after the warm-up below
+          // replaces them, so statements of a connection's first use (none today) are not replayed.
+          // The app's job queue polls on its own connections meanwhile: only the statements on the
+          // connection that checked the session (the request's transaction) are the request's.
+          const record = async () => {
+            recorded = [];
+            recordedHttp = [];
+            for (let variant = 0; variant < item.report!.variants; variant++) {
+              const sent: NonNullable<typeof recording> = [];
+              recording = sent;
+              try {
+                await call(variant);
+              } finally {
+                recording = null;
+              }
+              const own = sent.find((entry) => isSessionCheck(entry.args))?.client;
+              if (!own) throw new Error('no session check seen: cannot tell the request’s statements apart');
+              const mine = sent.filter((entry) => entry.client === own).map((entry) => entry.args);
+              recordedHttp.push(mine.length);
+              recorded.push(mine.filter((args) => !isSessionCheck(args)));
+            }
+          };
+          await record();
+          await measurePair(WARMUP, call, direct);
+          await record();
+        } else await measurePair(WARMUP, call, direct);
         [httpStats, sqlStats] = await measurePair(REQUESTS, call, direct);
-        httpStatements = await statementsPer(call);
+        httpStatements = item.report ? average(recordedHttp) : await statementsPer(call);
       } catch (error) {
         const status = (error as { status?: number }).status;
-        httpStats = { unavailable: status === 404 ? 'endpoint not available (404)' : `failed: ${(error as Error).message}` };
+        httpStats = {
+          unavailable:
+            status === 404
+              ? 'endpoint not available (404)'
+              : status === 403 && item.report
+                ? `refused (403): ${(error as Error).message.slice(4, 120)}`
+                : `failed: ${(error as Error).message}`,
+        };
+        if (item.report) {
+          // Nothing to replay without a working endpoint.
+          results.push({ name: item.name, http: httpStats, sql: null, httpStatements: null, sqlStatements: null });
+          continue;
+        }
         await measure(WARMUP, direct);
         sqlStats = await measure(REQUESTS, direct);
       }
@@ -546,10 +668,17 @@ async function runTarget(
         http: httpStats,
         sql: sqlStats,
         httpStatements,
-        sqlStatements: await statementsPer(direct),
+        sqlStatements: item.report ? average(recorded.map((statementsOf) => statementsOf.length)) : await statementsPer(direct),
       });
+      // As each case ends, so a long run (reports at a million responses) shows its numbers as it goes.
+      printRow(results.at(-1)!, `[${target.name}] `);
     }
-    return { results, patients: Number(counts[0]!.total), clinicPatients: Number(counts[0]!.clinic) };
+    return {
+      results,
+      patients: Number(counts[0]!.total),
+      clinicPatients: Number(counts[0]!.clinic),
+      clinicResponses: Number(counts[0]!.responses),
+    };
   } finally {
     await app.close();
     await pool.end();
@@ -560,28 +689,46 @@ async function runTarget(
 // ------------------------------------------------------------------ report
 
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-const isStats = (value: CaseResult['http']): value is Stats => 'p50' in value;
+const isStats = (value: CaseResult['http'] | null): value is Stats => value !== null && 'p50' in value;
+
+/**
+ * HTTP over its own SQL at p50: 1.5x for the staff cases (issue #4); the data sandbox 1.2x and at most
+ * 1 s (issue #14 §5); the other reports have no such target, only the one across sizes.
+ */
+function verdictOf(result: CaseResult): string {
+  const { http, sql } = result;
+  if (!isStats(http) || !isStats(sql)) return '—';
+  const ratio = http.p50 / sql.p50;
+  const isReport = cases.find((entry) => entry.name === result.name)?.report;
+  if (result.name.startsWith('POST /api/reports/summary (')) {
+    return `${ratio <= 1.2 && http.p50 <= 1000 ? 'met' : 'NOT met'} (≤ 1.2x, ≤ 1 s)`;
+  }
+  if (isReport) return 'no target (see sizes)';
+  return ratio <= 1.5 ? 'met' : 'NOT met';
+}
 
 function printResults(title: string, results: CaseResult[]) {
   console.log(`\n${title}`);
   console.log(
     'endpoint                                  | HTTP p50 | HTTP p95 | SQL p50  | SQL p95  | p50 ratio | statements/request (HTTP / SQL) | target ≤ 1.5x',
   );
-  for (const result of results) {
-    const http = result.http;
-    const cells = isStats(http)
-      ? [ms(http.p50), ms(http.p95), ms(result.sql.p50), ms(result.sql.p95), `${(http.p50 / result.sql.p50).toFixed(2)}x`]
-      : [http.unavailable, '', ms(result.sql.p50), ms(result.sql.p95), '—'];
-    const verdict = isStats(http) ? (http.p50 / result.sql.p50 <= 1.5 ? 'met' : 'NOT met') : '—';
-    console.log(
-      [
-        result.name.padEnd(41),
-        ...cells.map((cell) => cell.padEnd(8)),
-        `${result.httpStatements ?? '—'} / ${result.sqlStatements}`.padEnd(31),
-        verdict,
-      ].join(' | '),
-    );
-  }
+  for (const result of results) printRow(result);
+}
+
+function printRow(result: CaseResult, prefix = '') {
+  const { http, sql } = result;
+  const sqlCells = isStats(sql) ? [ms(sql.p50), ms(sql.p95)] : ['—', '—'];
+  const cells = isStats(http)
+    ? [ms(http.p50), ms(http.p95), ...sqlCells, isStats(sql) ? `${(http.p50 / sql.p50).toFixed(2)}x` : '—']
+    : [http.unavailable, '', ...sqlCells, '—'];
+  console.log(
+    [
+      `${prefix}${result.name}`.padEnd(41),
+      ...cells.map((cell) => cell.padEnd(8)),
+      `${result.httpStatements ?? '—'} / ${result.sqlStatements ?? '—'}`.padEnd(31),
+      verdictOf(result),
+    ].join(' | '),
+  );
 }
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -592,26 +739,29 @@ if (!databaseUrl) {
   process.exit(1);
 }
 console.log(
-  `Requests per case: ${REQUESTS} after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, keep-alive; Staff of volume clinic ${CLINIC}.`,
+  `Requests per case: ${REQUESTS} after ${WARMUP} warm-up, concurrency ${CONCURRENCY}, keep-alive; Staff of volume clinic ${CLINIC} (its Admin for the activity log and the reports).`,
 );
 const main = await runTarget({ name: 'main', url: databaseUrl });
 printResults(
-  `Volume database: ${main.patients.toLocaleString('en-US')} patients in all, ${main.clinicPatients.toLocaleString('en-US')} in the measured clinic`,
+  `Volume database: ${main.patients.toLocaleString('en-US')} patients in all, ${main.clinicPatients.toLocaleString('en-US')} in the measured clinic (${main.clinicResponses.toLocaleString('en-US')} form responses)`,
   main.results,
 );
 
 const baselineUrl = process.env.BENCH_BASELINE_URL;
 const searchName = 'GET /api/patients/search';
-/** Cases whose p50 must not grow with the clinic: the search (issue #4) and the lists (issue #10 §1). */
-const flatNames = cases.filter((entry) => entry.list || entry.name === searchName).map((entry) => entry.name);
+/**
+ * Cases whose p50 must not grow with the clinic: the search (issue #4), the lists (issue #10 §1) and the
+ * reports (issue #14 §5, from the baseline's responses to the main database's).
+ */
+const flatNames = cases.filter((entry) => entry.list || entry.report || entry.name === searchName).map((entry) => entry.name);
 if (baselineUrl) {
   const baseline = await runTarget({ name: 'baseline', url: baselineUrl }, flatNames);
   printResults(
-    `Baseline database: ${baseline.patients.toLocaleString('en-US')} patients in all, ${baseline.clinicPatients.toLocaleString('en-US')} in the measured clinic`,
+    `Baseline database: ${baseline.patients.toLocaleString('en-US')} patients in all, ${baseline.clinicPatients.toLocaleString('en-US')} in the measured clinic (${baseline.clinicResponses.toLocaleString('en-US')} form responses)`,
     baseline.results,
   );
   console.log(
-    `\nLists and search with ${main.clinicPatients.toLocaleString('en-US')} vs ${baseline.clinicPatients.toLocaleString('en-US')} patients in the clinic (target ≤ 1.5x at p50):`,
+    `\nLists, search and reports with ${main.clinicPatients.toLocaleString('en-US')} vs ${baseline.clinicPatients.toLocaleString('en-US')} patients and ${main.clinicResponses.toLocaleString('en-US')} vs ${baseline.clinicResponses.toLocaleString('en-US')} responses in the clinic (target ≤ 1.5x at p50):`,
   );
   for (const small of baseline.results) {
     const big = main.results.find((entry) => entry.name === small.name);
@@ -630,7 +780,7 @@ if (baselineUrl) {
   }
 } else {
   console.log(
-    '\nSet BENCH_BASELINE_URL to a small volume database (e.g. 10,000 patients) to compare the lists and the search at both sizes.',
+    '\nSet BENCH_BASELINE_URL to a small volume database (e.g. 10,000 patients) to compare the lists, the search and the reports at both sizes.',
   );
 }
 agent.destroy();

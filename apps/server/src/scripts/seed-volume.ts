@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { seedVolume } from '../db/seed/volume';
 
 /**
- * `npm run seed:volume -- --patients 1000000 --appointments 5000000 --clinics 100`: fills the PostgreSQL
+ * `npm run seed:volume -- --patients 1000000 --appointments 5000000 --clinics 100 [--responses N --interventions N]`: fills the PostgreSQL
  * database of DATABASE_URL for `npm run bench` (docs/decisions/0015-demo-and-volume-data.md).
  */
 const { values } = parseArgs({
@@ -10,6 +10,8 @@ const { values } = parseArgs({
     patients: { type: 'string', default: '1000000' },
     appointments: { type: 'string', default: '5000000' },
     clinics: { type: 'string', default: '100' },
+    responses: { type: 'string', default: '0' },
+    interventions: { type: 'string', default: '0' },
     batch: { type: 'string', default: '50000' },
   },
 });
@@ -32,10 +34,12 @@ const options = {
   patients: number('patients', values.patients, 0),
   appointments: number('appointments', values.appointments, 0),
   clinics: number('clinics', values.clinics, 1),
+  responses: number('responses', values.responses, 0),
+  interventions: number('interventions', values.interventions, 0),
   batchSize: number('batch', values.batch, 1),
 };
 console.log(
-  `Seeding ${options.clinics} clinics, ${options.patients.toLocaleString('en-US')} patients, ${options.appointments.toLocaleString('en-US')} appointments…`,
+  `Seeding ${options.clinics} clinics, ${options.patients.toLocaleString('en-US')} patients, ${options.appointments.toLocaleString('en-US')} appointments, ${options.responses.toLocaleString('en-US')} form responses, ${options.interventions.toLocaleString('en-US')} interventions…`,
 );
 const started = performance.now();
 const result = await seedVolume({ ...options, log: (line) => console.log(line) });
@@ -47,6 +51,8 @@ console.log(
     `patients:     ${result.rows.patients.toLocaleString('en-US')} rows in ${result.seconds.patients.toFixed(1)} s (${rate(result.rows.patients, result.seconds.patients)} rows/s)`,
     `phones:       ${result.rows.phones.toLocaleString('en-US')} rows in ${result.seconds.phones.toFixed(1)} s (${rate(result.rows.phones, result.seconds.phones)} rows/s)`,
     `appointments: ${result.rows.appointments.toLocaleString('en-US')} rows in ${result.seconds.appointments.toFixed(1)} s (${rate(result.rows.appointments, result.seconds.appointments)} rows/s)`,
+    `responses:    ${result.rows.responses.toLocaleString('en-US')} rows in ${result.seconds.responses.toFixed(1)} s (${rate(result.rows.responses, result.seconds.responses)} rows/s)`,
+    `interventions: ${result.rows.interventions.toLocaleString('en-US')} rows in ${result.seconds.interventions.toFixed(1)} s (${rate(result.rows.interventions, result.seconds.interventions)} rows/s)`,
     `analyze:      ${result.seconds.analyze.toFixed(1)} s`,
     `Sign in as staff.001@volume.pathwell.test (or admin./doctor1./doctor2.<NNN>) with the demo password.`,
   ].join('\n'),

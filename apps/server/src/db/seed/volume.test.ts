@@ -73,6 +73,13 @@ describe.skipIf(!databaseUrl)('volume seed on PostgreSQL', () => {
     expect(phones.rows[0]!.missing).toBe(0);
   });
 
+  it('adds no outcome data unless asked', async () => {
+    const { rows } = await client.query<{ n: number }>(`
+      select (select count(*)::int from form_responses) + (select count(*)::int from interventions)
+        + (select count(*)::int from patients where referral_source is not null) as n`);
+    expect(rows[0]!.n).toBe(0);
+  });
+
   it('lets the staff user of each clinic sign in with the demo password', async () => {
     const { rows } = await client.query<{ email: string }>(`select email from users where role = 2 order by email`);
     expect(rows.map((row) => row.email)).toEqual([
@@ -80,5 +87,115 @@ describe.skipIf(!databaseUrl)('volume seed on PostgreSQL', () => {
       'staff.002@volume.pathwell.test',
       'staff.003@volume.pathwell.test',
     ]);
+  });
+});
+
+describe.skipIf(!databaseUrl)('volume seed with outcome data on PostgreSQL', () => {
+  const names = [1, 2].map((run) => `pathwell_volume_outcomes_${process.pid}_${Date.now()}_${run}`);
+  const clients: pg.Client[] = [];
+  let result: VolumeResult;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl!) });
+    await admin.connect();
+    for (const name of names) await admin.query(`create database ${name}`);
+    await admin.end();
+    for (const name of names) {
+      result = await seedVolume({
+        databaseUrl: adminUrl(databaseUrl!, name),
+        patients: 50,
+        appointments: 200,
+        clinics: 2,
+        responses: 300,
+        interventions: 20,
+        batchSize: 70,
+      });
+      const client = new pg.Client({ connectionString: adminUrl(databaseUrl!, name) });
+      await client.connect();
+      clients.push(client);
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) await client.end();
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl!) });
+    await admin.connect();
+    for (const name of names) await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it('shares the responses and interventions among the clinics, each on a patient of its own clinic', async () => {
+    expect(result.rows).toMatchObject({ patients: 50, responses: 300, interventions: 20 });
+    expect(result.clinics.map((clinic) => [clinic.patients, clinic.responses, clinic.interventions])).toEqual([
+      [25, 150, 10],
+      [25, 150, 10],
+    ]);
+    const { rows } = await clients[0]!.query<{ responses: number; interventions: number; strays: number; items: number }>(`
+      select (select count(*)::int from form_responses) as responses, (select count(*)::int from interventions) as interventions,
+        (select count(*)::int from form_responses r join patients p on p.id = r.patient_id where p.instance_id <> r.instance_id)
+        + (select count(*)::int from interventions i join patients p on p.id = i.patient_id where p.instance_id <> i.instance_id)
+        + (select count(*)::int from interventions i join managed_items m on m.id = i.item_id
+           where m.instance_id <> i.instance_id or m.list_type <> 'interventionalitems:' || case i.kind when 'procedure' then 1 else 2 end)
+          as strays,
+        (select count(*)::int from interventions where item_id is null or performed_on > current_date) as items`);
+    expect(rows[0]).toEqual({ responses: 300, interventions: 20, strays: 0, items: 0 });
+  });
+
+  it('scores every response within its form, the headline agreeing with the scores, none in the future', async () => {
+    const { rows } = await clients[0]!.query<{ form_code: number; low: number; high: number; off: number; future: number }>(`
+      select form_code, min(headline_score)::float8 as low, max(headline_score)::float8 as high,
+        count(*) filter (where headline_score is distinct from (scores ->> case form_code when 2 then 'odiPercent'
+          when 3 then 'ndiPercent' when 7 then 'gphT' else 'total' end)::numeric)::int as off,
+        count(*) filter (where submitted_at > now())::int as future
+      from form_responses group by form_code order by form_code`);
+    const ranges: Record<number, [number, number]> = { 2: [0, 100], 3: [0, 100], 7: [16.2, 67.7], 11: [0, 27] };
+    expect(rows.map((row) => row.form_code)).toContain(2);
+    for (const row of rows) {
+      const [low, high] = ranges[row.form_code]!;
+      expect(row.low).toBeGreaterThanOrEqual(low);
+      expect(row.high).toBeLessThanOrEqual(high);
+      expect(row).toMatchObject({ off: 0, future: 0 });
+    }
+  });
+
+  it('follows each patient from a baseline to later follow-ups that improve on average', async () => {
+    const { rows } = await clients[0]!.query<{ visit: number; days: number; change: number }>(`
+      with r as (
+        select headline_score, submitted_at,
+          row_number() over (partition by patient_id, form_code order by submitted_at) - 1 as visit,
+          first_value(submitted_at) over (partition by patient_id, form_code order by submitted_at) as baseline_at,
+          first_value(headline_score) over (partition by patient_id, form_code order by submitted_at) as baseline
+        from form_responses where form_code = 2)
+      select visit::int, avg(extract(epoch from submitted_at - baseline_at) / 86400)::float8 as days,
+        avg(headline_score - baseline)::float8 as change
+      from r where visit <= 4 group by visit order by visit`);
+    expect(rows.map((row) => Math.round(row.days / 7))).toEqual([0, 4, 8, 12, 24]);
+    // ODI: lower is better, so the mean change from baseline is negative at every follow-up.
+    expect(rows.slice(1).every((row) => row.change < 0)).toBe(true);
+  });
+
+  it('gives most patients a referral source, physician referrals a referring provider, and turns on the provider dashboard', async () => {
+    const { rows } = await clients[0]!.query<{ sourced: number; providers: number; stray: number; flags: number }>(`
+      select count(*) filter (where referral_source between 1 and 12)::int as sourced,
+        count(referring_provider_id)::int as providers,
+        count(*) filter (where (referral_source = 1) <> (referring_provider_id is not null))::int as stray,
+        (select count(*)::int from instance_settings
+         where configuration_id = 'enableProviderAppointmentDashboard' and configuration_value = 'true') as flags
+      from patients`);
+    expect(rows[0]!.sourced).toBeGreaterThan(30);
+    expect(rows[0]!.providers).toBeGreaterThan(5);
+    expect(rows[0]).toMatchObject({ stray: 0, flags: 2 });
+  });
+
+  it('makes the same rows on every run', async () => {
+    const digest = `
+      select md5(string_agg(line, ',' order by line)) as digest from (
+        select concat_ws('|', p.first_name, p.last_name, p.date_of_birth, r.form_code, r.language, r.submitted_at,
+          r.headline_score, r.band, r.scores::text, r.answers::text) as line
+        from form_responses r join patients p on p.id = r.patient_id
+        union all
+        select concat_ws('|', p.first_name, p.last_name, p.date_of_birth, i.kind, m.name, i.performed_on, i.side)
+        from interventions i join patients p on p.id = i.patient_id join managed_items m on m.id = i.item_id) lines`;
+    const [first, second] = await Promise.all(clients.map((client) => client.query<{ digest: string }>(digest)));
+    expect(first!.rows[0]!.digest).toBe(second!.rows[0]!.digest);
   });
 });

@@ -2,7 +2,8 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import pg from 'pg';
 import { hashPassword } from '../../lib/secrets';
 import { applyMigrations, openDatabase } from '../client';
-import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
+import { findManagedList } from '@pathwell/contracts/managed-lists';
+import { instances, instanceSettings, managedItems, organisations, userInstances, users } from '../schema';
 import { DEMO_PASSWORD } from './demo';
 import {
   hispanicFemaleNames,
@@ -14,6 +15,15 @@ import {
   readDemoLists,
 } from './demo-patients';
 import { seedInstanceDefaults } from './instance-defaults';
+import {
+  INTERVENTIONS_SQL,
+  outcomeTables,
+  responseSpanDays,
+  RESPONSES_SQL,
+  responsesParameters,
+  volumeCatalogue,
+  volumeReferrals,
+} from './volume-outcomes';
 
 /**
  * The volume generator behind `npm run seed:volume` (issue #4 section 3, docs/decisions/0015-demo-and-volume-data.md).
@@ -28,15 +38,26 @@ export interface VolumeOptions {
   patients: number;
   appointments: number;
   clinics: number;
+  /** Scored form responses (issue #14 §5), spread over each clinic's patients; 0 by default. */
+  responses?: number;
+  /** Interventions (procedures and injections) after the patients' baselines; 0 by default. */
+  interventions?: number;
   /** Rows per INSERT statement. */
   batchSize?: number;
   log?: (line: string) => void;
 }
 
 export interface VolumeResult {
-  clinics: { id: string; name: string; patients: number; appointments: number }[];
-  rows: { patients: number; phones: number; appointments: number };
-  seconds: { patients: number; phones: number; appointments: number; analyze: number };
+  clinics: { id: string; name: string; patients: number; appointments: number; responses: number; interventions: number }[];
+  rows: { patients: number; phones: number; appointments: number; responses: number; interventions: number };
+  seconds: {
+    patients: number;
+    phones: number;
+    appointments: number;
+    responses: number;
+    interventions: number;
+    analyze: number;
+  };
 }
 
 /** Sign-in of the volume clinics' users: `<role>.<NNN>@volume.pathwell.test`, password DEMO_PASSWORD. */
@@ -81,7 +102,7 @@ with s as (
 insert into patients (id, instance_id, first_name, middle_name, last_name, date_of_birth, email, street_address1,
   city, state, zip, weight, height_feet, height_inches, height, gender_id, marital_status_id, ethnicity_id,
   occupation_id, payor_status_id, nicotine_status_id, doctor_id, preferred_language, enable_email, enable_text,
-  external_id, status, created_at, updated_at)
+  external_id, status, created_at, updated_at, referral_source, referring_provider_id)
 select md5($1::text || ':' || g)::uuid, $1::text::uuid,
   case when hispanic and female then ($4::text[])[1 + h3 % cardinality($4::text[])]
        when hispanic then ($5::text[])[1 + h3 % cardinality($5::text[])]
@@ -106,8 +127,12 @@ select md5($1::text || ':' || g)::uuid, $1::text::uuid,
   true, h7 % 100 < 85,
   case when h3 % 10 < 6 then 'EHR-' || g end,
   case when h6 % 100 < 8 then 'inactive' else 'active' end,
-  now() - ((h5 % 1000) || ' days')::interval, now() - ((h5 % 1000) || ' days')::interval
-from s`;
+  now() - ((h5 % 1000) || ' days')::interval, now() - ((h5 % 1000) || ' days')::interval,
+  referral_source,
+  case when referral_source = 1 then ($19::uuid[])[1 + h8 % cardinality($19::uuid[])] end
+from s
+cross join lateral (select case when cardinality($19::uuid[]) > 0 and h10 % 100 < 85
+  then (case when h12 % 100 < 55 then 1 else 2 + h11 % 11 end) end as referral_source) r`;
 
 const PHONES_SQL = `
 insert into patient_phone_numbers (instance_id, patient_id, phone_type, number, digits, is_primary, contact_name, relation)
@@ -156,9 +181,15 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
     const [organisation] = await handle.db.insert(organisations).values({ name: 'Volume benchmark clinics' }).returning();
     const result: VolumeResult = {
       clinics: [],
-      rows: { patients: 0, phones: 0, appointments: 0 },
-      seconds: { patients: 0, phones: 0, appointments: 0, analyze: 0 },
+      rows: { patients: 0, phones: 0, appointments: 0, responses: 0, interventions: 0 },
+      seconds: { patients: 0, phones: 0, appointments: 0, responses: 0, interventions: 0, analyze: 0 },
     };
+    const responses = options.responses ?? 0;
+    const interventionTotal = options.interventions ?? 0;
+    const tables = responses > 0 ? outcomeTables() : null;
+    // With outcome data the clinics get what the reports read: referral sources and referring providers,
+    // the interventional catalogue and the Provider Appointment Dashboard switched on.
+    const outcomes = responses + interventionTotal > 0;
     const share = (total: number, index: number) =>
       Math.floor(total / options.clinics) + (index < total % options.clinics ? 1 : 0);
 
@@ -174,6 +205,7 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
             defaultState: 'TX',
             timeZoneId: 'America/Chicago',
             timeZoneOffsetHours: '-6',
+            ...(outcomes ? { enableProviderAppointmentDashboard: 'true' } : {}),
           }).map(([configurationId, configurationValue]) => ({ instanceId: row!.id, configurationId, configurationValue })),
         );
         const people = [
@@ -198,7 +230,31 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
           .returning();
         await tx.insert(userInstances).values(created.map((user) => ({ userId: user.id, instanceId: row!.id })));
         const doctors = created.filter((user) => user.role === RoleCode.Doctor).map((user) => user.id);
-        return { id: row!.id, doctors, lists: await readDemoLists(tx, row!.id) };
+        const catalogue = !outcomes
+          ? []
+          : await tx
+              .insert(managedItems)
+              .values(
+                Object.entries({ ...volumeCatalogue, referrals: volumeReferrals }).flatMap(([listType, entries]) =>
+                  entries.map((entry, position) => ({
+                    instanceId: row!.id,
+                    listType,
+                    name: entry.name,
+                    attributes: findManagedList(listType)!.attributes.parse(entry.attributes) as Record<string, unknown>,
+                    sortOrder: (position + 1) * 10,
+                  })),
+                ),
+              )
+              .returning({ id: managedItems.id, listType: managedItems.listType });
+        const itemsOf = (listType: string) => catalogue.filter((item) => item.listType === listType).map((item) => item.id);
+        return {
+          id: row!.id,
+          doctors,
+          lists: await readDemoLists(tx, row!.id),
+          procedures: itemsOf('interventionalitems:1'),
+          injections: itemsOf('interventionalitems:2'),
+          referrals: itemsOf('referrals'),
+        };
       });
       const { lists } = clinic;
       const idOf = (items: { id: string; name: string }[], wanted: string) => items.find((item) => item.name === wanted)!.id;
@@ -227,6 +283,7 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
           lists.occupationstatus.map((item) => item.id),
           lists.payorstatus.map((item) => item.id),
           clinic.doctors,
+          clinic.referrals,
         ]);
       }
       result.seconds.patients += (performance.now() - started) / 1000;
@@ -252,20 +309,56 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
         ]);
       }
       result.seconds.appointments += (performance.now() - started) / 1000;
+      const responseCount = patientCount === 0 ? 0 : share(responses, index);
+      const interventionCount = patientCount === 0 ? 0 : share(interventionTotal, index);
+      const span = responseSpanDays(patientCount === 0 ? 0 : Math.ceil(responseCount / patientCount));
+      started = performance.now();
+      for (let from = 1; from <= responseCount; from += batchSize) {
+        const to = Math.min(responseCount, from + batchSize - 1);
+        await client.query(RESPONSES_SQL, [clinic.id, from, to, patientCount, span, ...responsesParameters(tables!)]);
+      }
+      result.seconds.responses += (performance.now() - started) / 1000;
+      started = performance.now();
+      for (let from = 1; from <= interventionCount; from += batchSize) {
+        const to = Math.min(interventionCount, from + batchSize - 1);
+        await client.query(INTERVENTIONS_SQL, [
+          clinic.id,
+          from,
+          to,
+          patientCount,
+          span,
+          clinic.injections,
+          clinic.procedures,
+          clinic.doctors,
+        ]);
+      }
+      result.seconds.interventions += (performance.now() - started) / 1000;
+      result.rows.responses += responseCount;
+      result.rows.interventions += interventionCount;
       result.rows.patients += patientCount;
       result.rows.phones += phones;
       result.rows.appointments += appointmentCount;
-      result.clinics.push({ id: clinic.id, name, patients: patientCount, appointments: appointmentCount });
+      result.clinics.push({
+        id: clinic.id,
+        name,
+        patients: patientCount,
+        appointments: appointmentCount,
+        responses: responseCount,
+        interventions: interventionCount,
+      });
       if (number === options.clinics || number % Math.max(1, Math.ceil(options.clinics / 20)) === 0) {
         const rate = (rows: number, seconds: number) => Math.round(rows / Math.max(seconds, 0.001)).toLocaleString('en-US');
         log(
-          `${number}/${options.clinics} clinics · patients ${result.rows.patients.toLocaleString('en-US')} (${rate(result.rows.patients, result.seconds.patients)}/s) · phones ${result.rows.phones.toLocaleString('en-US')} (${rate(result.rows.phones, result.seconds.phones)}/s) · appointments ${result.rows.appointments.toLocaleString('en-US')} (${rate(result.rows.appointments, result.seconds.appointments)}/s)`,
+          `${number}/${options.clinics} clinics · patients ${result.rows.patients.toLocaleString('en-US')} (${rate(result.rows.patients, result.seconds.patients)}/s) · phones ${result.rows.phones.toLocaleString('en-US')} (${rate(result.rows.phones, result.seconds.phones)}/s) · appointments ${result.rows.appointments.toLocaleString('en-US')} (${rate(result.rows.appointments, result.seconds.appointments)}/s)` +
+            (responses + interventionTotal > 0
+              ? ` · responses ${result.rows.responses.toLocaleString('en-US')} (${rate(result.rows.responses, result.seconds.responses)}/s) · interventions ${result.rows.interventions.toLocaleString('en-US')} (${rate(result.rows.interventions, result.seconds.interventions)}/s)`
+              : ''),
         );
       }
     }
     const started = performance.now();
     // Fresh statistics, or the planner guesses on a table that grew from nothing.
-    await client.query('analyze patients, patient_phone_numbers, appointments');
+    await client.query('analyze patients, patient_phone_numbers, appointments, form_responses, interventions');
     result.seconds.analyze = (performance.now() - started) / 1000;
     return result;
   } finally {

@@ -365,7 +365,7 @@ function FunnelTable({
                           <UnstyledButton
                             onClick={() => onPatients({ measure, label, ...row.cell })}
                             aria-label={`${format.number(count)} ${t('openPatients', { what: label })}`}
-                            c="blue.7"
+                            c="blue.9"
                             td="underline"
                             fz="sm"
                           >
