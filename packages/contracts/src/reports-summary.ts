@@ -139,7 +139,10 @@ export type SummaryReport = z.infer<typeof summaryReportSchema>;
 /** Drill-down: the patients behind one point of one series. */
 export const summaryPatientsRequestSchema = z.object({
   filter: summaryFilterSchema,
-  seriesKey: z.string().max(20, 'tooLong').regex(/^(pain|form-\d{1,2})$/, 'invalid'),
+  seriesKey: z
+    .string()
+    .max(20, 'tooLong')
+    .regex(/^(pain|form-\d{1,2})$/, 'invalid'),
   week: z.number().int().min(0).max(SUMMARY_VISIT_WEEKS_MAX),
   pageNumber: z.number().int().min(0).max(100_000).default(0),
   pageSize: z.number().int().min(1).max(200).default(15),
