@@ -85,6 +85,11 @@ describe('the referral tracker', () => {
     expect(screen.getByTestId('referral-by-period')).toHaveTextContent('02/2015');
     expect(screen.getByTestId('referral-chart')).toHaveAttribute('aria-label', expect.stringContaining('same numbers'));
     expect(screen.getByTestId('referral-window')).toHaveTextContent('5 referred, 3 seen, 2 with a procedure, 1 improved.');
+    // The long period × source × provider table opens on request.
+    expect(screen.queryByTestId('referral-by-cell')).not.toBeInTheDocument();
+    await userEvent.setup().click(screen.getByTestId('referral-detail-toggle'));
+    expect(screen.getByTestId('referral-by-cell')).toHaveTextContent('02/2015');
+    expect(screen.getByTestId('referral-detail-toggle')).toHaveAttribute('aria-expanded', 'true');
     const sent = calls.find((call) => call.path === '/api/reports/referraltracker')!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ dateFilter: 7, period: 'month', referralSources: [], referringProviderIds: [] });
   });

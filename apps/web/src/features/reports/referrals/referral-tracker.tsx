@@ -200,6 +200,7 @@ export function ReferralTracker() {
 }
 
 function TrackerView({ report, onPatients }: { report: Report; onPatients: (target: Target) => void }) {
+  const [detailShown, setDetailShown] = useState(false);
   const { t } = useTranslation('reportsReferrals');
   const sourceName = useSourceName();
   const timeZone = useSession().instance.timeZoneId;
@@ -291,18 +292,31 @@ function TrackerView({ report, onPatients }: { report: Report; onPatients: (targ
         firstHeader={t('columns.period')}
         onPatients={onPatients}
       />
-      <FunnelTable
-        caption={t('tracker.byCell')}
-        testId="referral-by-cell"
-        rows={report.rows.map((row) => ({
-          key: `${row.periodStart}-${row.source ?? 'none'}-${row.providerId ?? 'none'}`,
-          label: `${periodLabel(row.periodStart)} · ${sourceName(row.source)} · ${providerName(row)}`,
-          funnel: row,
-          cell: { periodStart: row.periodStart, source: row.source ?? 0, providerId: row.providerId ?? 'none' },
-        }))}
-        firstHeader={t('columns.cell')}
-        onPatients={onPatients}
-      />
+      {/* Every period × source × provider is long (hundreds of rows a year): shown on request. */}
+      <Group>
+        <Button
+          variant="light"
+          onClick={() => setDetailShown((shown) => !shown)}
+          aria-expanded={detailShown}
+          data-testid="referral-detail-toggle"
+        >
+          {detailShown ? t('tracker.hideDetail') : t('tracker.showDetail', { count: report.rows.length })}
+        </Button>
+      </Group>
+      {detailShown ? (
+        <FunnelTable
+          caption={t('tracker.byCell')}
+          testId="referral-by-cell"
+          rows={report.rows.map((row) => ({
+            key: `${row.periodStart}-${row.source ?? 'none'}-${row.providerId ?? 'none'}`,
+            label: `${periodLabel(row.periodStart)} · ${sourceName(row.source)} · ${providerName(row)}`,
+            funnel: row,
+            cell: { periodStart: row.periodStart, source: row.source ?? 0, providerId: row.providerId ?? 'none' },
+          }))}
+          firstHeader={t('columns.cell')}
+          onPatients={onPatients}
+        />
+      ) : null}
     </Stack>
   );
 }
