@@ -1,6 +1,6 @@
 import { BarChart } from '@mantine/charts';
-import { Button, Group, MultiSelect, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconDownload, IconRefresh } from '@tabler/icons-react';
+import { Button, Group, MultiSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,13 +21,14 @@ import { getDoctorId } from '../../../lib/session-storage';
 import { appointmentQueries } from '../../appointments/appointments.api';
 import {
   defaultPeriodDraft,
-  fieldErrorsOf,
   PeriodFields,
   periodFilterOf,
   useFormat,
   usePeriodLabel,
   type PeriodDraft,
 } from '../survey/report-filters';
+import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
+import { ReportState } from '../shared/report-state';
 import { OFFICE_VISITS, officeVisitsQueries } from './office-visits.api';
 
 type Draft = PeriodDraft & { appointmentTypeIds: string[] };
@@ -72,7 +73,7 @@ export function OfficeVisits() {
     const filter = toFilter(draft, language);
     const checked = officeVisitsFilterSchema.safeParse(filter);
     if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      setErrors(fieldErrorsOf(issueEntries(checked.error.issues)));
       return;
     }
     setErrors({});
@@ -112,7 +113,7 @@ export function OfficeVisits() {
       {exportError ? <ErrorAlert testId="visits-export-error">{exportError}</ErrorAlert> : null}
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <PeriodFields draft={draft} errors={errors} onChange={(next) => setDraft({ ...draft, ...next })} testId="visits" />
+          <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="visits" />
           <MultiSelect
             label={t('filters.appointmentTypes')}
             data={types.data ?? []}
@@ -130,23 +131,16 @@ export function OfficeVisits() {
         </Group>
       </Paper>
 
-      {report.isError && !report.data ? (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="visits-error">
-            {t('loadFailed')} {errorText(report.error)}
-          </ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void report.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      ) : !report.data ? (
-        <Stack aria-busy="true" aria-label={t('loading')}>
-          <Skeleton h={260} radius="lg" />
-          <Skeleton h={160} radius="lg" />
-        </Stack>
-      ) : (
-        <VisitsView report={report.data} />
-      )}
+      <ReportState
+        query={report}
+        loadFailed={t('loadFailed')}
+        retry={t('retry')}
+        loading={t('loading')}
+        errorTestId="visits-error"
+        empty={{ when: (data) => data.totals.total === 0, text: t('visits.empty'), testId: 'visits-empty' }}
+      >
+        {(data) => <VisitsView report={data} />}
+      </ReportState>
     </>
   );
 }
@@ -155,12 +149,6 @@ function VisitsView({ report }: { report: Report }) {
   const { t } = useTranslation('reportsActivity');
   const periodLabel = usePeriodLabel(report.period);
   const timeZone = useSession().instance.timeZoneId;
-  if (report.totals.total === 0)
-    return (
-      <Text c="dimmed" ta="center" py="xl" data-testid="visits-empty">
-        {t('visits.empty')}
-      </Text>
-    );
   const lastDay = new Date(Date.parse(report.to) - 1).toISOString();
   return (
     <Stack gap="lg">

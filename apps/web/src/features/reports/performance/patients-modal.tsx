@@ -1,17 +1,15 @@
-import { Anchor, Badge, Button, Center, Loader, Modal, Stack, Table, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { outcomeForms } from '@pathwell/contracts/instance-settings';
-import type { PerformanceFilter, PerformanceGroup, PerformanceMeasureKey } from '@pathwell/contracts/reports-performance';
+import type {
+  PerformanceFilter,
+  PerformanceGroup,
+  PerformanceMeasureKey,
+  PerformancePatient,
+} from '@pathwell/contracts/reports-performance';
 import { useSession } from '../../../app/session-context';
-import { Pager } from '../../../components/data-table';
-import { ErrorAlert } from '../../../components/error-alert';
 import { formatClinicDate } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
+import { PatientLink, PatientsModal as SharedPatientsModal, type PatientColumn } from '../shared/patients-modal';
 import { performanceQueries } from './performance.api';
 
 export type PatientsTarget = {
@@ -40,7 +38,8 @@ export function PatientsModal({
   target: PatientsTarget | null;
   onClose: () => void;
 }) {
-  const { t } = useTranslation('reportsPerformance');
+  const { t, i18n } = useTranslation('reportsPerformance');
+  const timeZone = useSession().instance.timeZoneId;
   const title = target
     ? t('patients.title', {
         measure: t(`measures.${target.measure}.name`),
@@ -48,117 +47,78 @@ export function PatientsModal({
         form: target.formCode ? ` (${formName(target.formCode)})` : '',
       })
     : '';
-  return (
-    <Modal opened={target !== null} onClose={onClose} size="xl" title={title}>
-      {target ? <PatientsBody filter={filter} target={target} title={title} /> : null}
-    </Modal>
-  );
-}
-
-function PatientsBody({ filter, target, title }: { filter: PerformanceFilter; target: PatientsTarget; title: string }) {
-  const { t, i18n } = useTranslation('reportsPerformance');
-  const timeZone = useSession().instance.timeZoneId;
-  const [page, setPage] = useState(0);
-  const rows = useQuery(
-    performanceQueries.patients({
-      filter,
-      measure: target.measure,
-      group: target.group,
-      formCode: target.formCode ?? null,
-      pageNumber: page,
-      pageSize: PAGE_SIZE_DEFAULT,
-    }),
-  );
   const number = (value: number | null) =>
     value === null ? '—' : new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 1 }).format(value);
   const date = (value: string | null) => (value ? formatClinicDate(value, timeZone) : '—');
-  const pain = target.measure === 'painChange';
-
-  if (rows.isError && !rows.data)
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="performance-patients-error">
-          {t('patients.loadFailed')} {errorText(rows.error)}
-        </ErrorAlert>
-        <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void rows.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  if (!rows.data)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('patients.loading')} />
-      </Center>
-    );
-
+  const measure = target?.measure ?? 'painChange';
+  const columns: PatientColumn<PerformancePatient>[] = [
+    {
+      key: 'patient',
+      header: t('patients.columns.patient'),
+      cell: (row) => (
+        <PatientLink
+          patientId={row.patientId}
+          name={row.fullName}
+          detail={`${t('patients.born', { date: dayText(row.birthDate) })}${row.doctor ? ` · ${row.doctor}` : ''}`}
+        />
+      ),
+    },
+    { key: 'anchor', header: t(`measures.${measure}.anchor`), cell: (row) => date(row.anchorAt) },
+    ...(measure === 'painChange'
+      ? []
+      : [{ key: 'form', header: t('patients.columns.form'), cell: (row: PerformancePatient) => formName(row.formCode) }]),
+    { key: 'first', header: t('patients.columns.firstScore'), cell: (row) => number(row.firstScore) },
+    { key: 'follow', header: t(`measures.${measure}.follow`), cell: (row) => date(row.followAt) },
+    { key: 'latest', header: t('patients.columns.latestScore'), cell: (row) => number(row.latestScore) },
+    { key: 'change', header: t('patients.columns.change'), cell: (row) => number(row.change) },
+    {
+      key: 'met',
+      header: t('patients.columns.met'),
+      cell: (row) =>
+        row.excluded ? (
+          <Badge variant="light" color="orange" miw="max-content">
+            {t('patients.excluded')}
+          </Badge>
+        ) : (
+          <Badge variant="light" color={row.met ? 'teal' : 'gray'} miw="max-content">
+            {row.met ? t('patients.yes') : t('patients.no')}
+          </Badge>
+        ),
+    },
+  ];
   return (
-    <Stack gap="sm" data-testid="performance-patients">
-      <Text size="sm" c="dimmed">
-        {t('patients.count', { count: rows.data.totalRecords })}
-      </Text>
-      {rows.data.rows.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg" data-testid="performance-patients-empty">
-          {t('patients.empty')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped verticalSpacing="xs">
-            <caption>{title}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('patients.columns.patient')}</Table.Th>
-                <Table.Th scope="col">{t(`measures.${target.measure}.anchor`)}</Table.Th>
-                {pain ? null : <Table.Th scope="col">{t('patients.columns.form')}</Table.Th>}
-                <Table.Th scope="col">{t('patients.columns.firstScore')}</Table.Th>
-                <Table.Th scope="col">{t(`measures.${target.measure}.follow`)}</Table.Th>
-                <Table.Th scope="col">{t('patients.columns.latestScore')}</Table.Th>
-                <Table.Th scope="col">{t('patients.columns.change')}</Table.Th>
-                <Table.Th scope="col">{t('patients.columns.met')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.data.rows.map((row) => (
-                <Table.Tr key={row.patientId} data-testid="performance-patient-row">
-                  <Table.Td>
-                    <Anchor component={Link} to={`/patients/patientdashboard/${row.patientId}`} size="sm">
-                      {row.fullName}
-                    </Anchor>
-                    <Text size="xs" c="dimmed">
-                      {t('patients.born', { date: dayText(row.birthDate) })}
-                      {row.doctor ? ` · ${row.doctor}` : ''}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{date(row.anchorAt)}</Table.Td>
-                  {pain ? null : <Table.Td>{formName(row.formCode)}</Table.Td>}
-                  <Table.Td>{number(row.firstScore)}</Table.Td>
-                  <Table.Td>{date(row.followAt)}</Table.Td>
-                  <Table.Td>{number(row.latestScore)}</Table.Td>
-                  <Table.Td>{number(row.change)}</Table.Td>
-                  <Table.Td>
-                    {row.excluded ? (
-                      <Badge variant="light" color="orange" miw="max-content">
-                        {t('patients.excluded')}
-                      </Badge>
-                    ) : (
-                      <Badge variant="light" color={row.met ? 'teal' : 'gray'} miw="max-content">
-                        {row.met ? t('patients.yes') : t('patients.no')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <Pager
-        totalRecords={rows.data.totalRecords}
-        pageNumber={page}
-        onPage={setPage}
-        ariaLabel={t('patients.pages')}
-        testId="performance-patients-pager"
-      />
-    </Stack>
+    <SharedPatientsModal
+      opened={target !== null}
+      onClose={onClose}
+      title={title}
+      caption={title}
+      query={(paging) =>
+        performanceQueries.patients({
+          filter,
+          measure,
+          group: target?.group ?? 'denominator',
+          formCode: target?.formCode ?? null,
+          ...paging,
+        })
+      }
+      rowsOf={(data) => data.rows}
+      totalOf={(data) => data.totalRecords}
+      columns={columns}
+      texts={{
+        loadFailed: t('patients.loadFailed'),
+        retry: t('retry'),
+        loading: t('patients.loading'),
+        empty: t('patients.empty'),
+        pages: t('patients.pages'),
+        count: (count) => t('patients.count', { count }),
+      }}
+      testIds={{
+        body: 'performance-patients',
+        error: 'performance-patients-error',
+        row: 'performance-patient-row',
+        empty: 'performance-patients-empty',
+        pager: 'performance-patients-pager',
+      }}
+    />
   );
 }

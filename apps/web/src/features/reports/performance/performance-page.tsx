@@ -1,23 +1,9 @@
-import {
-  Button,
-  Group,
-  Paper,
-  RingProgress,
-  Select,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconRefresh, IconUsers } from '@tabler/icons-react';
+import { Button, Group, Paper, RingProgress, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateFilterPreset } from '@pathwell/contracts/appointments';
-import { enumerations } from '@pathwell/contracts/enumerations';
 import {
   PAIN_MCID_POINTS,
   performanceDatePresets,
@@ -30,40 +16,27 @@ import {
   type PerformanceReport,
 } from '@pathwell/contracts/reports-performance';
 import { useSession } from '../../../app/session-context';
-import { ErrorAlert } from '../../../components/error-alert';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicDate, formatClinicDateTime } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
-import { translateValidation } from '../../../lib/i18n';
 import { getDoctorId } from '../../../lib/session-storage';
+import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
+import { ReportState } from '../shared/report-state';
 import { performanceQueries } from './performance.api';
 import { formName, PatientsModal, type PatientsTarget } from './patients-modal';
 
-type Draft = { dateFilter: number; startDate: string; endDate: string };
-type FieldErrors = Partial<Record<'dateFilter' | 'startDate' | 'endDate', string>>;
 type Run = { filter: PerformanceFilter; id: number };
 
 /** Section 9: the date filter starts at 1 (today); the others are one choice away. */
-const defaultDraft: Draft = { dateFilter: DateFilterPreset.Today, startDate: '', endDate: '' };
+const defaultDraft: DateDraft = { dateFilter: DateFilterPreset.Today, startDate: '', endDate: '' };
 
-function toFilter(draft: Draft): PerformanceFilter {
+function toFilter(draft: DateDraft): PerformanceFilter {
   const doctorId = getDoctorId();
-  const custom = draft.dateFilter === DateFilterPreset.CustomRange;
   return {
+    ...dateFilterOf(draft),
     dateFilter: draft.dateFilter as PerformanceFilter['dateFilter'],
-    ...(custom ? { startDate: draft.startDate.trim(), endDate: draft.endDate.trim() } : {}),
     ...(doctorId ? { doctorId } : {}),
   };
-}
-
-function fieldErrorsOf(entries: [string, string][]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const [path, message] of entries) {
-    const field = path.split('.').at(-1);
-    if (field === 'dateFilter' || field === 'startDate' || field === 'endDate') errors[field] ??= message;
-  }
-  return errors;
 }
 
 function useFormat() {
@@ -84,10 +57,9 @@ function useFormat() {
  */
 export function PerformanceMeasures() {
   const { t } = useTranslation('reportsPerformance');
-  const { i18n } = useTranslation();
   const session = useSession();
-  const [draft, setDraft] = useState<Draft>(defaultDraft);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const [draft, setDraft] = useState<DateDraft>(defaultDraft);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const [run, setRun] = useState<Run>(() => ({ filter: toFilter(defaultDraft), id: 0 }));
   const [target, setTarget] = useState<PatientsTarget | null>(null);
   const report = useQuery(performanceQueries.report(run.filter, run.id));
@@ -104,89 +76,51 @@ export function PerformanceMeasures() {
     const filter = toFilter(draft);
     const checked = performanceFilterSchema.safeParse(filter);
     if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      setErrors(fieldErrorsOf(issueEntries(checked.error.issues)));
       return;
     }
     setErrors({});
     setRun((current) => ({ filter, id: current.id + 1 }));
   };
 
-  const language = i18n.language === 'es' ? 'es' : 'en';
-  const presets = performanceDatePresets.map((value) => {
-    const option = enumerations.dateFilterPresets.find((preset) => preset.value === value);
-    return { value: String(value), label: option ? option.label[language] : String(value) };
-  });
-  const custom = draft.dateFilter === DateFilterPreset.CustomRange;
-
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <Select
-            label={t('filters.dateFilter')}
-            data={presets}
-            value={String(draft.dateFilter)}
-            onChange={(value) => setDraft((current) => ({ ...current, dateFilter: Number(value ?? DateFilterPreset.Today) }))}
-            allowDeselect={false}
-            w={220}
-            error={translateValidation(errors.dateFilter)}
-            data-testid="performance-preset"
+          <DateRangeFields
+            draft={draft}
+            errors={errors}
+            onChange={setDraft}
+            presets={performanceDatePresets}
+            ns="reportsPerformance"
+            testId="performance-preset"
+            placeholder={t('filters.datePlaceholder')}
+            presetWidth={220}
+            dateWidth={160}
           />
-          {custom ? (
-            <>
-              <TextInput
-                label={t('filters.startDate')}
-                placeholder={t('filters.datePlaceholder')}
-                inputMode="numeric"
-                maxLength={10}
-                w={160}
-                value={draft.startDate}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  setDraft((current) => ({ ...current, startDate: value }));
-                }}
-                error={translateValidation(errors.startDate)}
-              />
-              <TextInput
-                label={t('filters.endDate')}
-                placeholder={t('filters.datePlaceholder')}
-                inputMode="numeric"
-                maxLength={10}
-                w={160}
-                value={draft.endDate}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  setDraft((current) => ({ ...current, endDate: value }));
-                }}
-                error={translateValidation(errors.endDate)}
-              />
-            </>
-          ) : null}
           <Button type="submit" data-testid="performance-apply">
             {t('filters.apply')}
           </Button>
         </Group>
       </Paper>
 
-      {report.isError && !report.data ? (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="performance-error">
-            {t('loadFailed')} {errorText(report.error)}
-          </ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void report.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      ) : !report.data ? (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" aria-busy="true" aria-label={t('loading')}>
-          {[0, 1, 2, 3].map((key) => (
-            <Skeleton key={key} h={260} radius="lg" />
-          ))}
-        </SimpleGrid>
-      ) : (
-        <ReportView report={report.data} timeZone={session.instance.timeZoneId} onPatients={setTarget} />
-      )}
+      <ReportState
+        query={report}
+        loadFailed={t('loadFailed')}
+        retry={t('retry')}
+        loading={t('loading')}
+        errorTestId="performance-error"
+        loader={
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" aria-busy="true" aria-label={t('loading')}>
+            {[0, 1, 2, 3].map((key) => (
+              <Skeleton key={key} h={260} radius="lg" />
+            ))}
+          </SimpleGrid>
+        }
+      >
+        {(data) => <ReportView report={data} timeZone={session.instance.timeZoneId} onPatients={setTarget} />}
+      </ReportState>
       <PatientsModal filter={run.filter} target={target} onClose={() => setTarget(null)} />
     </>
   );

@@ -1,6 +1,5 @@
 import { BarChart } from '@mantine/charts';
-import { Alert, Button, Group, Paper, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,19 +7,19 @@ import { DateFilterPreset } from '@pathwell/contracts/appointments';
 import { outcomeForms } from '@pathwell/contracts/instance-settings';
 import {
   providerBaselinesFilterSchema,
+  reportDatePresets,
   type ProviderBaselineRow,
   type ProviderBaselines as Report,
   type ProviderBaselinesFilter,
 } from '@pathwell/contracts/reports-referrals';
 import { useSession } from '../../../app/session-context';
-import { ErrorAlert } from '../../../components/error-alert';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicDate } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
 import { getDoctorId } from '../../../lib/session-storage';
-import { DateFields, dateFilterOf, fieldErrorsOf, type DateDraft } from '../referrals/date-fields';
 import { referralQueries } from '../referrals/referrals.api';
+import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
+import { ReportState } from '../shared/report-state';
 
 type Run = { filter: ProviderBaselinesFilter; id: number };
 type Mean = { mean: number | null; count: number };
@@ -67,7 +66,7 @@ export function ProviderBaselines() {
     const filter = toFilter(draft);
     const checked = providerBaselinesFilterSchema.safeParse(filter);
     if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      setErrors(fieldErrorsOf(issueEntries(checked.error.issues)));
       return;
     }
     setErrors({});
@@ -79,7 +78,14 @@ export function ProviderBaselines() {
       <PageHeader title={t('baselines.title')} description={t('baselines.description')} />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <DateFields draft={draft} errors={errors} onChange={setDraft} testId="baselines-preset" />
+          <DateRangeFields
+            draft={draft}
+            errors={errors}
+            onChange={setDraft}
+            presets={reportDatePresets}
+            ns="reportsReferrals"
+            testId="baselines-preset"
+          />
           <Button type="submit" data-testid="baselines-apply">
             {t('filters.apply')}
           </Button>
@@ -89,22 +95,18 @@ export function ProviderBaselines() {
         <Alert color="yellow" data-testid="baselines-off">
           {t('baselines.featureOff')}
         </Alert>
-      ) : report.isError && !report.data ? (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="baselines-error">
-            {t('loadFailed')} {errorText(report.error)}
-          </ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void report.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      ) : !report.data ? (
-        <Stack aria-busy="true" aria-label={t('loading')}>
-          <Skeleton h={200} radius="lg" />
-          <Skeleton h={220} radius="lg" />
-        </Stack>
       ) : (
-        <BaselinesView report={report.data} />
+        <ReportState
+          query={report}
+          loadFailed={t('loadFailed')}
+          retry={t('retry')}
+          loading={t('loading')}
+          errorTestId="baselines-error"
+          skeletons={[200, 220]}
+          empty={{ when: (data) => data.rows.length === 0, text: t('baselines.empty'), testId: 'baselines-empty' }}
+        >
+          {(data) => <BaselinesView report={data} />}
+        </ReportState>
       )}
     </>
   );
@@ -115,12 +117,6 @@ function BaselinesView({ report }: { report: Report }) {
   const format = useFormat();
   const timeZone = useSession().instance.timeZoneId;
   const lastDay = new Date(Date.parse(report.to) - 1).toISOString();
-  if (report.rows.length === 0)
-    return (
-      <Text c="dimmed" ta="center" py="xl" data-testid="baselines-empty">
-        {t('baselines.empty')}
-      </Text>
-    );
   const name = (row: ProviderBaselineRow) => row.providerName ?? t('baselines.noProvider');
   const chartData = report.rows.map((row) => ({
     provider: name(row),

@@ -1,53 +1,36 @@
 import { BarChart } from '@mantine/charts';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  MultiSelect,
-  Paper,
-  Select,
-  Skeleton,
-  Stack,
-  Table,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
+import { Badge, Button, Group, MultiSelect, Paper, Select, Stack, Table, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { DateFilterPreset } from '@pathwell/contracts/appointments';
 import { enumerations } from '@pathwell/contracts/enumerations';
 import { findManagedList } from '@pathwell/contracts/managed-lists';
 import {
   referralPeriods,
   referralTrackerFilterSchema,
+  reportDatePresets,
   type ReferralFunnel,
   type ReferralMeasure,
+  type ReferralPatients,
   type ReferralPeriod,
   type ReferralTracker as Report,
   type ReferralTrackerFilter,
 } from '@pathwell/contracts/reports-referrals';
 import { useSession } from '../../../app/session-context';
-import { Pager } from '../../../components/data-table';
-import { ErrorAlert } from '../../../components/error-alert';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicDate } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
 import { getDoctorId } from '../../../lib/session-storage';
 import { managedListQueries } from '../../managed-lists/managed-lists.api';
-import { DateFields, dateFilterOf, fieldErrorsOf, type DateDraft } from './date-fields';
+import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
+import { PatientLink, PatientsModal as SharedPatientsModal, type PatientColumn } from '../shared/patients-modal';
+import { ReportState } from '../shared/report-state';
 import { referralQueries } from './referrals.api';
 
 type Draft = DateDraft & { period: ReferralPeriod; referralSources: string[]; referringProviderIds: string[] };
 type Run = { filter: ReferralTrackerFilter; id: number };
+type ReferralPatientRow = ReferralPatients['rows'][number];
 /** A cell of the report the person asked to see the patients of. */
 type Target = { measure: ReferralMeasure; label: string; periodStart?: string; source?: number; providerId?: string };
 
@@ -59,7 +42,6 @@ const measureColors: Record<ReferralMeasure, string> = {
   improved: 'green.7',
 };
 const referralList = findManagedList('referrals')!;
-const PATIENTS_PAGE_SIZE = 15;
 
 const defaultDraft: Draft = {
   dateFilter: DateFilterPreset.ThisYear,
@@ -124,7 +106,7 @@ export function ReferralTracker() {
     const filter = toFilter(draft);
     const checked = referralTrackerFilterSchema.safeParse(filter);
     if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      setErrors(fieldErrorsOf(issueEntries(checked.error.issues)));
       return;
     }
     setErrors({});
@@ -136,10 +118,12 @@ export function ReferralTracker() {
       <PageHeader title={t('tracker.title')} description={t('tracker.description')} />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <DateFields
+          <DateRangeFields
             draft={draft}
             errors={errors}
-            onChange={(next) => setDraft({ ...draft, ...next })}
+            onChange={setDraft}
+            presets={reportDatePresets}
+            ns="reportsReferrals"
             testId="referral-preset"
           />
           <Select
@@ -177,23 +161,16 @@ export function ReferralTracker() {
         </Group>
       </Paper>
 
-      {report.isError && !report.data ? (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="referral-error">
-            {t('loadFailed')} {errorText(report.error)}
-          </ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void report.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      ) : !report.data ? (
-        <Stack aria-busy="true" aria-label={t('loading')}>
-          <Skeleton h={260} radius="lg" />
-          <Skeleton h={160} radius="lg" />
-        </Stack>
-      ) : (
-        <TrackerView report={report.data} onPatients={setTarget} />
-      )}
+      <ReportState
+        query={report}
+        loadFailed={t('loadFailed')}
+        retry={t('retry')}
+        loading={t('loading')}
+        errorTestId="referral-error"
+        empty={{ when: (data) => data.totals.referred === 0, text: t('tracker.empty'), testId: 'referral-empty' }}
+      >
+        {(data) => <TrackerView report={data} onPatients={setTarget} />}
+      </ReportState>
       <PatientsModal filter={run.filter} target={target} onClose={() => setTarget(null)} />
     </>
   );
@@ -204,12 +181,6 @@ function TrackerView({ report, onPatients }: { report: Report; onPatients: (targ
   const { t } = useTranslation('reportsReferrals');
   const sourceName = useSourceName();
   const timeZone = useSession().instance.timeZoneId;
-  if (report.totals.referred === 0)
-    return (
-      <Text c="dimmed" ta="center" py="xl" data-testid="referral-empty">
-        {t('tracker.empty')}
-      </Text>
-    );
   const periodLabel = (periodStart: string) => {
     const [year, month] = periodStart.split('-').map(Number) as [number, number];
     return report.period === 'quarter'
@@ -416,20 +387,8 @@ function PatientsModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation('reportsReferrals');
-  return (
-    <Modal opened={target !== null} onClose={onClose} size="xl" title={target ? t('patients.title', { what: target.label }) : ''}>
-      {target ? <PatientsBody filter={filter} target={target} /> : null}
-    </Modal>
-  );
-}
-
-function PatientsBody({ filter, target }: { filter: ReferralTrackerFilter; target: Target }) {
-  const { t } = useTranslation('reportsReferrals');
   const timeZone = useSession().instance.timeZoneId;
   const sourceName = useSourceName();
-  const [page, setPage] = useState(0);
-  const { label, ...cell } = target;
-  const rows = useQuery(referralQueries.patients({ ...filter, ...cell, pageNumber: page, pageSize: PATIENTS_PAGE_SIZE }));
   const yes = (value: boolean) =>
     value ? (
       <Badge variant="light" color="teal" miw="max-content">
@@ -440,73 +399,42 @@ function PatientsBody({ filter, target }: { filter: ReferralTrackerFilter; targe
         {t('no')}
       </Text>
     );
-
-  if (rows.isError && !rows.data)
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="referral-patients-error">
-          {t('patients.loadFailed')} {errorText(rows.error)}
-        </ErrorAlert>
-        <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void rows.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  if (!rows.data)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('patients.loading')} />
-      </Center>
-    );
+  const columns: PatientColumn<ReferralPatientRow>[] = [
+    {
+      key: 'patient',
+      header: t('patients.columns.patient'),
+      cell: (row) => <PatientLink patientId={row.patientId} name={`${row.lastName}, ${row.firstName}`} />,
+    },
+    { key: 'referredAt', header: t('patients.columns.referredAt'), cell: (row) => formatClinicDate(row.referredAt, timeZone) },
+    { key: 'source', header: t('columns.source'), cell: (row) => sourceName(row.source) },
+    { key: 'provider', header: t('columns.provider'), cell: (row) => row.providerName ?? t('noProvider') },
+    { key: 'seen', header: t('measures.seen'), cell: (row) => yes(row.seen) },
+    { key: 'hadProcedure', header: t('measures.hadProcedure'), cell: (row) => yes(row.hadProcedure) },
+    { key: 'improved', header: t('measures.improved'), cell: (row) => yes(row.improved) },
+  ];
+  const { label = '', ...cell } = target ?? { measure: 'referred' as const };
+  const title = target ? t('patients.title', { what: label }) : '';
   return (
-    <Stack gap="sm" data-testid="referral-patients">
-      {rows.data.rows.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {t('patients.empty')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={700}>
-          <Table striped verticalSpacing="xs">
-            <Table.Caption>{t('patients.title', { what: label })}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('patients.columns.patient')}</Table.Th>
-                <Table.Th scope="col">{t('patients.columns.referredAt')}</Table.Th>
-                <Table.Th scope="col">{t('columns.source')}</Table.Th>
-                <Table.Th scope="col">{t('columns.provider')}</Table.Th>
-                <Table.Th scope="col">{t('measures.seen')}</Table.Th>
-                <Table.Th scope="col">{t('measures.hadProcedure')}</Table.Th>
-                <Table.Th scope="col">{t('measures.improved')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.data.rows.map((row) => (
-                <Table.Tr key={row.patientId} data-testid="referral-patient-row">
-                  <Table.Td>
-                    <Anchor component={Link} to={`/patients/patientdashboard/${row.patientId}`} size="sm">
-                      {`${row.lastName}, ${row.firstName}`}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{formatClinicDate(row.referredAt, timeZone)}</Table.Td>
-                  <Table.Td>{sourceName(row.source)}</Table.Td>
-                  <Table.Td>{row.providerName ?? t('noProvider')}</Table.Td>
-                  <Table.Td>{yes(row.seen)}</Table.Td>
-                  <Table.Td>{yes(row.hadProcedure)}</Table.Td>
-                  <Table.Td>{yes(row.improved)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <Pager
-        totalRecords={rows.data.totalRecords}
-        pageSize={PATIENTS_PAGE_SIZE}
-        pageNumber={page}
-        onPage={setPage}
-        ariaLabel={t('patients.pages')}
-        summary={t('patients.count', { count: rows.data.totalRecords })}
-      />
-    </Stack>
+    <SharedPatientsModal
+      opened={target !== null}
+      onClose={onClose}
+      title={title}
+      caption={title}
+      query={(paging) => referralQueries.patients({ ...filter, ...cell, ...paging })}
+      rowsOf={(data) => data.rows}
+      totalOf={(data) => data.totalRecords}
+      columns={columns}
+      texts={{
+        loadFailed: t('patients.loadFailed'),
+        retry: t('retry'),
+        loading: t('patients.loading'),
+        empty: t('patients.empty'),
+        pages: t('patients.pages'),
+        count: (count) => t('patients.count', { count }),
+      }}
+      countAt="pager"
+      minWidth={700}
+      testIds={{ body: 'referral-patients', error: 'referral-patients-error', row: 'referral-patient-row' }}
+    />
   );
 }

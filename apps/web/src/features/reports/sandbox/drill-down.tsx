@@ -1,16 +1,9 @@
-import { Anchor, Badge, Button, Center, Loader, Modal, Stack, Table, Text } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
-import type { SummaryFilter } from '@pathwell/contracts/reports-summary';
+import type { SummaryFilter, SummaryPatientRow } from '@pathwell/contracts/reports-summary';
 import { useSession } from '../../../app/session-context';
-import { Pager } from '../../../components/data-table';
-import { ErrorAlert } from '../../../components/error-alert';
 import { formatClinicDate } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
+import { PatientLink, PatientsModal, type PatientColumn } from '../shared/patients-modal';
 import { sandboxQueries } from './sandbox.api';
 import { useNumberFormat, type DrillTarget } from './series-card';
 
@@ -31,116 +24,54 @@ export function DrillDown({
   onClose: () => void;
 }) {
   const { t } = useTranslation('reportsSandbox');
+  const timeZone = useSession().instance.timeZoneId;
+  const format = useNumberFormat();
+  const labels = target ? { title: target.seriesTitle, week: target.weekLabel } : null;
+  const columns: PatientColumn<SummaryPatientRow>[] = [
+    {
+      key: 'patient',
+      header: t('drill.columns.patient'),
+      cell: (row) => <PatientLink patientId={row.patientId} name={row.fullName} detail={row.doctorName} />,
+    },
+    { key: 'baselineDate', header: t('drill.columns.baselineDate'), cell: (row) => dayText(row.baselineDate, timeZone) },
+    { key: 'baselineScore', header: t('drill.columns.baselineScore'), cell: (row) => format.number(row.baselineScore) },
+    { key: 'scoreDate', header: t('drill.columns.scoreDate'), cell: (row) => dayText(row.scoreDate, timeZone) },
+    { key: 'score', header: t('drill.columns.score'), cell: (row) => format.number(row.score) },
+    { key: 'improvement', header: t('drill.columns.improvement'), cell: (row) => format.number(row.improvement) },
+    {
+      key: 'mcid',
+      header: t('drill.columns.mcid'),
+      cell: (row) =>
+        row.reachedMcid === null ? (
+          '—'
+        ) : (
+          <Badge variant="light" color={row.reachedMcid ? 'teal' : 'gray'} miw="max-content">
+            {row.reachedMcid ? t('drill.yes') : t('drill.no')}
+          </Badge>
+        ),
+    },
+  ];
   return (
-    <Modal
+    <PatientsModal
       opened={target !== null}
       onClose={onClose}
-      size="xl"
-      title={target ? t('drill.title', { title: target.seriesTitle, week: target.weekLabel }) : ''}
-    >
-      {target ? <DrillDownBody filter={filter} target={target} /> : null}
-    </Modal>
-  );
-}
-
-function DrillDownBody({ filter, target }: { filter: SummaryFilter; target: DrillTarget }) {
-  const { t } = useTranslation('reportsSandbox');
-  const session = useSession();
-  const timeZone = session.instance.timeZoneId;
-  const format = useNumberFormat();
-  const [page, setPage] = useState(0);
-  const rows = useQuery(
-    sandboxQueries.patients({
-      filter,
-      seriesKey: target.seriesKey,
-      week: target.week,
-      pageNumber: page,
-      pageSize: PAGE_SIZE_DEFAULT,
-    }),
-  );
-
-  if (rows.isError && !rows.data)
-    return (
-      <Stack gap="sm" align="flex-start">
-        <ErrorAlert testId="sandbox-drill-error">
-          {t('drill.loadFailed')} {errorText(rows.error)}
-        </ErrorAlert>
-        <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void rows.refetch()}>
-          {t('retry')}
-        </Button>
-      </Stack>
-    );
-  if (!rows.data)
-    return (
-      <Center py="xl">
-        <Loader aria-label={t('drill.loading')} />
-      </Center>
-    );
-
-  return (
-    <Stack gap="sm" data-testid="sandbox-drill">
-      <Text size="sm" c="dimmed">
-        {t('drill.count', { count: rows.data.totalRecords })}
-      </Text>
-      {rows.data.data.length === 0 ? (
-        <Text c="dimmed" ta="center" py="lg">
-          {t('drill.empty')}
-        </Text>
-      ) : (
-        <Table.ScrollContainer minWidth={760}>
-          <Table striped verticalSpacing="xs">
-            <caption>{t('drill.caption', { title: target.seriesTitle, week: target.weekLabel })}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('drill.columns.patient')}</Table.Th>
-                <Table.Th scope="col">{t('drill.columns.baselineDate')}</Table.Th>
-                <Table.Th scope="col">{t('drill.columns.baselineScore')}</Table.Th>
-                <Table.Th scope="col">{t('drill.columns.scoreDate')}</Table.Th>
-                <Table.Th scope="col">{t('drill.columns.score')}</Table.Th>
-                <Table.Th scope="col">{t('drill.columns.improvement')}</Table.Th>
-                <Table.Th scope="col">{t('drill.columns.mcid')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.data.data.map((row) => (
-                <Table.Tr key={row.patientId} data-testid="sandbox-drill-row">
-                  <Table.Td>
-                    <Anchor component={Link} to={`/patients/patientdashboard/${row.patientId}`} size="sm">
-                      {row.fullName}
-                    </Anchor>
-                    {row.doctorName ? (
-                      <Text size="xs" c="dimmed">
-                        {row.doctorName}
-                      </Text>
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td>{dayText(row.baselineDate, timeZone)}</Table.Td>
-                  <Table.Td>{format.number(row.baselineScore)}</Table.Td>
-                  <Table.Td>{dayText(row.scoreDate, timeZone)}</Table.Td>
-                  <Table.Td>{format.number(row.score)}</Table.Td>
-                  <Table.Td>{format.number(row.improvement)}</Table.Td>
-                  <Table.Td>
-                    {row.reachedMcid === null ? (
-                      '—'
-                    ) : (
-                      <Badge variant="light" color={row.reachedMcid ? 'teal' : 'gray'} miw="max-content">
-                        {row.reachedMcid ? t('drill.yes') : t('drill.no')}
-                      </Badge>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-      <Pager
-        totalRecords={rows.data.totalRecords}
-        pageNumber={page}
-        onPage={setPage}
-        ariaLabel={t('drill.pages')}
-        testId="sandbox-drill-pager"
-      />
-    </Stack>
+      title={labels ? t('drill.title', labels) : ''}
+      caption={labels ? t('drill.caption', labels) : ''}
+      query={(paging) =>
+        sandboxQueries.patients({ filter, seriesKey: target?.seriesKey ?? '', week: target?.week ?? 0, ...paging })
+      }
+      rowsOf={(data) => data.data}
+      totalOf={(data) => data.totalRecords}
+      columns={columns}
+      texts={{
+        loadFailed: t('drill.loadFailed'),
+        retry: t('retry'),
+        loading: t('drill.loading'),
+        empty: t('drill.empty'),
+        pages: t('drill.pages'),
+        count: (count) => t('drill.count', { count }),
+      }}
+      testIds={{ body: 'sandbox-drill', error: 'sandbox-drill-error', row: 'sandbox-drill-row', pager: 'sandbox-drill-pager' }}
+    />
   );
 }

@@ -1,12 +1,12 @@
-import { Select, TextInput } from '@mantine/core';
+import { Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { DateFilterPreset } from '@pathwell/contracts/appointments';
-import { enumerations } from '@pathwell/contracts/enumerations';
 import { reportDatePresets, reportPeriods, type ReportPeriod } from '@pathwell/contracts/reports-survey';
 import { translateValidation } from '../../../lib/i18n';
+import { DateRangeFields, dateFilterOf, type DateDraft } from '../shared/date-range-fields';
 
 /** What the survey and office-visits pages share: the dates and the period of their filter. */
-export type PeriodDraft = { dateFilter: number; startDate: string; endDate: string; period: ReportPeriod };
+export type PeriodDraft = DateDraft & { period: ReportPeriod };
 
 export const defaultPeriodDraft: PeriodDraft = {
   dateFilter: DateFilterPreset.ThisYear,
@@ -15,76 +15,35 @@ export const defaultPeriodDraft: PeriodDraft = {
   period: 'month',
 };
 
-/** The date part as the contract takes it: the days only with a custom range. */
+/** The date part as the contract takes it (the days only with a custom range), and the period. */
 export function periodFilterOf(draft: PeriodDraft) {
-  const custom = draft.dateFilter === DateFilterPreset.CustomRange;
-  return {
-    dateFilter: draft.dateFilter,
-    period: draft.period,
-    ...(custom ? { startDate: draft.startDate.trim(), endDate: draft.endDate.trim() } : {}),
-  };
+  return { ...dateFilterOf(draft), period: draft.period };
 }
 
-/** Zod issues or a 400's fields, by their first path segment, first message per field. */
-export function fieldErrorsOf(entries: [string, string][]): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const [path, message] of entries) errors[path.split('.')[0] ?? path] ??= message;
-  return errors;
-}
-
-export function PeriodFields({
+export function PeriodFields<D extends PeriodDraft>({
   draft,
   errors,
   onChange,
   testId,
 }: {
-  draft: PeriodDraft;
+  draft: D;
   errors: Record<string, string>;
-  onChange: (draft: PeriodDraft) => void;
+  onChange: (draft: D) => void;
   testId: string;
 }) {
-  const { t, i18n } = useTranslation('reportsActivity');
-  const language = i18n.language === 'es' ? 'es' : 'en';
-  const presets = reportDatePresets.map((value) => {
-    const option = enumerations.dateFilterPresets.find((preset) => preset.value === value);
-    return { value: String(value), label: option ? option.label[language] : String(value) };
-  });
+  const { t } = useTranslation('reportsActivity');
   return (
     <>
-      <Select
-        label={t('filters.dateFilter')}
-        data={presets}
-        value={String(draft.dateFilter)}
-        onChange={(value) => onChange({ ...draft, dateFilter: Number(value ?? draft.dateFilter) })}
-        allowDeselect={false}
-        w={190}
-        error={translateValidation(errors.dateFilter)}
-        data-testid={`${testId}-preset`}
+      <DateRangeFields
+        draft={draft}
+        errors={errors}
+        onChange={onChange}
+        presets={reportDatePresets}
+        ns="reportsActivity"
+        testId={`${testId}-preset`}
+        presetWidth={190}
+        dateWidth={140}
       />
-      {draft.dateFilter === DateFilterPreset.CustomRange ? (
-        <>
-          <TextInput
-            label={t('filters.startDate')}
-            placeholder="MM/DD/YYYY"
-            inputMode="numeric"
-            maxLength={10}
-            w={140}
-            value={draft.startDate}
-            onChange={(event) => onChange({ ...draft, startDate: event.currentTarget.value })}
-            error={translateValidation(errors.startDate)}
-          />
-          <TextInput
-            label={t('filters.endDate')}
-            placeholder="MM/DD/YYYY"
-            inputMode="numeric"
-            maxLength={10}
-            w={140}
-            value={draft.endDate}
-            onChange={(event) => onChange({ ...draft, endDate: event.currentTarget.value })}
-            error={translateValidation(errors.endDate)}
-          />
-        </>
-      ) : null}
       <Select
         label={t('filters.period')}
         data={reportPeriods.map((period) => ({ value: period, label: t(`periods.${period}`) }))}

@@ -1,6 +1,5 @@
 import { BarChart } from '@mantine/charts';
 import { Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
-import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,15 +17,9 @@ import { ApiError } from '../../../lib/api-client';
 import { formatClinicDate } from '../../../lib/dates';
 import { errorText } from '../../../lib/error-text';
 import { getDoctorId } from '../../../lib/session-storage';
-import {
-  defaultPeriodDraft,
-  fieldErrorsOf,
-  PeriodFields,
-  periodFilterOf,
-  useFormat,
-  usePeriodLabel,
-  type PeriodDraft,
-} from './report-filters';
+import { defaultPeriodDraft, PeriodFields, periodFilterOf, useFormat, usePeriodLabel, type PeriodDraft } from './report-filters';
+import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
+import { ReportState } from '../shared/report-state';
 import { surveyQueries } from './survey.api';
 
 type Draft = PeriodDraft & { form: string };
@@ -69,7 +62,7 @@ export function SurveyReport() {
     const filter = toFilter(draft, language);
     const checked = surveyFilterSchema.safeParse(filter);
     if (!checked.success) {
-      setErrors(fieldErrorsOf(checked.error.issues.map((issue) => [issue.path.join('.'), issue.message])));
+      setErrors(fieldErrorsOf(issueEntries(checked.error.issues)));
       return;
     }
     setErrors({});
@@ -90,7 +83,7 @@ export function SurveyReport() {
       <PageHeader title={t('survey.title')} description={t('survey.description')} />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
-          <PeriodFields draft={draft} errors={errors} onChange={(next) => setDraft({ ...draft, ...next })} testId="survey" />
+          <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="survey" />
           <Select
             label={t('filters.form')}
             data={formOptions}
@@ -107,23 +100,16 @@ export function SurveyReport() {
         </Group>
       </Paper>
 
-      {report.isError && !report.data ? (
-        <Stack gap="sm" align="flex-start">
-          <ErrorAlert testId="survey-error">
-            {t('loadFailed')} {errorText(report.error)}
-          </ErrorAlert>
-          <Button variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => void report.refetch()}>
-            {t('retry')}
-          </Button>
-        </Stack>
-      ) : !report.data ? (
-        <Stack aria-busy="true" aria-label={t('loading')}>
-          <Skeleton h={260} radius="lg" />
-          <Skeleton h={160} radius="lg" />
-        </Stack>
-      ) : (
-        <SurveyView report={report.data} />
-      )}
+      <ReportState
+        query={report}
+        loadFailed={t('loadFailed')}
+        retry={t('retry')}
+        loading={t('loading')}
+        errorTestId="survey-error"
+        empty={{ when: (data) => data.totals.sent === 0, text: t('survey.empty'), testId: 'survey-empty' }}
+      >
+        {(data) => <SurveyView report={data} />}
+      </ReportState>
       <ItemsSection filter={run.filter} customForms={forms.data?.customForms ?? null} />
     </>
   );
@@ -134,12 +120,6 @@ function SurveyView({ report }: { report: Report }) {
   const format = useFormat();
   const periodLabel = usePeriodLabel(report.period);
   const timeZone = useSession().instance.timeZoneId;
-  if (report.totals.sent === 0)
-    return (
-      <Text c="dimmed" ta="center" py="xl" data-testid="survey-empty">
-        {t('survey.empty')}
-      </Text>
-    );
   // The chart sums every form of a period; the table below it lists the same sums.
   const byPeriod = new Map<string, { period: string; sent: number; opened: number; completed: number }>();
   for (const row of report.periods) {
