@@ -200,9 +200,16 @@ export const formResponses = pgTable(
     unique('form_responses_instance_id_key').on(table.instanceId, table.id),
     index('form_responses_patient_idx').on(table.instanceId, table.patientId, table.formCode, table.submittedAt),
     index('form_responses_appointment_idx').on(table.appointmentId),
-    // The reports read a clinic's responses of one form across patients in time order, headline included.
+    // The reports' lookups per patient (issue #14 §5, decisions 0046 and 0048): a patient's outcome responses
+    // in time order with form, headline and id, so the first/next/latest response is an index-only read.
+    index('form_responses_patient_time_idx')
+      .on(table.patientId, table.submittedAt, table.formCode, table.instanceId, table.headlineScore, table.id)
+      .where(sql`${table.formCode} is not null`),
+    // The reports read a clinic's responses of one form across patients in time order (ties by id),
+    // headline included: id and headline_score make that read index-only (data sandbox and spotlight,
+    // decision 0044).
     index('form_responses_report_idx')
-      .on(table.instanceId, table.formCode, table.patientId, table.submittedAt)
+      .on(table.instanceId, table.formCode, table.patientId, table.submittedAt, table.id, table.headlineScore)
       .where(sql`${table.formCode} is not null`),
     check('form_responses_one_form', sql`(${table.formCode} is null) <> (${table.customFormVersionId} is null)`),
     sameClinic('form_responses_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),

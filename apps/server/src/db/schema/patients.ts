@@ -111,6 +111,13 @@ export const patients = pgTable(
     index('patients_instance_created_idx').on(table.instanceId, table.createdAt, table.id),
     index('patients_instance_last_name_idx').on(table.instanceId, sql`lower(${table.lastName})`, table.dateOfBirth),
     index('patients_instance_first_name_idx').on(table.instanceId, sql`lower(${table.firstName})`, table.id),
+    // Patient lists in folded-name order (the data sandbox drill-down pages through it, decision 0044).
+    index('patients_instance_folded_name_idx').on(
+      table.instanceId,
+      sql`pathwell_fold(${table.lastName})`,
+      sql`pathwell_fold(${table.firstName})`,
+      table.id,
+    ),
     index('patients_instance_birth_idx').on(table.instanceId, table.dateOfBirth, table.id),
     index('patients_instance_email_idx').on(table.instanceId, sql`lower(${table.email})`, table.id),
     index('patients_instance_doctor_idx').on(table.instanceId, table.doctorId),
@@ -217,6 +224,35 @@ export const appointments = pgTable(
       .where(sql`${table.deletedAt} is null`),
     index('appointments_patient_idx').on(table.patientId, table.startsAt),
     index('appointments_instance_doctor_starts_idx').on(table.instanceId, table.doctorId, table.startsAt),
+    // The reports (issue #14 §5, decisions 0046–0048): a patient's live visits in time order with what the
+    // reports read of them, so the first/latest visit per patient is an index-only lookup. Patient first:
+    // row-level security's clinic test on a leading column would be costed as ten index descents.
+    index('appointments_patient_live_idx')
+      .on(
+        table.patientId,
+        table.startsAt,
+        table.id,
+        table.instanceId,
+        table.status,
+        table.painScore,
+        table.reason,
+        table.doctorId,
+      )
+      .where(sql`${table.deletedAt} is null`),
+    // The reports' pass over a window's appointments (deleted ones too: office visits count them as
+    // cancelled), read from the index alone.
+    index('appointments_instance_window_idx').on(
+      table.instanceId,
+      table.startsAt,
+      table.id,
+      table.patientId,
+      table.doctorId,
+      table.appointmentTypeId,
+      table.status,
+      table.reason,
+      table.painScore,
+      table.deletedAt,
+    ),
     unique('appointments_instance_id_key').on(table.instanceId, table.id),
     uniqueIndex('appointments_instance_external_id_key')
       .on(table.instanceId, table.externalId)

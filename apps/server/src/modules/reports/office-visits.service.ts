@@ -3,6 +3,7 @@ import type { OfficeVisitsFilter, OfficeVisitsReport, VisitCounts, VisitReason }
 import { doctorScope, reportReader, type SignedInContext } from '../../context';
 import { toCsv } from '../activity/csv';
 import { periodStart, reportWindow, type Rows } from './report-window';
+import { withoutJit } from './report-session';
 
 /**
  * Office visits (decision 0047): appointments whose start falls in the window, by the clinic-calendar week
@@ -54,6 +55,7 @@ export async function officeVisits(
   const { from, to, timeZone } = await reportWindow(ctx, filter, now);
   const doctorId = doctorScope(ctx, filter.doctorId);
   const typeIds = `{${filter.appointmentTypeIds.join(',')}}`;
+  await withoutJit(reportReader(ctx));
   const result = (await reportReader(ctx).execute(sql`
     with v as (
       select ${periodStart(sql`a.starts_at`, filter.period, timeZone)} as period,
@@ -66,19 +68,27 @@ export async function officeVisits(
         and (${doctorId}::uuid is null or a.doctor_id = ${doctorId}::uuid)
         and (cardinality(${typeIds}::uuid[]) = 0 or a.appointment_type_id = any(${typeIds}::uuid[]))
     ),
-    g as (
-      select grouping(period, doctor_id, type_id, reason)::int as grouping, period, doctor_id, type_id, reason,
+    -- Counted per cell first (a hash aggregate over the window's appointments, no sort), then the grouping
+    -- sets add those few cells up (issue #14 §5, decision 0047 "Performance").
+    cells as (
+      select period, doctor_id, type_id, reason,
         count(*)::int as total,
         count(*) filter (where not cancelled and status = 3)::int as completed,
         count(*) filter (where not cancelled and status = 4)::int as no_show,
         count(*) filter (where not cancelled and status in (1, 2))::int as open,
-        count(*) filter (where cancelled)::int as cancelled,
-        round(
-          (count(*) filter (where not cancelled and status = 4))::numeric
-            / nullif(count(*) filter (where not cancelled and status in (3, 4)), 0),
-          4
-        )::float8 as no_show_rate
+        count(*) filter (where cancelled)::int as cancelled
       from v
+      group by period, doctor_id, type_id, reason
+    ),
+    g as (
+      select grouping(period, doctor_id, type_id, reason)::int as grouping, period, doctor_id, type_id, reason,
+        sum(total)::int as total,
+        sum(completed)::int as completed,
+        sum(no_show)::int as no_show,
+        sum(open)::int as open,
+        sum(cancelled)::int as cancelled,
+        round(sum(no_show)::numeric / nullif(sum(completed) + sum(no_show), 0), 4)::float8 as no_show_rate
+      from cells
       group by grouping sets ((period, doctor_id, type_id, reason), (period), (doctor_id), (type_id), (reason), ())
     )
     select g.*, nullif(trim(u.first_name || ' ' || u.last_name), '') as doctor_name, t.name as type_name

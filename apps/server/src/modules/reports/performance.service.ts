@@ -21,6 +21,7 @@ import { doctorScope, reportReader, type SignedInContext } from '../../context';
 import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { withoutJit } from './report-session';
 
 /**
  * Pathwell's own performance measures (decision 0046): every count is one statement over a chain of
@@ -72,53 +73,86 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
         sql`, `,
       )
     : sql`(null::smallint, null::numeric, null::boolean)`;
+  const live = sql`a.instance_id = ${instanceId} and a.deleted_at is null and a.status = ${COMPLETED}`;
+  const inWindow = (column: SQL) => sql`${column} >= ${from}::timestamptz and ${column} < ${to}::timestamptz`;
+  // One branch per MCID form, so each reads the clinic's responses of that form in (patient, time) order off
+  // an index, backwards, and keeps each patient's latest without a sort.
+  const mcidLatest = forms.length
+    ? sql.join(
+        forms.map(
+          (form) => sql`(
+            select distinct on (x.patient_id) x.patient_id, x.form_code, x.submitted_at, x.headline_score
+              from form_responses x
+             where x.instance_id = ${instanceId} and x.form_code = ${form.formCode}::smallint
+               and x.headline_score is not null and ${inWindow(sql`x.submitted_at`)}
+             order by x.patient_id desc, x.submitted_at desc
+          )`,
+        ),
+        sql` union all `,
+      )
+    : sql`select null::uuid, null::smallint, null::timestamptz, null::numeric where false`;
+  /*
+   * Performance (decision 0046, issue #14 §5): the work follows the patients active in the window. One pass
+   * over the window's completed visits finds them (and their latest pain score there); everything else is a
+   * lookup per patient on a covering index read in order (appointments_patient_live_idx,
+   * form_responses_patient_time_idx), never a scan of a patient's or the clinic's whole history. A bound a
+   * lookup compares with is computed beforehand (pro_from, follow_from): an expression such as
+   * `timestamptz - interval` is not leakproof, so under row-level security it could only filter the rows the
+   * index returns, not bound the index scan itself.
+   */
   return sql`
-    scope as (
+    scope as not materialized (
       select p.id, (p.archived_at is not null or p.account_closed_at is not null) as excluded
         from patients p
        where p.instance_id = ${instanceId} and p.deleted_at is null
          ${doctorId ? sql`and p.doctor_id = ${doctorId}` : sql``}
     ),
-    win_visits as (
-      select a.id, a.patient_id, a.starts_at, a.reason, a.pain_score
+    -- The patients with a completed visit in the window: their first one there, their first new-patient one,
+    -- and their latest one with pain there (its time and score).
+    seen as materialized (
+      select a.patient_id, bool_or(s.excluded) as excluded, min(a.starts_at) as first_win,
+             min(a.starts_at) filter (where a.reason = 'new_patient') as first_new,
+             max(a.starts_at) filter (where a.pain_score is not null) as pain_at,
+             (array_agg(a.pain_score order by a.starts_at desc, a.id desc) filter (where a.pain_score is not null))[1] as pain_score
         from appointments a
         join scope s on s.id = a.patient_id
-       where a.instance_id = ${instanceId} and a.deleted_at is null and a.status = ${COMPLETED}
-         and a.starts_at >= ${from}::timestamptz and a.starts_at < ${to}::timestamptz
+       where ${live} and ${inWindow(sql`a.starts_at`)}
+       group by a.patient_id
     ),
-    seen as (select distinct patient_id from win_visits),
-    -- Measure 1: the first new-patient visit in the window (reason 'new_patient', or the patient's first completed visit ever).
-    first_visit as (
-      select s.patient_id,
-             (select min(a.starts_at) from appointments a
-               where a.instance_id = ${instanceId} and a.patient_id = s.patient_id
-                 and a.deleted_at is null and a.status = ${COMPLETED}) as first_at
-        from seen s
-    ),
-    baseline_visit as (
-      select distinct on (v.patient_id) v.patient_id, v.starts_at
-        from win_visits v
-        join first_visit f on f.patient_id = v.patient_id
-       where v.reason = 'new_patient' or v.starts_at = f.first_at
-       order by v.patient_id, v.starts_at
+    -- Measure 1: the first new-patient visit in the window (reason 'new_patient', or the patient's first
+    -- completed visit ever: the first one in the window when none came before it).
+    baseline_visit as materialized (
+      select v.patient_id, v.excluded, v.starts_at,
+             v.starts_at - ${days(BASELINE_PRO_DAYS_BEFORE)} as pro_from, v.starts_at + ${days(BASELINE_PRO_DAYS_AFTER)} as pro_to
+        from (
+          select s.patient_id, s.excluded, case when earlier.visit then s.first_new else s.first_win end as starts_at
+            from seen s
+            left join lateral (
+              select true as visit from appointments a
+               where s.first_new is distinct from s.first_win
+                 and ${live} and a.patient_id = s.patient_id and a.starts_at < ${from}::timestamptz
+               limit 1
+            ) earlier on true
+        ) v
+       where v.starts_at is not null
     ),
     baseline_pro as (
-      select b.patient_id, b.starts_at as anchor_at, r.form_code, r.submitted_at, r.headline_score
+      select b.patient_id, b.excluded, b.starts_at as anchor_at, r.form_code, r.submitted_at, r.headline_score
         from baseline_visit b
         left join lateral (
           select x.form_code, x.submitted_at, x.headline_score
             from form_responses x
            where x.instance_id = ${instanceId} and x.patient_id = b.patient_id and x.form_code is not null
-             and x.submitted_at >= b.starts_at - ${days(BASELINE_PRO_DAYS_BEFORE)}
-             and x.submitted_at <= b.starts_at + ${days(BASELINE_PRO_DAYS_AFTER)}
+             and x.submitted_at >= b.pro_from and x.submitted_at <= b.pro_to
            order by x.submitted_at, x.form_code
            limit 1
         ) r on true
     ),
     -- Measure 2: first outcome response long enough before the window's end, a visit in the window,
     -- and a second response of the same form 30+ days after the first, submitted in the window.
-    first_pro as (
-      select s.patient_id, r.form_code, r.submitted_at, r.headline_score
+    first_pro as materialized (
+      select s.patient_id, s.excluded, r.form_code, r.submitted_at, r.headline_score,
+             greatest(r.submitted_at + ${days(FOLLOW_UP_MIN_DAYS)}, ${from}::timestamptz) as follow_from
         from seen s
         join lateral (
           select x.form_code, x.submitted_at, x.headline_score
@@ -130,37 +164,29 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
        where r.submitted_at <= ${to}::timestamptz - ${days(FOLLOW_UP_FIRST_DAYS_BEFORE_END)}
     ),
     follow_up as (
-      select f.patient_id, f.form_code, f.submitted_at as anchor_at, f.headline_score as first_score,
+      select f.patient_id, f.excluded, f.form_code, f.submitted_at as anchor_at, f.headline_score as first_score,
              n.submitted_at as follow_at, n.headline_score as latest_score
         from first_pro f
         left join lateral (
           select x.submitted_at, x.headline_score
             from form_responses x
            where x.instance_id = ${instanceId} and x.patient_id = f.patient_id and x.form_code = f.form_code
-             and x.submitted_at >= f.submitted_at + ${days(FOLLOW_UP_MIN_DAYS)}
-             and x.submitted_at >= ${from}::timestamptz and x.submitted_at < ${to}::timestamptz
+             and x.submitted_at >= f.follow_from and x.submitted_at < ${to}::timestamptz
            order by x.submitted_at
            limit 1
         ) n on true
     ),
     -- Measure 3: first scored response of a form with an MCID, and the latest one in the window 28+ days later.
     mcid_forms (form_code, mcid, higher_is_better) as (values ${formValues}),
-    mcid_latest as (
-      select distinct on (x.patient_id, x.form_code) x.patient_id, x.form_code, x.submitted_at, x.headline_score
-        from form_responses x
-        join scope s on s.id = x.patient_id
-        join mcid_forms m on m.form_code = x.form_code
-       where x.instance_id = ${instanceId} and x.headline_score is not null
-         and x.submitted_at >= ${from}::timestamptz and x.submitted_at < ${to}::timestamptz
-       order by x.patient_id, x.form_code, x.submitted_at desc
-    ),
-    mcid_pairs as (
-      select l.patient_id, l.form_code, b.submitted_at as anchor_at, b.headline_score as first_score,
+    mcid_latest (patient_id, form_code, submitted_at, headline_score) as (${mcidLatest}),
+    mcid_pairs as materialized (
+      select l.patient_id, s.excluded, l.form_code, b.submitted_at as anchor_at, b.headline_score as first_score,
              l.submitted_at as follow_at, l.headline_score as latest_score,
              case when m.higher_is_better then l.headline_score - b.headline_score
                   else b.headline_score - l.headline_score end as improvement,
              m.mcid
         from mcid_latest l
+        join scope s on s.id = l.patient_id
         join mcid_forms m on m.form_code = l.form_code
         join lateral (
           select x.submitted_at, x.headline_score
@@ -174,54 +200,42 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
     ),
     -- Measure 4: first completed visit with pain ever, and the latest one in the window after it.
     pain as (
-      select s.patient_id, b.starts_at as anchor_at, b.pain_score as first_score,
-             l.starts_at as follow_at, l.pain_score as latest_score
-        from (select distinct patient_id from win_visits where pain_score is not null) s
+      select s.patient_id, s.excluded, b.starts_at as anchor_at, b.pain_score as first_score,
+             s.pain_at as follow_at, s.pain_score as latest_score
+        from seen s
         join lateral (
           select a.starts_at, a.pain_score from appointments a
-           where a.instance_id = ${instanceId} and a.patient_id = s.patient_id and a.deleted_at is null
-             and a.status = ${COMPLETED} and a.pain_score is not null
+           where ${live} and a.patient_id = s.patient_id and a.pain_score is not null
            order by a.starts_at, a.id
            limit 1
         ) b on true
-        join lateral (
-          select v.starts_at, v.pain_score from appointments v
-           where v.instance_id = ${instanceId} and v.patient_id = s.patient_id and v.deleted_at is null
-             and v.status = ${COMPLETED} and v.pain_score is not null
-             and v.starts_at >= ${from}::timestamptz and v.starts_at < ${to}::timestamptz
-           order by v.starts_at desc, v.id desc
-           limit 1
-        ) l on true
-       where l.starts_at > b.starts_at
+       where s.pain_at is not null and s.pain_at > b.starts_at
     ),
-    measured as (
+    facts as (
       select 'baselinePro'::text as measure, null::smallint as form_code, patient_id, submitted_at is not null as met,
              form_code as score_form, anchor_at, null::numeric as first_score, submitted_at as follow_at,
-             headline_score as latest_score, null::numeric as change
+             headline_score as latest_score, null::numeric as change, excluded
         from baseline_pro
       union all
       select 'followUpPro', null, patient_id, follow_at is not null, form_code, anchor_at, first_score, follow_at,
-             latest_score, null
+             latest_score, null, excluded
         from follow_up
       union all
       select 'mcidImprovement', form_code, patient_id, improvement >= mcid, form_code, anchor_at, first_score,
-             follow_at, latest_score, improvement
+             follow_at, latest_score, improvement, excluded
         from mcid_pairs
       union all
       -- Overall, each patient counts once, on the lowest form code they have a pair on.
       select * from (
         select distinct on (patient_id) 'mcidImprovement', null::smallint, patient_id, improvement >= mcid, form_code,
-               anchor_at, first_score, follow_at, latest_score, improvement
+               anchor_at, first_score, follow_at, latest_score, improvement, excluded
           from mcid_pairs
          order by patient_id, form_code
       ) overall
       union all
       select 'painChange', null, patient_id, first_score - latest_score >= ${PAIN_MCID_POINTS}, null, anchor_at,
-             first_score, follow_at, latest_score, latest_score - first_score
+             first_score, follow_at, latest_score, latest_score - first_score, excluded
         from pain
-    ),
-    facts as (
-      select m.*, s.excluded from measured m join scope s on s.id = m.patient_id
     )`;
 }
 
@@ -249,16 +263,23 @@ interface AggregateRow {
 /** POST /api/reports/patientsperformancemeasure: every measure, one statement. */
 export async function performanceReport(ctx: SignedInContext, filter: PerformanceFilterParsed): Promise<PerformanceReport> {
   const { scope, timeZone } = await scopeOf(ctx, filter);
+  await withoutJit(reportReader(ctx));
   const result = (await reportReader(ctx).execute(sql`
     with ${factsCtes(scope)}
     select measure, form_code::int as form_code,
            count(*) filter (where not excluded and met)::int as numerator,
            count(*) filter (where not excluded)::int as denominator,
            count(*) filter (where excluded)::int as exclusions,
-           (percentile_cont(0.5) within group (order by change) filter (where not excluded))::float8 as median,
-           (percentile_cont(0.25) within group (order by change) filter (where not excluded))::float8 as q1,
-           (percentile_cont(0.75) within group (order by change) filter (where not excluded))::float8 as q3
+           -- The quartiles are reported for the pain change only: computed there alone, so the counts need no sort.
+           max(q.median) as median, max(q.q1) as q1, max(q.q3) as q3
       from facts
+      left join (
+        select 'painChange'::text as of,
+               (percentile_cont(0.5) within group (order by latest_score - first_score))::float8 as median,
+               (percentile_cont(0.25) within group (order by latest_score - first_score))::float8 as q1,
+               (percentile_cont(0.75) within group (order by latest_score - first_score))::float8 as q3
+          from pain where not excluded
+      ) q on q.of = facts.measure
      group by measure, form_code`)) as unknown as { rows: AggregateRow[] };
 
   const rowOf = (measure: string, formCode: number | null) =>
@@ -331,6 +352,7 @@ export async function performancePatients(
   request: z.output<typeof performancePatientsRequestSchema>,
 ): Promise<PerformancePatients> {
   const { scope } = await scopeOf(ctx, request.filter);
+  await withoutJit(reportReader(ctx));
   const group =
     request.group === 'numerator'
       ? sql`not f.excluded and f.met`

@@ -16,6 +16,7 @@ import { appointments, formResponses, interventions, managedItems, patients } fr
 import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { withoutJit } from './report-session';
 
 type TrackerFilter = z.output<typeof referralTrackerFilterSchema>;
 type PatientsFilter = z.output<typeof referralPatientsFilterSchema>;
@@ -91,6 +92,8 @@ export function improvedSql(instanceId: string, patientColumn: SQL): SQL {
  * the clinic's calendar.
  */
 function flaggedPatients(ctx: SignedInContext, filter: TrackerFilter, window: DateWindow, timeZone: string): SQL {
+  const from = window.from.toISOString();
+  const to = window.to.toISOString();
   const doctorId = doctorScope(ctx, filter.doctorId);
   const ids = (values: readonly (string | number)[]) =>
     sql.join(
@@ -104,18 +107,36 @@ function flaggedPatients(ctx: SignedInContext, filter: TrackerFilter, window: Da
   ];
   return sql`
     mcid(form_code, points, higher_is_better) as (${mcidValues()}),
+    -- Who entered in the window, found from the window's own rows (issue #14 §5): the patients whose first
+    -- live appointment ever falls in it (one in it and none before it), and the patients created in it who
+    -- have no live appointment at all. Never a pass over every patient of the clinic.
+    entered (id, referred_at) as (
+      select a.patient_id, min(a.starts_at)
+        from ${appointments} a
+       where a.instance_id = ${ctx.instanceId} and a.deleted_at is null
+         and a.starts_at >= ${from}::timestamptz and a.starts_at < ${to}::timestamptz
+       group by a.patient_id
+      having not exists (
+               select 1 from ${appointments} earlier
+                where earlier.instance_id = ${ctx.instanceId} and earlier.patient_id = a.patient_id
+                  and earlier.deleted_at is null and earlier.starts_at < ${from}::timestamptz
+             )
+      union all
+      select p.id, p.created_at
+        from ${patients} p
+       where p.instance_id = ${ctx.instanceId}
+         and p.created_at >= ${from}::timestamptz and p.created_at < ${to}::timestamptz
+         and not exists (
+               select 1 from ${appointments} any_visit
+                where any_visit.instance_id = ${ctx.instanceId} and any_visit.patient_id = p.id and any_visit.deleted_at is null
+             )
+    ),
     cohort as (
       select p.id, p.first_name, p.last_name, p.referral_source as source, p.referring_provider_id as provider_id,
-             coalesce(first_visit.at, p.created_at) as referred_at
-        from ${patients} p
-        left join lateral (
-          select min(a.starts_at) as at
-            from ${appointments} a
-           where a.instance_id = ${ctx.instanceId} and a.patient_id = p.id and a.deleted_at is null
-        ) first_visit on true
+             e.referred_at
+        from entered e
+        join ${patients} p on p.id = e.id
        where p.instance_id = ${ctx.instanceId} and p.deleted_at is null ${sql.join(conditions, sql` `)}
-         and coalesce(first_visit.at, p.created_at) >= ${window.from.toISOString()}::timestamptz
-         and coalesce(first_visit.at, p.created_at) < ${window.to.toISOString()}::timestamptz
     ),
     flagged as (
       select c.*,
@@ -157,6 +178,7 @@ const Grouping = { Cell: 0, Period: 3, Source: 5, Provider: 6, Total: 7 } as con
 /** POST /api/reports/referraltracker: the funnel per period, source and referring provider, in one statement. */
 export async function referralTracker(ctx: SignedInContext, filter: TrackerFilter): Promise<ReferralTracker> {
   const { timeZone, now, window } = await windowOf(ctx, filter);
+  await withoutJit(ctx.db);
   const result = (await ctx.db.execute(sql`
     with ${flaggedPatients(ctx, filter, window, timeZone)}
     select grouping(period_start, source, provider_id)::int as g,
@@ -213,6 +235,7 @@ const measureColumn = { referred: sql`true`, seen: sql`seen`, hadProcedure: sql`
 /** POST /api/reports/referraltracker/patients: the patients behind one number, a page at a time; audited. */
 export async function referralPatients(ctx: SignedInContext, filter: PatientsFilter): Promise<ReferralPatients> {
   const { timeZone, window } = await windowOf(ctx, filter);
+  await withoutJit(ctx.db);
   const cell = [
     filter.periodStart ? sql`and period_start = ${filter.periodStart}` : sql``,
     filter.source === 0 ? sql`and source is null` : filter.source ? sql`and source = ${filter.source}` : sql``,

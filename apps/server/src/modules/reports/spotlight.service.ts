@@ -135,31 +135,34 @@ export async function patientsSpotlight(
 
     const result = (await tx.execute(sql`
       with candidates as (
-        select p.id from patients p where ${sql.join(candidateWhere, sql` and `)}
+        select p.id, p.first_name, p.middle_name, p.last_name, p.referring_provider_id, p.success_story,
+               p.success_story_shared_at is not null as shared
+          from patients p where ${sql.join(candidateWhere, sql` and `)}
       ),
-      scores as (
-        select s.* from (${scoresOf(ctx.instanceId, measure)}) s join candidates c on c.id = s.patient_id
-      ),
-      ordered as (
-        select s.patient_id, s.at, s.row_id, s.score,
-               first_value(s.at) over w as baseline_at, first_value(s.score) over w as baseline_score
-          from scores s
-        window w as (partition by s.patient_id order by s.at, s.row_id)
+      -- One pass over the clinic's scores in (patient, time, id) order, as the index holds them: each
+      -- row learns its patient's first score (the baseline) and whether it is the patient's last score.
+      -- The latest score at least SPOTLIGHT_FOLLOW_UP_DAYS after the baseline is the last score when that
+      -- one is late enough (times only grow), else there is none. Patient filters apply to the one row
+      -- per patient left (decision 0044, "Performance").
+      ends as (
+        select s.patient_id, s.at, s.score,
+               first_value(s.at) over w as baseline_at, first_value(s.score) over w as baseline_score,
+               lead(s.at) over w as next_at
+          from (${scoresOf(ctx.instanceId, measure)} order by patient_id, at, row_id offset 0) s
+        window w as (partition by s.patient_id order by s.at, s.row_id rows unbounded preceding)
       ),
       latest as (
-        select distinct on (patient_id) patient_id, baseline_at, baseline_score, at as latest_at, score as latest_score
-          from ordered
-         where at >= baseline_at + ${SPOTLIGHT_FOLLOW_UP_DAYS} * interval '1 day'
-         order by patient_id, at desc, row_id desc
+        select e.patient_id, e.baseline_at, e.baseline_score, e.at as latest_at, e.score as latest_score,
+               c.first_name, c.middle_name, c.last_name, c.referring_provider_id, c.success_story, c.shared
+          from ends e join candidates c on c.id = e.patient_id
+         where e.next_at is null and e.at >= e.baseline_at + ${SPOTLIGHT_FOLLOW_UP_DAYS} * interval '1 day'
       ),
       matches as (
         select l.*, ${improvement} as improvement from latest l where ${improvement} >= ${threshold}::numeric
       ),
       page as (
-        select m.*, p.first_name, p.middle_name, p.last_name, p.referring_provider_id, p.success_story,
-               p.success_story_shared_at is not null as shared
-          from matches m join patients p on p.id = m.patient_id
-         order by m.improvement desc, lower(p.last_name), lower(p.first_name), p.id
+        select m.* from matches m
+         order by m.improvement desc, lower(m.last_name), lower(m.first_name), m.patient_id
          limit ${filter.pageSize} offset ${filter.pageSize * filter.pageNumber}
       )
       select (select count(*) from matches)::int as total,

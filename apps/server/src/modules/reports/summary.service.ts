@@ -173,10 +173,27 @@ function randRange(filter: SummaryFilterParsed): [number, number] | null {
 }
 
 /**
- * The common CTEs: cohort → series meta → scores → baselines (week 0) → points (baseline plus the latest
- * score of every follow-up window). Every later select reads `points`, `meta` and `cohort`.
+ * The common CTEs: cohort → series meta → points (each patient's week-0 baseline plus their latest score
+ * in every follow-up window). Every later select reads `points`, `meta` and `cohort`.
+ *
+ * How it stays fast on a million responses (decision 0044, "Performance"): each series reads its
+ * responses once, in (patient, time) order straight off `form_responses_report_idx` (index-only, the
+ * headline is in the index) or `appointments_patient_live_idx`, and one window pass over that order gives
+ * every row its patient's week 0 and baseline (first_value) and the day of the patient's next score
+ * (lead): a follow-up score is the latest of its 4-week window exactly when the next score falls in a
+ * later window, so no row is ranked, sorted or re-read. The cohort (patient filters) is applied to the
+ * resulting points by one hash join: the same answer as filtering first, without losing the index order.
  */
-function pointsQuery(ctx: SignedInContext, filter: SummaryFilterParsed, settings: Settings, series: SeriesMeta[]): SQL {
+interface SandboxQuery {
+  /** cohort, meta and each series' window CTEs, to follow `with`. */
+  ctes: SQL;
+  /** Body of the `points` CTE: one row per patient, series and shown week, the cohort applied. */
+  points: SQL;
+  /** Body of the `aggregates` CTE: n, mean, SD, mean improvement and MCID count per series and week. */
+  aggregates: SQL;
+}
+
+function sandboxQuery(ctx: SignedInContext, filter: SummaryFilterParsed, settings: Settings, series: SeriesMeta[]): SandboxQuery {
   const clinic = ctx.instanceId;
   const tz = settings.timeZone;
   const conditions = patientConditions(ctx, filter, settings);
@@ -192,23 +209,112 @@ function pointsQuery(ctx: SignedInContext, filter: SummaryFilterParsed, settings
     filter.postDeploymentAppointments && settings.deploymentDay
       ? sql` and (${column} at time zone ${tz})::date >= ${settings.deploymentDay}::date`
       : sql``;
-  const scores =
-    filter.reportSummaryDataType === ReportSummaryDataType.Pain
-      ? sql`select a.patient_id, m.series_key, (a.starts_at at time zone ${tz})::date as day, a.starts_at as at,
-                   a.pain_score::float8 * m.factor as score
-              from appointments a join cohort c on c.id = a.patient_id cross join meta m
-             where a.instance_id = ${clinic} and a.deleted_at is null and a.status = ${COMPLETED}
-               and a.pain_score is not null${deployed(sql`a.starts_at`)}`
-      : sql`select r.patient_id, m.series_key, (r.submitted_at at time zone ${tz})::date as day, r.submitted_at as at,
-                   r.headline_score::float8 * m.factor as score
-              from form_responses r join cohort c on c.id = r.patient_id join meta m on m.form_code = r.form_code
-             where r.instance_id = ${clinic} and r.form_code in (${list(series.map((entry) => entry.formCode!))})
-               and r.headline_score is not null${deployed(sql`r.submitted_at`)}`;
   const startDay = filter.startDate ? mdyToIso(filter.startDate) : null;
   const endDay = filter.endDate ? mdyToIso(filter.endDate) : null;
   const inRange = (column: SQL) =>
     sql`${startDay ? sql` and ${column} >= ${startDay}::date` : sql``}${endDay ? sql` and ${column} <= ${endDay}::date` : sql``}`;
-  const anchored =
+  const firstScore = filter.anchor !== 'procedure';
+  /**
+   * One series' scores in (patient, time) order: patient, time, clinic day and score. With the first-score
+   * anchor, scores before the start date can be neither the baseline nor a follow-up (those come after a
+   * baseline inside the range), so they are left out here already. `offset 0` keeps the day computed once.
+   */
+  const scoresOf = (entry: SeriesMeta) => {
+    const from = firstScore && startDay ? sql` and day >= ${startDay}::date` : sql``;
+    const rows =
+      entry.formCode === null
+        ? sql`select a.patient_id, a.starts_at as at, (a.starts_at at time zone ${tz})::date as day,
+                     a.pain_score::float8 * ${entry.factor}::float8 as score
+                from appointments a
+               where a.instance_id = ${clinic} and a.deleted_at is null and a.status = ${COMPLETED}
+                 and a.pain_score is not null${deployed(sql`a.starts_at`)}
+               order by a.patient_id, a.starts_at`
+        : sql`select r.patient_id, r.submitted_at as at, (r.submitted_at at time zone ${tz})::date as day,
+                     r.headline_score::float8 * ${entry.factor}::float8 as score
+                from form_responses r
+               where r.instance_id = ${clinic} and r.form_code = ${entry.formCode} and r.headline_score is not null${deployed(sql`r.submitted_at`)}
+               order by r.patient_id, r.submitted_at`;
+    return sql`select * from (${rows} offset 0) s where true${from}`;
+  };
+  // Week of a follow-up day d ≥ 1 after week 0: STEP × round(d / (7 × STEP)), in integers (round half up).
+  const span = 7 * SUMMARY_VISIT_WEEKS_STEP;
+  const weekOf = (day: SQL) => sql`(${SUMMARY_VISIT_WEEKS_STEP} * ((2 * (${day} - x.week0) + ${span}) / ${2 * span}))`;
+  const weekMin = Math.max(SUMMARY_VISIT_WEEKS_STEP, filter.visitMin);
+  const weekMax = Math.min(SUMMARY_VISIT_WEEKS_MAX, filter.visitMax);
+  /** A follow-up row counts when it is ≥ 1 day after week 0, in a shown window, and the latest of its window. */
+  const followUp = sql`x.day - x.week0 >= 1 and ${weekOf(sql`x.day`)} between ${weekMin} and ${weekMax}
+    and (x.next_day is null or ${weekOf(sql`x.next_day`)} <> ${weekOf(sql`x.day`)})`;
+  const rand = randRange(filter);
+  /** RAND-36 at baseline: the patient's last RAND score up to their week 0. */
+  const randOk = (patient: SQL, week0: SQL) =>
+    rand
+      ? sql`(select r.headline_score from form_responses r
+              where r.instance_id = ${clinic} and r.patient_id = ${patient} and r.form_code = ${RAND_FORM}
+                and r.headline_score is not null and (r.submitted_at at time zone ${tz})::date <= ${week0}
+              order by r.submitted_at desc limit 1) between ${rand[0]} and ${rand[1]}`
+      : sql`true`;
+
+  const ctes: SQL[] = [];
+  const branches: { entry: SeriesMeta; rows: SQL }[] = [];
+  series.forEach((entry, index) => {
+    const windowed = sql.raw(`windowed_${index}`);
+    /** With a RAND-36 range: the patients whose baseline passes it (checked once per patient). */
+    const kept = rand ? sql.raw(`kept_${index}`) : null;
+    const keptOnly = kept ? sql` and x.patient_id in (select patient_id from ${kept})` : sql``;
+    if (firstScore) {
+      // Week 0 is the patient's first score inside the date range (rows before the start are gone already).
+      ctes.push(sql`${windowed} as (
+        select s.patient_id, s.day, s.score, first_value(s.day) over w as week0, first_value(s.score) over w as baseline,
+               lead(s.day) over w as next_day, row_number() over w as rn
+          from (${scoresOf(entry)}) s
+        window w as (partition by s.patient_id order by s.at rows unbounded preceding)
+      )`);
+      const endOk = endDay ? sql` and x.week0 <= ${endDay}::date` : sql``;
+      if (kept)
+        ctes.push(sql`${kept} as materialized (
+          select x.patient_id from ${windowed} x where x.rn = 1${endOk} and ${randOk(sql`x.patient_id`, sql`x.week0`)}
+        )`);
+      branches.push({
+        entry,
+        rows: sql`
+          select x.patient_id, case when x.rn = 1 then 0 when ${followUp} then ${weekOf(sql`x.day`)} end as week,
+                 x.day, x.score, x.baseline, x.week0 as baseline_day
+            from ${windowed} x
+           where true${endOk}${keptOnly}`,
+      });
+    } else {
+      // Week 0 is the patient's first procedure in the range; the baseline is their last score at most
+      // BASELINE_LOOKBACK_DAYS before it: the row whose next score (if any) is after week 0.
+      const flagged = sql.raw(`flagged_${index}`);
+      ctes.push(sql`${flagged} as (
+        select s.patient_id, s.day, s.score, pr.week0,
+               s.day <= pr.week0 and coalesce(lead(s.day) over w > pr.week0, true) as is_baseline,
+               lead(s.day) over w as next_day
+          from (${scoresOf(entry)}) s join procedures pr on pr.patient_id = s.patient_id
+         where s.day >= pr.week0 - ${BASELINE_LOOKBACK_DAYS}::int
+        window w as (partition by s.patient_id order by s.at)
+      )`);
+      ctes.push(sql`${windowed} as (
+        select f.*, max(f.score) filter (where f.is_baseline) over p as baseline,
+               max(f.day) filter (where f.is_baseline) over p as baseline_day
+          from ${flagged} f
+        window p as (partition by f.patient_id)
+      )`);
+      if (kept)
+        ctes.push(sql`${kept} as materialized (
+          select x.patient_id from ${flagged} x where x.is_baseline and ${randOk(sql`x.patient_id`, sql`x.week0`)}
+        )`);
+      branches.push({
+        entry,
+        rows: sql`
+          select x.patient_id, case when x.is_baseline then 0 when ${followUp} then ${weekOf(sql`x.day`)} end as week,
+                 x.day, x.score, x.baseline, x.baseline_day
+            from ${windowed} x
+           where x.baseline_day is not null${keptOnly}`,
+      });
+    }
+  });
+  const procedures =
     filter.anchor === 'procedure'
       ? sql`procedures as (
           select i.patient_id, min(i.performed_on) as week0
@@ -216,55 +322,47 @@ function pointsQuery(ctx: SignedInContext, filter: SummaryFilterParsed, settings
            where i.instance_id = ${clinic} and i.deleted_at is null
              and i.item_id in (${list(filter.procedureItemIds)})${inRange(sql`i.performed_on`)}
            group by i.patient_id
-        ),
-        anchored as (
-          select s.patient_id, s.series_key, pr.week0, s.day as baseline_day, s.score as baseline,
-                 row_number() over (partition by s.patient_id, s.series_key order by s.at desc) as rn
-            from scores s join procedures pr on pr.patient_id = s.patient_id
-           where s.day <= pr.week0 and s.day >= pr.week0 - ${BASELINE_LOOKBACK_DAYS}::int
-        )`
-      : sql`anchored as (
-          select s.patient_id, s.series_key, s.day as week0, s.day as baseline_day, s.score as baseline,
-                 row_number() over (partition by s.patient_id, s.series_key order by s.at) as rn
-            from scores s
-           where true${inRange(sql`s.day`)}
-        )`;
-  const rand = randRange(filter);
-  const randWhere = rand
-    ? sql` and (select r.headline_score from form_responses r
-            where r.instance_id = ${clinic} and r.patient_id = b.patient_id and r.form_code = ${RAND_FORM}
-              and r.headline_score is not null and (r.submitted_at at time zone ${tz})::date <= b.week0
-            order by r.submitted_at desc limit 1) between ${rand[0]} and ${rand[1]}`
-    : sql``;
-  const weekOf = sql`(${SUMMARY_VISIT_WEEKS_STEP} * round((s.day - b.week0) / 28.0))::int`;
-  return sql`
-    cohort as (
+        ),`
+      : sql``;
+  // `offset 0` computes each row's week once. The cohort is joined per series, and inlined (not
+  // materialised) so the planner sees the patients table's own statistics and hashes the patients, not
+  // the 400,000 scores (a constant series key in a union, or a CTE's unknown statistics, misleads it).
+  const shown = (branch: { rows: SQL }) =>
+    sql`(${branch.rows} offset 0) x join cohort c on c.id = x.patient_id where x.week is not null`;
+  return {
+    ctes: sql`
+    cohort as not materialized (
       select p.id from patients p
        where p.instance_id = ${clinic} and p.deleted_at is null${cohortWhere}
     ),
     meta (ord, series_key, form_code, factor, sign, mcid) as (values ${meta}),
-    scores as (${scores}),
-    ${anchored},
-    baselines as (
-      select b.patient_id, b.series_key, b.week0, b.baseline_day, b.baseline
-        from anchored b
-       where b.rn = 1${randWhere}
+    ${procedures}
+    ${sql.join(ctes, sql`,\n`)}`,
+    points: sql.join(
+      branches.map(
+        (
+          branch,
+        ) => sql`select x.patient_id, ${branch.entry.key}::text as series_key, x.week, x.day, x.score, x.baseline, x.baseline_day
+          from ${shown(branch)}`,
+      ),
+      sql` union all `,
     ),
-    followups as (
-      select s.patient_id, s.series_key, ${weekOf} as week, s.day, s.score, b.baseline, b.baseline_day,
-             row_number() over (partition by s.patient_id, s.series_key, ${weekOf} order by s.at desc) as rn
-        from scores s join baselines b on b.patient_id = s.patient_id and b.series_key = s.series_key
-       where s.day - b.week0 >= 1
+    aggregates: sql.join(
+      branches.map(({ entry, ...branch }) => {
+        const improvement = sql`(x.score - x.baseline) * ${entry.higherIsBetter ? 1 : -1}::int`;
+        return sql`select ${entry.key}::text as series_key, x.week, count(*)::int as n, avg(x.score) as mean,
+                          stddev_samp(x.score) as sd, avg(${improvement}) as mean_improvement,
+                          (count(*) filter (where ${improvement} >= ${entry.mcid}::float8 - ${EPSILON}))::int as mcid_reached
+                     from ${shown(branch)}
+                    group by x.week`;
+      }),
+      sql` union all `,
     ),
-    points as (
-      select patient_id, series_key, 0 as week, baseline_day as day, baseline as score, baseline, baseline_day
-        from baselines
-      union all
-      select patient_id, series_key, week, day, score, baseline, baseline_day
-        from followups
-       where rn = 1 and week between ${Math.max(SUMMARY_VISIT_WEEKS_STEP, filter.visitMin)} and ${Math.min(SUMMARY_VISIT_WEEKS_MAX, filter.visitMax)}
-    )`;
+  };
 }
+
+/** The common CTEs plus `points`, for the patient-level selects. */
+const points = (query: SandboxQuery) => sql`${query.ctes},\n    points as (${query.points})`;
 
 const round = (value: number | null, decimals = 2) => {
   if (value === null || !Number.isFinite(value)) return null;
@@ -295,15 +393,10 @@ export async function summaryReport(ctx: SignedInContext, filter: SummaryFilterP
     0,
     ...Array.from({ length: SUMMARY_VISIT_WEEKS_MAX / SUMMARY_VISIT_WEEKS_STEP }, (_, i) => (i + 1) * SUMMARY_VISIT_WEEKS_STEP),
   ].filter((week) => week === 0 || (week >= filter.visitMin && week <= filter.visitMax));
+  const query = sandboxQuery(ctx, filter, settings, series);
   const result = (await reportReader(ctx).execute(sql`
-    with ${pointsQuery(ctx, filter, settings, series)},
-    aggregates as (
-      select p.series_key, p.week, count(*)::int as n, avg(p.score) as mean, stddev_samp(p.score) as sd,
-             avg((p.score - p.baseline) * m.sign) as mean_improvement,
-             (count(*) filter (where (p.score - p.baseline) * m.sign >= m.mcid - ${EPSILON}))::int as mcid_reached
-        from points p join meta m on m.series_key = p.series_key
-       group by p.series_key, p.week
-    ),
+    with ${query.ctes},
+    aggregates as (${query.aggregates}),
     grid as (
       select m.ord, m.series_key, w.week
         from meta m cross join unnest(array[${list(weeks)}]::int[]) as w(week)
@@ -405,23 +498,32 @@ export async function summaryPatients(
 ): Promise<SummaryPatients> {
   const { pageNumber, pageSize } = request;
   const settings = await sandboxSettings(ctx);
-  const series = seriesOf(request.filter);
+  // Only the asked series is read (its factor still depends on how many forms the filter compares).
+  const series = seriesOf(request.filter).filter((entry) => entry.key === request.seriesKey);
   let total = 0;
   let data: SummaryPatientRow[] = [];
-  if (series.some((entry) => entry.key === request.seriesKey)) {
+  if (series.length) {
     const result = (await reportReader(ctx).execute(sql`
-      with ${pointsQuery(ctx, request.filter, settings, series)},
-      selected as (
+      with ${points(sandboxQuery(ctx, request.filter, settings, series))},
+      selected as materialized (
         select * from points where series_key = ${request.seriesKey} and week = ${request.week}
       ),
-      page as (
-        select ${patientColumns}
-          from selected p ${patientJoins}
+      -- The page walks the patients in name order (patients_instance_folded_name_idx) and stops once it has
+      -- the page: "is true" keeps the membership test a hashed subplan instead of a join that would fold
+      -- and sort every selected patient's name first.
+      named as materialized (
+        select pt.id from patients pt
+         where pt.instance_id = ${ctx.instanceId} and (pt.id in (select s.patient_id from selected s)) is true
          order by pathwell_fold(pt.last_name), pathwell_fold(pt.first_name), pt.id
          limit ${pageSize} offset ${pageNumber * pageSize}
+      ),
+      page as (
+        select ${patientColumns}, pathwell_fold(pt.last_name) as last_key, pathwell_fold(pt.first_name) as first_key
+          from selected p join named on named.id = p.patient_id ${patientJoins}
       )
       select (select count(*) from selected)::int as total, page.*
         from (select 1) as one left join page on true
+       order by page.last_key, page.first_key, page.patient_id
     `)) as unknown as { rows: (PatientPointRow & { total: number })[] };
     total = Number(result.rows[0]?.total ?? 0);
     data = result.rows.filter((row) => row.patient_id !== null).map(toPatientRow);
@@ -534,7 +636,7 @@ export async function exportSummary(
     let found: PatientPointRow[] = [];
     if (series.length) {
       const result = (await reportReader(ctx).execute(sql`
-        with ${pointsQuery(ctx, request.filter, settings, series)}
+        with ${points(sandboxQuery(ctx, request.filter, settings, series))}
         select ${patientColumns}
           from points p ${patientJoins}
          order by m.ord, p.week, pathwell_fold(pt.last_name), pathwell_fold(pt.first_name), pt.id

@@ -1,0 +1,6 @@
+DROP INDEX "form_responses_report_idx";--> statement-breakpoint
+CREATE INDEX "appointments_patient_live_idx" ON "appointments" USING btree ("patient_id","starts_at","id","instance_id","status","pain_score","reason","doctor_id") WHERE "appointments"."deleted_at" is null;--> statement-breakpoint
+CREATE INDEX "appointments_instance_window_idx" ON "appointments" USING btree ("instance_id","starts_at","id","patient_id","doctor_id","appointment_type_id","status","reason","pain_score","deleted_at");--> statement-breakpoint
+CREATE INDEX "patients_instance_folded_name_idx" ON "patients" USING btree ("instance_id",pathwell_fold("last_name"),pathwell_fold("first_name"),"id");--> statement-breakpoint
+CREATE INDEX "form_responses_patient_time_idx" ON "form_responses" USING btree ("patient_id","submitted_at","form_code","instance_id","headline_score","id") WHERE "form_responses"."form_code" is not null;--> statement-breakpoint
+CREATE INDEX "form_responses_report_idx" ON "form_responses" USING btree ("instance_id","form_code","patient_id","submitted_at","id","headline_score") WHERE "form_responses"."form_code" is not null;
