@@ -155,29 +155,20 @@ function ReportView({
       ) : null}
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
         {report.measures.map((measure) => (
-          <MeasureCard
-            key={measure.key}
-            measure={measure}
-            perForm={measure.key === 'mcidImprovement' ? report.perForm : undefined}
-            onPatients={onPatients}
-          />
+          <MeasureCard key={measure.key} measure={measure} onPatients={onPatients} />
         ))}
       </SimpleGrid>
+      {/* Full width: five columns do not fit half of a 1280 px page. */}
+      <Paper withBorder radius="md" p="md">
+        <PerFormTable rows={report.perForm} onPatients={onPatients} />
+      </Paper>
     </Stack>
   );
 }
 
 const groups: PerformanceGroup[] = ['numerator', 'denominator', 'exclusions'];
 
-function MeasureCard({
-  measure,
-  perForm,
-  onPatients,
-}: {
-  measure: PerformanceMeasure;
-  perForm?: PerformanceFormRow[];
-  onPatients: (target: PatientsTarget) => void;
-}) {
+function MeasureCard({ measure, onPatients }: { measure: PerformanceMeasure; onPatients: (target: PatientsTarget) => void }) {
   const { t } = useTranslation('reportsPerformance');
   const format = useFormat();
   const key: PerformanceMeasureKey = measure.key;
@@ -277,7 +268,6 @@ function MeasureCard({
             </Button>
           ))}
         </Group>
-        {perForm ? <PerFormTable rows={perForm} onPatients={onPatients} /> : null}
       </Stack>
     </Paper>
   );
@@ -287,7 +277,7 @@ function PerFormTable({ rows, onPatients }: { rows: PerformanceFormRow[]; onPati
   const { t } = useTranslation('reportsPerformance');
   const format = useFormat();
   return (
-    <Table.ScrollContainer minWidth={420}>
+    <Table.ScrollContainer minWidth={480}>
       <Table striped verticalSpacing={4} fz="sm" data-testid="performance-per-form">
         <caption>{t('perForm.caption')}</caption>
         <Table.Thead>
@@ -295,7 +285,9 @@ function PerFormTable({ rows, onPatients }: { rows: PerformanceFormRow[]; onPati
             <Table.Th scope="col">{t('perForm.form')}</Table.Th>
             <Table.Th scope="col">{t('perForm.mcid')}</Table.Th>
             <Table.Th scope="col">{t('perForm.improved')}</Table.Th>
-            <Table.Th scope="col">{t('exclusionsRow')}</Table.Th>
+            <Table.Th scope="col" title={t('exclusionsRow')}>
+              {t('perForm.excluded')}
+            </Table.Th>
             <Table.Th scope="col">{t('rateRow')}</Table.Th>
           </Table.Tr>
         </Table.Thead>
