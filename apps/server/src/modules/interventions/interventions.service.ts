@@ -349,6 +349,11 @@ export async function patientInterventions(ctx: SignedInContext, patientId: stri
 /** `interventionforminfo/{id}` (id: the patient): the form's selectors in one call. */
 export async function interventionFormInfo(ctx: SignedInContext, patientId: string): Promise<InterventionFormInfo> {
   const patient = await findVisiblePatient(ctx, ctx.db, patientId);
+  // The form shows the patient's name, date of birth and visits: a read of patient data like any other.
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Interventions', 'Viewed', { type: 'patient', id: patient.id, description: 'Procedure form opened' }),
+  );
   const lists = await ctx.db
     .select({
       id: managedItems.id,

@@ -93,6 +93,16 @@ describe('intervention form info', () => {
     expect(info.appointments.map((visit) => visit.id)).toContain(appointmentId);
   });
 
+  it('is audited as a view of the patient', async () => {
+    const entries = await t.db
+      .select({ description: activityLogs.description })
+      .from(activityLogs)
+      .where(
+        and(eq(activityLogs.targetId, patientId), eq(activityLogs.area, 'Interventions'), eq(activityLogs.action, 'Viewed')),
+      );
+    expect(entries.map((entry) => entry.description)).toContain('Procedure form opened');
+  });
+
   it('is 404 for another clinic’s patient and for a Doctor’s colleague’s patient, 401 signed out', async () => {
     expect((await call('staff', 'GET', `/api/patients/interventionforminfo/${lakesidePatient}`)).statusCode).toBe(404);
     expect((await call('doctor', 'GET', `/api/patients/interventionforminfo/${otherDoctorsPatient}`)).statusCode).toBe(404);
