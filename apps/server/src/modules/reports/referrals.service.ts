@@ -246,15 +246,22 @@ export async function referralPatients(ctx: SignedInContext, filter: PatientsFil
         : sql``,
   ];
   const result = (await ctx.db.execute(sql`
-    with ${flaggedPatients(ctx, filter, window, timeZone)}
-    select id, first_name, last_name, referred_at, source, provider_name, seen, had_procedure, improved,
-           count(*) over ()::int as total
-      from flagged
-     where ${measureColumn[filter.measure]} ${sql.join(cell, sql` `)}
-     order by referred_at, last_name, first_name, id
-     limit ${filter.pageSize} offset ${filter.pageNumber * filter.pageSize}`)) as unknown as {
+    with ${flaggedPatients(ctx, filter, window, timeZone)},
+    matched as materialized (
+      select id, first_name, last_name, referred_at, source, provider_name, seen, had_procedure, improved
+        from flagged
+       where ${measureColumn[filter.measure]} ${sql.join(cell, sql` `)}
+    )
+    -- The total comes from its own one-row count, so a page past the end still says how many there are.
+    select counted.total, page.*
+      from (select count(*)::int as total from matched) counted
+      left join lateral (
+        select * from matched
+         order by referred_at, last_name, first_name, id
+         limit ${filter.pageSize} offset ${filter.pageNumber * filter.pageSize}
+      ) page on true`)) as unknown as {
     rows: {
-      id: string;
+      id: string | null;
       first_name: string;
       last_name: string;
       referred_at: Date | string;
@@ -269,21 +276,23 @@ export async function referralPatients(ctx: SignedInContext, filter: PatientsFil
   await recordActivity(
     ctx.db,
     staffActivity(ctx, 'Patient List', 'Viewed', {
-      description: `Viewed the referral tracker's patients (${filter.measure}, ${result.rows.length} rows)`,
+      description: `Viewed the referral tracker's patients (${filter.measure}, page ${filter.pageNumber + 1})`,
     }),
   );
   return {
     totalRecords: Number(result.rows[0]?.total ?? 0),
-    rows: result.rows.map((row) => ({
-      patientId: row.id,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      referredAt: new Date(row.referred_at).toISOString(),
-      source: row.source === null ? null : Number(row.source),
-      providerName: row.provider_name,
-      seen: Boolean(row.seen),
-      hadProcedure: Boolean(row.had_procedure),
-      improved: Boolean(row.improved),
-    })),
+    rows: result.rows
+      .flatMap((row) => (row.id === null ? [] : [{ ...row, id: row.id }]))
+      .map((row) => ({
+        patientId: row.id,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        referredAt: new Date(row.referred_at).toISOString(),
+        source: row.source === null ? null : Number(row.source),
+        providerName: row.provider_name,
+        seen: Boolean(row.seen),
+        hadProcedure: Boolean(row.had_procedure),
+        improved: Boolean(row.improved),
+      })),
   };
 }

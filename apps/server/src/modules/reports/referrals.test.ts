@@ -307,6 +307,9 @@ describe('POST /api/reports/referraltracker/patients', () => {
     const pages = await drill({ pageSize: 2, pageNumber: 1 });
     expect(pages.totalRecords).toBe(5);
     expect(pages.rows.map((row) => row.firstName)).toEqual(['P8', 'P3']); // P1, P2 | P8, P3 | P4
+    // Past the last page: no rows, and still the total (it used to come from the page's own rows: 0).
+    const beyond = await drill({ pageSize: 2, pageNumber: 5 });
+    expect(beyond).toMatchObject({ totalRecords: 5, rows: [] });
   });
 
   it('keeps a Doctor to their own patients', async () => {
