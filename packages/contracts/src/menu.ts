@@ -132,8 +132,8 @@ export const menuItems: MenuItem[] = [
     titleKey: 'menu.campaigns',
     type: 'collapse',
     // Section 6: the group is for System Managers, Admins and Staff, and Campaign Results "also Doctor".
-    // A group's access bounds its items' (menuAccessFor), so it names Doctor too; the campaign-page
-    // rule still keeps the group out of Doctors' and Staff's menus.
+    // A group's access bounds its items' (menuAccessFor), so it names Doctor too. Decision 0049: Doctors
+    // see Campaign Results only, Staff the hot lists they work; campaigns themselves are for managers.
     access: roles('SystemManager', 'Admin', 'Staff', 'Doctor'),
     icon: 'IconSpeakerphone',
     campaigns: 'page',
@@ -154,7 +154,8 @@ export const menuItems: MenuItem[] = [
         titleKey: 'menu.patientHotlist',
         url: '/patienthotlist/dashboard',
         type: 'item',
-        access: managers(),
+        // Staff work the call lists (issue #15 §4, decision 0049); building lists stays with managers.
+        access: roles('SystemManager', 'Admin', 'Staff'),
         icon: 'IconFlame',
         campaigns: 'page',
         isParent: true,
@@ -464,7 +465,6 @@ function isEntryVisible(item: MenuItem, ctx: MenuContext): boolean {
 
   if (!item.access.includes(role)) return false;
   if (item.campaigns && !campaignsAvailable) return false;
-  if (item.campaigns === 'page' && (role === 'Doctor' || role === 'Staff')) return false;
   if (item.hideOnNevroNotEnabled && !flags.programMode) return false;
   if (item.devicePartner === true && !flags.devicePartnerMode) return false;
   if (item.singleClinic && ctx.allClinicsView) return false;

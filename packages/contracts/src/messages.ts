@@ -60,6 +60,26 @@ export const validationMessages = {
     en: 'Enter an ICD-10-CM code such as M54.16 or G89.4',
     es: 'Introduzca un código CIE-10-MC, como M54.16 o G89.4',
   },
+  visitCodeInvalid: {
+    en: 'Enter an ICD-10-CM code such as M54.16, or a CPT or HCPCS code such as 64483',
+    es: 'Introduzca un código CIE-10-MC, como M54.16, o un código CPT o HCPCS, como 64483',
+  },
+  codesRequired: {
+    en: 'Add at least one code or code group',
+    es: 'Añada al menos un código o grupo de códigos',
+  },
+  tooMany: {
+    en: 'Too many items',
+    es: 'Demasiados elementos',
+  },
+  mergeFieldUnknown: {
+    en: 'Use only these fields: {firstName}, {clinic}, {provider}, {instruction}, {link}',
+    es: 'Use solo estos campos: {firstName}, {clinic}, {provider}, {instruction}, {link}',
+  },
+  channelRequired: {
+    en: 'Choose text, email or both',
+    es: 'Elija texto, correo electrónico o ambos',
+  },
   spinalLevelInvalid: {
     en: 'Enter spinal levels such as L4-L5, L5-S1 or C6',
     es: 'Introduzca niveles vertebrales como L4-L5, L5-S1 o C6',

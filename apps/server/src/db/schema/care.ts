@@ -99,6 +99,7 @@ export const visitRecords = pgTable(
   },
   (table) => [
     uniqueIndex('visit_records_appointment_key').on(table.instanceId, table.appointmentId),
+    unique('visit_records_instance_id_key').on(table.instanceId, table.id),
     index('visit_records_patient_idx').on(table.instanceId, table.patientId),
     // The clinic's recent codes are read across its visit records.
     index('visit_records_recent_idx').on(table.instanceId, table.updatedAt),

@@ -4,3 +4,4 @@ export * from './patients';
 export * from './forms';
 export * from './messaging';
 export * from './care';
+export * from './outreach';

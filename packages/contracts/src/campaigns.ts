@@ -1,0 +1,217 @@
+import { z } from 'zod';
+import { idSchema } from './validation';
+import {
+  campaignChannels,
+  campaignMergeFields,
+  campaignStatuses,
+  recipientChannelStatuses,
+  type CampaignMergeField,
+} from './outreach';
+import { outboxStatuses } from './messaging';
+
+/*
+ * Campaigns (issue #15 §3, decision 0051): a bilingual text and/or email to a code pull audience,
+ * approved by a System Manager or Admin, sent at a throttled pace inside the clinic's daytime hours.
+ */
+
+export const CAMPAIGN_TEXT_MAX = 640;
+export const CAMPAIGN_EMAIL_MAX = 5000;
+export const CAMPAIGN_THROTTLE_DEFAULT = 60;
+export const CAMPAIGN_THROTTLE_MAX = 600;
+export const CAMPAIGN_ATTRIBUTION_DAYS_DEFAULT = 30;
+export const CAMPAIGN_ATTRIBUTION_DAYS_MAX = 180;
+
+/** `{firstName}`-style fields of a message, in order of appearance. */
+export function mergeFieldsIn(message: string): string[] {
+  return [...message.matchAll(/\{([A-Za-z]+)\}/g)].map((match) => match[1]!);
+}
+
+export function unknownMergeFields(message: string): string[] {
+  return mergeFieldsIn(message).filter((field) => !(campaignMergeFields as readonly string[]).includes(field));
+}
+
+/** Fills a message's merge fields; a field without a value becomes empty text. */
+export function fillMergeFields(message: string, values: Partial<Record<CampaignMergeField, string | null>>): string {
+  return message
+    .replace(/\{([A-Za-z]+)\}/g, (whole, field: string) =>
+      (campaignMergeFields as readonly string[]).includes(field) ? (values[field as CampaignMergeField] ?? '') : whole,
+    )
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
+}
+
+const messageText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'required')
+    .max(max, 'tooLong')
+    .refine((text) => unknownMergeFields(text).length === 0, 'mergeFieldUnknown');
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, 'tooLong')
+    .refine((text) => unknownMergeFields(text).length === 0, 'mergeFieldUnknown')
+    .nullish()
+    .transform((value) => value || null);
+
+export const campaignInputSchema = z
+  .object({
+    name: z.string().trim().min(1, 'nameRequired').max(120, 'tooLong'),
+    templateId: idSchema,
+    channels: z
+      .array(z.enum(campaignChannels, { error: 'invalid' }))
+      .min(1, 'channelRequired')
+      .max(2, 'invalid')
+      .transform((channels) => [...new Set(channels)]),
+    /** The text, or the email body when only email is chosen. */
+    messageEn: messageText(CAMPAIGN_EMAIL_MAX),
+    messageEs: messageText(CAMPAIGN_EMAIL_MAX),
+    subjectEn: optionalText(200),
+    subjectEs: optionalText(200),
+    /** The booking or reply instruction ({instruction}): "Reply YES or call 555-0100 to book". */
+    instructionEn: optionalText(300),
+    instructionEs: optionalText(300),
+    /** Where {link} leads: the clinic's booking page (https). */
+    linkUrl: z
+      .string()
+      .trim()
+      .max(500, 'tooLong')
+      .refine((url) => /^https:\/\/[^\s]+$/i.test(url), 'urlInvalid')
+      .nullish()
+      .transform((value) => value || null),
+    /** ISO date-time; null sends as soon as it is approved (inside daytime hours). */
+    scheduledAt: z.iso
+      .datetime({ offset: true, error: 'dateInvalid' })
+      .nullish()
+      .transform((value) => value ?? null),
+    throttlePerMinute: z
+      .number()
+      .int('invalid')
+      .min(1, 'invalid')
+      .max(CAMPAIGN_THROTTLE_MAX, 'invalid')
+      .default(CAMPAIGN_THROTTLE_DEFAULT),
+    attributionDays: z
+      .number()
+      .int('invalid')
+      .min(1, 'invalid')
+      .max(CAMPAIGN_ATTRIBUTION_DAYS_MAX, 'invalid')
+      .default(CAMPAIGN_ATTRIBUTION_DAYS_DEFAULT),
+  })
+  .superRefine((input, issues) => {
+    if (input.channels.includes('sms')) {
+      for (const field of ['messageEn', 'messageEs'] as const) {
+        if (input[field].length > CAMPAIGN_TEXT_MAX) issues.addIssue({ code: 'custom', path: [field], message: 'tooLong' });
+      }
+    }
+    if (input.channels.includes('email')) {
+      if (!input.subjectEn) issues.addIssue({ code: 'custom', path: ['subjectEn'], message: 'required' });
+      if (!input.subjectEs) issues.addIssue({ code: 'custom', path: ['subjectEs'], message: 'required' });
+    }
+    const usesLink = [input.messageEn, input.messageEs].some((text) => mergeFieldsIn(text).includes('link'));
+    if (usesLink && !input.linkUrl) issues.addIssue({ code: 'custom', path: ['linkUrl'], message: 'required' });
+  });
+export type CampaignInput = z.output<typeof campaignInputSchema>;
+export type CampaignFormValues = z.input<typeof campaignInputSchema>;
+
+/** Sent, delivered, clicked, replied, booked (issue #15 §3): the campaign's funnel. */
+export const campaignFunnelSchema = z.object({
+  recipients: z.number().int(),
+  sent: z.number().int(),
+  delivered: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  pending: z.number().int(),
+  clicked: z.number().int(),
+  replied: z.number().int(),
+  optedOut: z.number().int(),
+  booked: z.number().int(),
+});
+export type CampaignFunnel = z.infer<typeof campaignFunnelSchema>;
+
+export const campaignSummarySchema = z.object({
+  id: idSchema,
+  name: z.string(),
+  status: z.enum(campaignStatuses),
+  channels: z.array(z.enum(campaignChannels)),
+  templateName: z.string().nullable(),
+  scheduledAt: z.string().nullable(),
+  textSending: z.boolean(),
+  createdAt: z.string(),
+  createdByName: z.string().nullable(),
+  approvedAt: z.string().nullable(),
+  approvedByName: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  funnel: campaignFunnelSchema,
+});
+export type CampaignSummary = z.infer<typeof campaignSummarySchema>;
+
+export const campaignDetailSchema = campaignSummarySchema.extend({
+  templateId: idSchema.nullable(),
+  messageEn: z.string(),
+  messageEs: z.string(),
+  subjectEn: z.string().nullable(),
+  subjectEs: z.string().nullable(),
+  instructionEn: z.string().nullable(),
+  instructionEs: z.string().nullable(),
+  linkUrl: z.string().nullable(),
+  throttlePerMinute: z.number().int(),
+  attributionDays: z.number().int(),
+  createdBy: idSchema.nullable(),
+  /** What the signed-in user may do now. */
+  can: z.object({
+    edit: z.boolean(),
+    approve: z.boolean(),
+    toggleText: z.boolean(),
+    finish: z.boolean(),
+    delete: z.boolean(),
+    archive: z.boolean(),
+  }),
+  /** Why `approve` is false for this user (the author of a clinic with another admin). */
+  approveBlockedReason: z.enum(['author', 'status']).nullable(),
+  /** A filled-in example for the first recipient (or a sample patient) in each language. */
+  preview: z.object({ en: z.string(), es: z.string() }),
+});
+export type CampaignDetail = z.infer<typeof campaignDetailSchema>;
+
+export const campaignRecipientSchema = z.object({
+  id: idSchema,
+  patientId: idSchema,
+  patientName: z.string(),
+  language: z.enum(['en', 'es']),
+  phoneMasked: z.string().nullable(),
+  emailMasked: z.string().nullable(),
+  smsStatus: z.enum(recipientChannelStatuses),
+  emailStatus: z.enum(recipientChannelStatuses),
+  smsDelivery: z.enum(outboxStatuses).nullable(),
+  emailDelivery: z.enum(outboxStatuses).nullable(),
+  skipReason: z.string().nullable(),
+  queuedAt: z.string().nullable(),
+  clickedAt: z.string().nullable(),
+  repliedAt: z.string().nullable(),
+  optedOutAt: z.string().nullable(),
+  bookedAt: z.string().nullable(),
+});
+export type CampaignRecipient = z.infer<typeof campaignRecipientSchema>;
+
+export const campaignResponseKinds = ['reply', 'optOut', 'click', 'booked'] as const;
+export type CampaignResponseKind = (typeof campaignResponseKinds)[number];
+
+export const campaignResponseSchema = z.object({
+  kind: z.enum(campaignResponseKinds),
+  at: z.string(),
+  patientId: idSchema,
+  patientName: z.string(),
+  /** The reply's text (reply and optOut); the appointment's date for booked. */
+  detail: z.string().nullable(),
+});
+export type CampaignResponse = z.infer<typeof campaignResponseSchema>;
+
+export const campaignListQuerySchema = z.object({
+  status: z.enum(campaignStatuses).optional(),
+  pageNumber: z.coerce.number().int().min(0).default(0),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const textSendingInputSchema = z.object({ enabled: z.boolean() });
