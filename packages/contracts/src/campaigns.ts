@@ -215,3 +215,56 @@ export const campaignListQuerySchema = z.object({
 });
 
 export const textSendingInputSchema = z.object({ enabled: z.boolean() });
+
+/** `POST /api/campaigns/audience`: who the campaign would reach now (count and the first 25 by name). */
+export const campaignAudienceInputSchema = z.object({
+  templateId: idSchema,
+  channels: z
+    .array(z.enum(campaignChannels, { error: 'invalid' }))
+    .min(1, 'channelRequired')
+    .max(2, 'invalid'),
+});
+
+/** `GET /api/patients/patientscontrollist`: a campaign's frozen recipients, by send order. */
+export const campaignRecipientFilters = ['pending', 'queued', 'skipped'] as const;
+export const campaignRecipientsQuerySchema = z.object({
+  campaignId: idSchema,
+  /** pending or queued: on any channel; skipped: reached on no channel. */
+  status: z.enum(campaignRecipientFilters, { error: 'invalid' }).optional(),
+  pageNumber: z.coerce.number().int().min(0).default(0),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+export const campaignResponsesQuerySchema = z.object({
+  kind: z.enum(campaignResponseKinds, { error: 'invalid' }).optional(),
+  pageNumber: z.coerce.number().int().min(0).default(0),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+
+/** `GET /api/campaigns/results`: campaigns approved between two clinic dates (both optional, inclusive). */
+export const campaignResultsQuerySchema = z
+  .object({
+    from: z
+      .string()
+      .max(10, 'dateInvalid')
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'dateInvalid')
+      .optional(),
+    to: z
+      .string()
+      .max(10, 'dateInvalid')
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'dateInvalid')
+      .optional(),
+  })
+  .refine((query) => !query.from || !query.to || query.from <= query.to, { message: 'dateRangeInvalid', path: ['to'] });
+
+/** `POST /api/outbox/inbound-simulation` (demo mode): a text as if the patient had sent it to the clinic's number. */
+export const inboundSimulationInputSchema = z.object({
+  from: z.string().trim().min(7, 'phoneInvalid').max(20, 'phoneInvalid'),
+  body: z.string().trim().min(1, 'required').max(1600, 'tooLong'),
+});
+export const inboundSimulationResultSchema = z.object({
+  /** What Pathwell answers the patient (HELP, PARAR), or null. */
+  answer: z.string().nullable(),
+  patientId: idSchema.nullable(),
+  campaignId: idSchema.nullable(),
+});

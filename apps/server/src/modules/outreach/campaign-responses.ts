@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
+import type { CampaignFunnel, CampaignResponse, CampaignResponseKind } from '@pathwell/contracts/campaigns';
+import { phoneDigits, PatientPhoneType } from '@pathwell/contracts/patients';
+import type { Config } from '../../config';
+import type { Database } from '../../db/client';
+import { campaignRecipients, inboundTexts, patientPhoneNumbers, patients } from '../../db/schema';
+import { withClinics, withSystemAccess } from '../../db/tenancy';
+import { recordActivity } from '../audit/audit.service';
+import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
+import { toE164 } from '../outbox/outbox.service';
+import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, stopWords } from '../outbox/sms-keywords';
+import { readSettings } from '../settings/settings.service';
+
+/*
+ * Campaign responses (issue #15 §3, decision 0051): inbound texts matched to the campaign that last
+ * texted the number, short-link clicks, and "booked" — a new appointment made within the campaign's
+ * attribution window after the patient was sent the campaign. Booked is computed when read.
+ */
+
+type Rows = { rows: Record<string, unknown>[] };
+export const rowsOf = async (db: Database, statement: SQL) => ((await db.execute(statement)) as unknown as Rows).rows;
+/** An array parameter as PostgreSQL's literal (ids and stop words only: no quoting needed). */
+export const pgArray = (values: readonly string[]) => `{${values.join(',')}}`;
+const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
+
+// ---------------------------------------------------------------------------------------------------
+// Inbound texts
+
+export interface InboundContext {
+  db: Database;
+  config: Pick<Config, 'appSecret'>;
+  instanceId: string;
+  ip: string | null;
+}
+
+export interface InboundResult {
+  /** What to answer the patient (HELP, the Spanish STOP), or null. */
+  answer: string | null;
+  inboundId: string | null;
+  patientId: string | null;
+  campaignId: string | null;
+}
+
+const inboundKey = (id: string) => `inbound:${id}`;
+
+/** The readable text of a stored inbound text. */
+export function openInbound(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string; body: string }): string {
+  if (!isEncryptedText(row.body)) return row.body;
+  return decryptSetting(config.appSecret, row.instanceId, inboundKey(row.id), row.body);
+}
+
+/**
+ * One text a patient sent to the clinic's number, as Twilio's inbound webhook and the demo's simulation
+ * both run it: STOP / START / HELP (and PARAR, ALTO, AYUDA) change or explain the opt-out; every text is
+ * kept (encrypted); it is matched to the patient by the number's digits and to the campaign recipient
+ * whose campaign last queued a text to that number within the campaign's attribution window. A STOP
+ * also marks that recipient opted out and skips every still-pending text to the patient in running
+ * campaigns.
+ */
+export async function handleInboundText(
+  ctx: InboundContext,
+  input: { from: string; body: string; providerMessageId: string | null },
+  now = new Date(),
+): Promise<InboundResult> {
+  const { db, instanceId } = ctx;
+  const settings = await readSettings(db, instanceId);
+  const phone = toE164(input.from);
+  const keyword = smsKeywordOf(input.body);
+  let answer: string | null = null;
+  let keywordPatients: string[] = [];
+  if (keyword?.kind === 'help') answer = helpReply(keyword.language, settings);
+  else if (keyword) {
+    keywordPatients = await recordSmsKeyword(db, instanceId, phone, keyword);
+    for (const patientId of keywordPatients) {
+      await recordActivity(db, {
+        instanceId,
+        actorUserId: null,
+        actorEmail: null,
+        area: 'Patient Profile',
+        action: 'Updated',
+        targetType: 'patient',
+        targetId: patientId,
+        description: `Patient ${patientId} texted ${keyword.word}: ${keyword.kind === 'stop' ? 'no more texts' : 'texts allowed again'}`,
+        ip: ctx.ip,
+      });
+    }
+    answer = keywordReply(keyword, settings);
+  }
+
+  const [recipient] = await rowsOf(
+    db,
+    sql`
+    select r.id, r.campaign_id, r.patient_id
+      from campaign_recipients r
+      join campaigns c on c.instance_id = r.instance_id and c.id = r.campaign_id
+     where r.instance_id = ${instanceId} and r.phone = ${phone} and r.sms_status = 'queued'
+       and c.deleted_at is null
+       and r.queued_at <= ${now.toISOString()}::timestamptz
+       and r.queued_at >= ${now.toISOString()}::timestamptz - make_interval(days => c.attribution_days)
+     order by r.queued_at desc, r.id
+     limit 1`,
+  );
+  let patientId = (recipient?.patient_id as string | undefined) ?? null;
+  if (!patientId) {
+    const [owner] = await db
+      .select({ patientId: patientPhoneNumbers.patientId })
+      .from(patientPhoneNumbers)
+      .innerJoin(
+        patients,
+        and(eq(patients.instanceId, patientPhoneNumbers.instanceId), eq(patients.id, patientPhoneNumbers.patientId)),
+      )
+      .where(
+        and(
+          eq(patientPhoneNumbers.instanceId, instanceId),
+          eq(patientPhoneNumbers.digits, phoneDigits(phone)),
+          isNull(patients.deletedAt),
+        ),
+      )
+      .orderBy(sql`${patientPhoneNumbers.phoneType} = ${PatientPhoneType.MOBILE} desc`, patientPhoneNumbers.createdAt)
+      .limit(1);
+    patientId = owner?.patientId ?? null;
+  }
+
+  const id = randomUUID();
+  const campaignId = (recipient?.campaign_id as string | undefined) ?? null;
+  const stored = await db
+    .insert(inboundTexts)
+    .values({
+      id,
+      instanceId,
+      fromPhone: phone,
+      body: encryptSetting(ctx.config.appSecret, instanceId, inboundKey(id), input.body),
+      keyword: keyword?.word ?? null,
+      providerMessageId: input.providerMessageId,
+      patientId,
+      campaignId,
+      campaignRecipientId: (recipient?.id as string | undefined) ?? null,
+      receivedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: inboundTexts.id });
+  // Twilio may post the same message again: the first delivery already did the rest.
+  if (stored.length === 0) return { answer, inboundId: null, patientId, campaignId };
+
+  if (recipient) {
+    await db
+      .update(campaignRecipients)
+      .set(
+        keyword?.kind === 'stop'
+          ? { optedOutAt: sql`coalesce(${campaignRecipients.optedOutAt}, ${now.toISOString()}::timestamptz)` }
+          : { repliedAt: sql`coalesce(${campaignRecipients.repliedAt}, ${now.toISOString()}::timestamptz)` },
+      )
+      .where(and(eq(campaignRecipients.instanceId, instanceId), eq(campaignRecipients.id, recipient.id as string)));
+  }
+  if (keyword?.kind === 'stop') {
+    // Texts not yet sent to this number or these patients in running campaigns are never sent.
+    await db.execute(sql`
+      update campaign_recipients r
+         set sms_status = 'skipped', sms_skip_reason = 'optedOut'
+        from campaigns c
+       where c.instance_id = r.instance_id and c.id = r.campaign_id and c.status = 'approved'
+         and r.instance_id = ${instanceId} and r.sms_status = 'pending'
+         and (r.phone = ${phone} or r.patient_id = any(${pgArray(keywordPatients)}::uuid[]))`);
+  }
+  return { answer, inboundId: id, patientId, campaignId };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Short links
+
+/** A short link's code as it is made (12 url-safe characters); anything else is unknown. */
+const LINK_CODE = /^[A-Za-z0-9_-]{8,64}$/;
+
+/**
+ * A click on a campaign's short link (`/l/{code}`): the code is found across clinics (it names no
+ * clinic), then the click is counted in that clinic's rows only. Answers where to send the browser, or
+ * null for an unknown code.
+ */
+export async function recordClick(root: Database, code: string, now = new Date()): Promise<string | null> {
+  if (!LINK_CODE.test(code)) return null;
+  const [found] = await withSystemAccess(root, 'campaign-short-link', (tx) =>
+    tx
+      .select({ id: campaignRecipients.id, instanceId: campaignRecipients.instanceId })
+      .from(campaignRecipients)
+      .where(eq(campaignRecipients.linkCode, code))
+      .limit(1),
+  );
+  if (!found) return null;
+  return withClinics(root, [found.instanceId], async (tx) => {
+    const [row] = await rowsOf(
+      tx,
+      sql`
+      update campaign_recipients r
+         set click_count = r.click_count + 1, clicked_at = coalesce(r.clicked_at, ${now.toISOString()}::timestamptz)
+        from campaigns c
+       where c.instance_id = r.instance_id and c.id = r.campaign_id and c.deleted_at is null and c.link_url is not null
+         and r.instance_id = ${found.instanceId} and r.id = ${found.id}
+      returning c.link_url`,
+    );
+    return row ? String(row.link_url) : null;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Funnel and responses
+
+/** The recipient's appointments that count as booked: made after the campaign reached them, within its window. */
+const bookedAppointments = (r: SQL, c: SQL) => sql`
+  from appointments a
+ where a.instance_id = ${r}.instance_id and a.patient_id = ${r}.patient_id and a.deleted_at is null
+   and ${r}.queued_at is not null
+   and a.created_at > ${r}.queued_at
+   and a.created_at <= ${r}.queued_at + make_interval(days => ${c}.attribution_days)`;
+
+const reached = (message: string) => sql.raw(`${message}.status in ('sent', 'delivered', 'undelivered')`);
+
+/**
+ * A lateral subquery with the funnel of campaign `c` (counted in patients, not messages): sent — a
+ * message reached the provider (sent, delivered or undelivered); delivered; failed (failed or
+ * undelivered); skipped — reached on no channel; pending — still waiting on a channel; clicked, replied,
+ * opted out; booked. A Doctor's funnel counts their own patients only.
+ */
+export function funnelLateral(doctorId: string | null): SQL {
+  const r = sql.raw('r');
+  const c = sql.raw('c');
+  return sql`
+    select count(*)::int as recipients,
+           count(*) filter (where ${reached('sm')} or ${reached('em')})::int as sent,
+           count(*) filter (where sm.status = 'delivered' or em.status = 'delivered')::int as delivered,
+           count(*) filter (where sm.status in ('failed', 'undelivered') or em.status in ('failed', 'undelivered'))::int as failed,
+           count(*) filter (where r.sms_status <> 'pending' and r.email_status <> 'pending'
+                              and not (r.sms_status = 'queued' and coalesce(sm.status, '') <> 'suppressed')
+                              and not (r.email_status = 'queued' and coalesce(em.status, '') <> 'suppressed'))::int as skipped,
+           count(*) filter (where r.sms_status = 'pending' or r.email_status = 'pending')::int as pending,
+           count(r.clicked_at)::int as clicked,
+           count(r.replied_at)::int as replied,
+           count(r.opted_out_at)::int as opted_out,
+           count(*) filter (where exists (select 1 ${bookedAppointments(r, c)}))::int as booked
+      from campaign_recipients r
+      left join outbox_messages sm on sm.instance_id = r.instance_id and sm.id = r.sms_message_id
+      left join outbox_messages em on em.instance_id = r.instance_id and em.id = r.email_message_id
+      ${doctorId ? sql`join patients dp on dp.instance_id = r.instance_id and dp.id = r.patient_id and dp.doctor_id = ${doctorId}` : sql``}
+     where r.instance_id = c.instance_id and r.campaign_id = c.id`;
+}
+
+export function funnelOf(row: Record<string, unknown>): CampaignFunnel {
+  const n = (key: string) => Number(row[key] ?? 0);
+  return {
+    recipients: n('recipients'),
+    sent: n('sent'),
+    delivered: n('delivered'),
+    failed: n('failed'),
+    skipped: n('skipped'),
+    pending: n('pending'),
+    clicked: n('clicked'),
+    replied: n('replied'),
+    optedOut: n('opted_out'),
+    booked: n('booked'),
+  };
+}
+
+/** The funnel of one campaign now (the summary email at the end). */
+export async function campaignFunnel(db: Database, instanceId: string, campaignId: string): Promise<CampaignFunnel> {
+  const [row] = await rowsOf(
+    db,
+    sql`select f.* from campaigns c, lateral (${funnelLateral(null)}) f where c.instance_id = ${instanceId} and c.id = ${campaignId}`,
+  );
+  return funnelOf(row ?? {});
+}
+
+/** The first booked appointment of recipient `r` (for the recipient list). */
+export const bookedAtOf = (r: SQL, c: SQL) => sql`(select min(a.created_at) ${bookedAppointments(r, c)})`;
+
+/**
+ * A campaign's responses, newest first, one statement: replies and opt-outs (the inbound texts matched
+ * to it, decrypted here), clicks (first click of each recipient) and bookings (each appointment made in
+ * the window).
+ */
+export async function campaignResponses(
+  db: Database,
+  config: Pick<Config, 'appSecret'>,
+  instanceId: string,
+  campaignId: string,
+  timeZone: string,
+  query: { kind?: CampaignResponseKind; pageNumber: number; pageSize: number },
+): Promise<{ totalRecords: number; data: CampaignResponse[] }> {
+  const r = sql.raw('r');
+  const c = sql.raw('c');
+  const stops = sql`${pgArray(stopWords)}::text[]`;
+  const parts: Record<CampaignResponseKind, SQL> = {
+    reply: sql`select 'reply' as kind, t.received_at as at, t.patient_id, t.id as inbound_id, t.body, null::text as detail
+                 from inbound_texts t
+                where t.instance_id = ${instanceId} and t.campaign_id = ${campaignId}
+                  and (t.keyword is null or not (t.keyword = any(${stops})))`,
+    optOut: sql`select 'optOut', t.received_at, t.patient_id, t.id, t.body, null::text
+                  from inbound_texts t
+                 where t.instance_id = ${instanceId} and t.campaign_id = ${campaignId} and t.keyword = any(${stops})`,
+    click: sql`select 'click', r.clicked_at, r.patient_id, null::uuid, null::text, null::text
+                 from campaign_recipients r
+                where r.instance_id = ${instanceId} and r.campaign_id = ${campaignId} and r.clicked_at is not null`,
+    booked: sql`select 'booked', a.created_at, r.patient_id, null::uuid, null::text,
+                       to_char(a.starts_at at time zone ${timeZone}, 'YYYY-MM-DD')
+                  from campaign_recipients r
+                  join campaigns c on c.instance_id = r.instance_id and c.id = r.campaign_id
+                  join lateral (select a.created_at, a.starts_at ${bookedAppointments(r, c)}) a on true
+                 where r.instance_id = ${instanceId} and r.campaign_id = ${campaignId}`,
+  };
+  const kinds = query.kind ? [query.kind] : (Object.keys(parts) as CampaignResponseKind[]);
+  const union = sql.join(
+    kinds.map((kind) => parts[kind]),
+    sql` union all `,
+  );
+  const [total] = await rowsOf(db, sql`select count(*)::int as count from (${union}) x`);
+  const rows = await rowsOf(
+    db,
+    sql`
+    select x.kind, x.at, x.patient_id, x.inbound_id, x.body, x.detail, p.first_name, p.last_name
+      from (${union}) x
+      join patients p on p.instance_id = ${instanceId} and p.id = x.patient_id
+     order by x.at desc, x.kind, x.patient_id
+     limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
+  );
+  return {
+    totalRecords: Number(total?.count ?? 0),
+    data: rows.map((row) => ({
+      kind: row.kind as CampaignResponseKind,
+      at: iso(row.at)!,
+      patientId: String(row.patient_id),
+      patientName: `${String(row.first_name)} ${String(row.last_name)}`.trim(),
+      detail:
+        row.body !== null && row.inbound_id !== null
+          ? openInbound(config, { id: String(row.inbound_id), instanceId, body: String(row.body) })
+          : row.detail === null
+            ? null
+            : String(row.detail),
+    })),
+  };
+}

@@ -1,0 +1,557 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import {
+  mergeFieldsIn,
+  type CampaignDetail,
+  type CampaignInput,
+  type CampaignRecipient,
+  type CampaignResponse,
+  type CampaignSummary,
+  type campaignListQuerySchema,
+  type campaignRecipientsQuerySchema,
+  type campaignResponsesQuerySchema,
+  type campaignResultsQuerySchema,
+} from '@pathwell/contracts/campaigns';
+import type { AudiencePreview, AudienceRule, CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
+import { PatientPhoneType } from '@pathwell/contracts/patients';
+import { RoleCode } from '@pathwell/contracts/roles';
+import { doctorScope, type SignedInContext } from '../../context';
+import { audienceTemplates, campaignRecipients, campaigns } from '../../db/schema';
+import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { recordActivity, staffActivity } from '../audit/audit.service';
+import { maskRecipient, toE164 } from '../outbox/outbox.service';
+import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
+import { previewAudience, resolveAudience } from './audience.service';
+import { bookedAtOf, campaignResponses, funnelLateral, funnelOf, pgArray, rowsOf } from './campaign-responses';
+import { campaignMessageFor, clinicNameOf, finishCampaign } from './campaign-sender';
+import { requireOutreach, requireSingleClinic } from './outreach-access';
+
+/*
+ * Campaigns (issue #15 §3, decision 0051): draft → approved (recipients frozen) → finished → archived.
+ * Only a draft is edited; a campaign is deleted only before anything was queued, and archived after.
+ */
+
+type CampaignRow = typeof campaigns.$inferSelect;
+const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
+const nameOf = (first: unknown, last: unknown) => (first === null ? null : `${String(first)} ${String(last ?? '')}`.trim());
+/** Recipients are written in chunks: one statement per chunk, not per patient. */
+const INSERT_CHUNK = 500;
+/** The example patient of a campaign's preview before it has recipients. */
+const EXAMPLE = { firstName: 'Maria', provider: 'Dr. Rivera', linkCode: 'Ab3dE5gH7jK9' };
+
+const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted' | 'Viewed', id: string, description: string) =>
+  staffActivity(ctx, 'Patient List', action, { type: 'campaign', id, description });
+
+// ---------------------------------------------------------------------------------------------------
+// Reads
+
+/** Campaign summaries with their funnels, one statement for the whole page. */
+async function summaries(
+  ctx: SignedInContext,
+  where: SQL,
+  tail: SQL,
+  doctorId: string | null = null,
+): Promise<(CampaignSummary & { anyQueued: boolean })[]> {
+  const rows = await rowsOf(
+    ctx.db,
+    sql`
+    select c.id, c.name, c.status, c.channels, t.name as template_name, c.scheduled_at, c.text_sending, c.created_at,
+           cu.first_name as created_first, cu.last_name as created_last, c.approved_at,
+           au.first_name as approved_first, au.last_name as approved_last, c.finished_at,
+           exists (select 1 from campaign_recipients q
+                    where q.instance_id = c.instance_id and q.campaign_id = c.id and q.queued_at is not null) as any_queued,
+           f.*
+      from campaigns c
+      left join audience_templates t on t.instance_id = c.instance_id and t.id = c.template_id
+      left join users cu on cu.id = c.created_by
+      left join users au on au.id = c.approved_by
+      cross join lateral (${funnelLateral(doctorId)}) f
+     where c.instance_id = ${ctx.instanceId} and c.deleted_at is null and ${where}
+     ${tail}`,
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    name: String(row.name),
+    status: row.status as CampaignStatus,
+    channels: row.channels as CampaignChannel[],
+    templateName: row.template_name === null ? null : String(row.template_name),
+    scheduledAt: iso(row.scheduled_at),
+    textSending: Boolean(row.text_sending),
+    createdAt: iso(row.created_at)!,
+    createdByName: nameOf(row.created_first, row.created_last),
+    approvedAt: iso(row.approved_at),
+    approvedByName: nameOf(row.approved_first, row.approved_last),
+    finishedAt: iso(row.finished_at),
+    funnel: funnelOf(row),
+    anyQueued: Boolean(row.any_queued),
+  }));
+}
+
+const strip = ({ anyQueued: _anyQueued, ...summary }: CampaignSummary & { anyQueued: boolean }): CampaignSummary => summary;
+
+export async function listCampaigns(ctx: SignedInContext, query: z.output<typeof campaignListQuerySchema>) {
+  await requireOutreach(ctx);
+  const where = query.status ? sql`c.status = ${query.status}` : sql`true`;
+  const [total] = await rowsOf(
+    ctx.db,
+    sql`select count(*)::int as count from campaigns c where c.instance_id = ${ctx.instanceId} and c.deleted_at is null and ${where}`,
+  );
+  const data = await summaries(
+    ctx,
+    where,
+    sql`order by c.created_at desc, c.id limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
+  );
+  return { totalRecords: Number(total?.count ?? 0), data: data.map(strip) };
+}
+
+async function campaignRow(ctx: SignedInContext, id: string, lock = false): Promise<CampaignRow> {
+  const query = ctx.db
+    .select()
+    .from(campaigns)
+    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id), isNull(campaigns.deletedAt)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound('campaignNotFound');
+  return row;
+}
+
+/** Active System Managers and Admins of the clinic (home clinic or membership). */
+async function managerCount(ctx: SignedInContext): Promise<number> {
+  const [row] = await rowsOf(
+    ctx.db,
+    sql`
+    select count(*)::int as count from users u
+     where u.deleted_at is null and u.status = 'active' and u.role in (${RoleCode.Admin}, ${RoleCode.SystemManager})
+       and (u.instance_id = ${ctx.instanceId}
+            or exists (select 1 from user_instances ui where ui.user_id = u.id and ui.instance_id = ${ctx.instanceId}))`,
+  );
+  return Number(row?.count ?? 0);
+}
+
+/** Why this user may not approve now: the campaign is past draft, or they wrote it and another admin exists. */
+async function approveBlockedReason(ctx: SignedInContext, row: CampaignRow): Promise<'author' | 'status' | null> {
+  if (row.status !== 'draft') return 'status';
+  if (row.createdBy === ctx.actor.userId && (await managerCount(ctx)) > 1) return 'author';
+  return null;
+}
+
+export async function getCampaign(ctx: SignedInContext, id: string): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id);
+  const [summary] = await summaries(ctx, sql`c.id = ${id}`, sql``);
+  const blocked = await approveBlockedReason(ctx, row);
+  const settings = await readSettings(ctx.db, ctx.instanceId);
+  const clinic = await clinicNameOf(ctx.db, ctx.instanceId, settings);
+  const [first] = await rowsOf(
+    ctx.db,
+    sql`
+    select r.provider_name, r.link_code, p.first_name from campaign_recipients r
+      join patients p on p.instance_id = r.instance_id and p.id = r.patient_id
+     where r.instance_id = ${ctx.instanceId} and r.campaign_id = ${id}
+     order by r.position limit 1`,
+  );
+  const values = first
+    ? {
+        firstName: String(first.first_name),
+        clinic,
+        provider: first.provider_name === null ? null : String(first.provider_name),
+        linkCode: first.link_code === null ? EXAMPLE.linkCode : String(first.link_code),
+      }
+    : { ...EXAMPLE, clinic };
+  // A real patient's first name is shown: the preview is a read of that patient.
+  if (first) await recordActivity(ctx.db, activity(ctx, 'Viewed', id, `Viewed campaign "${row.name}" with its first recipient`));
+  const texts = (row.channels as CampaignChannel[]).includes('sms');
+  const preview = (language: 'en' | 'es') => {
+    const message = campaignMessageFor(row, language, values, ctx.config.publicUrl);
+    return texts ? message.text : message.body;
+  };
+  const running = row.status === 'approved';
+  return {
+    ...strip(summary!),
+    templateId: row.templateId,
+    messageEn: row.messageEn,
+    messageEs: row.messageEs,
+    subjectEn: row.subjectEn,
+    subjectEs: row.subjectEs,
+    instructionEn: row.instructionEn,
+    instructionEs: row.instructionEs,
+    linkUrl: row.linkUrl,
+    throttlePerMinute: row.throttlePerMinute,
+    attributionDays: row.attributionDays,
+    createdBy: row.createdBy,
+    can: {
+      edit: row.status === 'draft',
+      approve: blocked === null,
+      toggleText: running && texts,
+      finish: running,
+      delete: !summary!.anyQueued,
+      archive: running || row.status === 'finished',
+    },
+    approveBlockedReason: blocked,
+    preview: { en: preview('en'), es: preview('es') },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Changes
+
+async function campaignTemplate(ctx: SignedInContext, templateId: string) {
+  const [template] = await ctx.db
+    .select({ id: audienceTemplates.id, rule: audienceTemplates.rule, name: audienceTemplates.name })
+    .from(audienceTemplates)
+    .where(
+      and(
+        eq(audienceTemplates.instanceId, ctx.instanceId),
+        eq(audienceTemplates.id, templateId),
+        eq(audienceTemplates.kind, 'campaign'),
+        isNull(audienceTemplates.deletedAt),
+      ),
+    );
+  if (!template) throw fieldError('templateId', 'optionInvalid');
+  return template;
+}
+
+const columnsOf = (input: CampaignInput) => ({
+  name: input.name,
+  templateId: input.templateId,
+  channels: input.channels,
+  messageEn: input.messageEn,
+  messageEs: input.messageEs,
+  subjectEn: input.subjectEn,
+  subjectEs: input.subjectEs,
+  instructionEn: input.instructionEn,
+  instructionEs: input.instructionEs,
+  linkUrl: input.linkUrl,
+  scheduledAt: input.scheduledAt ? new Date(input.scheduledAt) : null,
+  throttlePerMinute: input.throttlePerMinute,
+  attributionDays: input.attributionDays,
+});
+
+export async function createCampaign(ctx: SignedInContext, input: CampaignInput): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  requireSingleClinic(ctx);
+  await campaignTemplate(ctx, input.templateId);
+  const [row] = await ctx.db
+    .insert(campaigns)
+    .values({ instanceId: ctx.instanceId, ...columnsOf(input), createdBy: ctx.actor.userId })
+    .returning({ id: campaigns.id });
+  await recordActivity(ctx.db, activity(ctx, 'Created', row!.id, `Created campaign "${input.name}"`));
+  return getCampaign(ctx, row!.id);
+}
+
+export async function updateCampaign(ctx: SignedInContext, id: string, input: CampaignInput): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id, true);
+  if (row.status !== 'draft') throw new AppError('CONFLICT', 'campaignNotDraft');
+  await campaignTemplate(ctx, input.templateId);
+  await ctx.db
+    .update(campaigns)
+    .set({ ...columnsOf(input), updatedAt: new Date() })
+    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
+  await recordActivity(ctx.db, activity(ctx, 'Updated', id, `Changed campaign "${input.name}"`));
+  return getCampaign(ctx, id);
+}
+
+/** Deleted only before anything was queued (soft delete); afterwards the campaign is archived instead. */
+export async function deleteCampaign(ctx: SignedInContext, id: string): Promise<void> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id, true);
+  const [queued] = await ctx.db
+    .select({ id: campaignRecipients.id })
+    .from(campaignRecipients)
+    .where(
+      and(
+        eq(campaignRecipients.instanceId, ctx.instanceId),
+        eq(campaignRecipients.campaignId, id),
+        sql`${campaignRecipients.queuedAt} is not null`,
+      ),
+    )
+    .limit(1);
+  if (queued) throw new AppError('CONFLICT', 'campaignAlreadySending');
+  await ctx.db
+    .update(campaigns)
+    .set({ deletedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
+  await recordActivity(ctx.db, activity(ctx, 'Deleted', id, `Deleted campaign "${row.name}"`));
+}
+
+interface Freezable {
+  patient_id: string;
+  first_name: string;
+  preferred_language: 'en' | 'es';
+  email: string | null;
+  enable_email: boolean;
+  enable_text: boolean;
+  mobile: string | null;
+  provider_name: string | null;
+}
+
+/** A short link's code: 12 url-safe characters (72 random bits). */
+const newLinkCode = () => randomBytes(9).toString('base64url');
+
+/**
+ * Approval (a System Manager or Admin; not the author when the clinic has another one) freezes the
+ * audience: the template's rule is resolved now and copied onto the campaign, and each patient becomes a
+ * recipient with the addresses, language and provider the campaign will use. Whatever changes later
+ * (new coded visits, new patients) does not shift the list.
+ */
+export async function approveCampaign(ctx: SignedInContext, id: string, now = new Date()): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id, true);
+  const blocked = await approveBlockedReason(ctx, row);
+  if (blocked === 'status') throw new AppError('CONFLICT', 'campaignStateInvalid');
+  if (blocked === 'author') throw new AppError('FORBIDDEN', 'campaignApproveOwn');
+  const [template] = row.templateId
+    ? await ctx.db
+        .select({ rule: audienceTemplates.rule })
+        .from(audienceTemplates)
+        .where(and(eq(audienceTemplates.instanceId, ctx.instanceId), eq(audienceTemplates.id, row.templateId)))
+    : [];
+  if (!template) throw new AppError('CONFLICT', 'templateNotFound');
+  const rule: AudienceRule = template.rule;
+  const channels = row.channels as CampaignChannel[];
+  const members = await resolveAudience(ctx.db, ctx.instanceId, rule, { kind: 'campaign', channels }, now);
+  const details = new Map<string, Freezable>();
+  if (members.length > 0) {
+    const rows = (await rowsOf(
+      ctx.db,
+      sql`
+      select p.id as patient_id, p.first_name, p.preferred_language, nullif(trim(p.email), '') as email, p.enable_email, p.enable_text,
+             nullif(trim(coalesce(d.first_name, '') || ' ' || coalesce(d.last_name, '')), '') as provider_name,
+             (select ph.number from patient_phone_numbers ph
+               where ph.instance_id = p.instance_id and ph.patient_id = p.id and ph.phone_type = ${PatientPhoneType.MOBILE}
+               order by ph.is_primary desc, ph.created_at limit 1) as mobile
+        from patients p
+        left join users d on d.id = p.doctor_id
+       where p.instance_id = ${ctx.instanceId} and p.id = any(${pgArray(members.map((m) => m.patientId))}::uuid[])`,
+    )) as unknown as Freezable[];
+    for (const detail of rows) details.set(detail.patient_id, detail);
+  }
+  const phones = [...details.values()].flatMap((detail) => (detail.mobile ? [toE164(detail.mobile)] : []));
+  const stopped = new Set(
+    phones.length
+      ? (
+          await rowsOf(
+            ctx.db,
+            sql`select phone from sms_opt_outs where instance_id = ${ctx.instanceId} and opted_out
+                   and phone = any(${pgArray(phones)}::text[])`,
+          )
+        ).map((stop) => String(stop.phone))
+      : [],
+  );
+  const usesLink = [row.messageEn, row.messageEs].some((text) => mergeFieldsIn(text).includes('link'));
+  const values: (typeof campaignRecipients.$inferInsert)[] = [];
+  members.forEach((member, position) => {
+    const detail = details.get(member.patientId);
+    if (!detail) return;
+    const phone = detail.mobile ? toE164(detail.mobile) : null;
+    const sms = !channels.includes('sms')
+      ? { status: 'none' as const, reason: null }
+      : !phone
+        ? { status: 'skipped' as const, reason: 'noAddress' }
+        : !detail.enable_text
+          ? { status: 'skipped' as const, reason: 'patientTextOff' }
+          : stopped.has(phone)
+            ? { status: 'skipped' as const, reason: 'optedOut' }
+            : { status: 'pending' as const, reason: null };
+    const email = !channels.includes('email')
+      ? { status: 'none' as const, reason: null }
+      : !detail.email
+        ? { status: 'skipped' as const, reason: 'noAddress' }
+        : !detail.enable_email
+          ? { status: 'skipped' as const, reason: 'patientEmailOff' }
+          : { status: 'pending' as const, reason: null };
+    values.push({
+      instanceId: ctx.instanceId,
+      campaignId: id,
+      patientId: member.patientId,
+      language: detail.preferred_language === 'es' ? 'es' : 'en',
+      phone,
+      email: detail.email,
+      providerName: detail.provider_name,
+      matchedCodes: member.matchedCodes,
+      smsStatus: sms.status,
+      smsSkipReason: sms.reason,
+      emailStatus: email.status,
+      emailSkipReason: email.reason,
+      position,
+      linkCode: usesLink ? newLinkCode() : null,
+    });
+  });
+  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+    // The (campaign, patient) key: a patient is never on a campaign twice.
+    await ctx.db
+      .insert(campaignRecipients)
+      .values(values.slice(start, start + INSERT_CHUNK))
+      .onConflictDoNothing();
+  }
+  const [count] = await ctx.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(campaignRecipients)
+    .where(and(eq(campaignRecipients.instanceId, ctx.instanceId), eq(campaignRecipients.campaignId, id)));
+  const recipientCount = Number(count?.count ?? 0);
+  await ctx.db
+    .update(campaigns)
+    .set({ status: 'approved', approvedBy: ctx.actor.userId, approvedAt: now, rule, recipientCount, updatedAt: now })
+    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
+  await recordActivity(
+    ctx.db,
+    activity(ctx, 'Updated', id, `Approved campaign "${row.name}": ${recipientCount} recipients frozen`),
+  );
+  return getCampaign(ctx, id);
+}
+
+export async function setTextSending(ctx: SignedInContext, id: string, enabled: boolean): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id, true);
+  if (row.status !== 'approved' || !row.channels.includes('sms')) throw new AppError('CONFLICT', 'campaignStateInvalid');
+  await ctx.db
+    .update(campaigns)
+    .set({ textSending: enabled, updatedAt: new Date() })
+    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
+  await recordActivity(
+    ctx.db,
+    activity(ctx, 'Updated', id, `Text sending of campaign "${row.name}" turned ${enabled ? 'on' : 'off'}`),
+  );
+  return getCampaign(ctx, id);
+}
+
+/** Finish by hand: whoever is still waiting is skipped ('finished'), and the summary goes out. */
+export async function finishCampaignByHand(ctx: SignedInContext, id: string, now = new Date()): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id, true);
+  if (row.status !== 'approved') throw new AppError('CONFLICT', 'campaignStateInvalid');
+  await finishCampaign(ctx.db, ctx, row, now);
+  await recordActivity(ctx.db, activity(ctx, 'Updated', id, `Finished campaign "${row.name}"`));
+  return getCampaign(ctx, id);
+}
+
+/** Archived: finished (a running campaign is finished first) and out of the dashboard's working list. */
+export async function archiveCampaign(ctx: SignedInContext, id: string, now = new Date()): Promise<CampaignDetail> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id, true);
+  if (row.status !== 'approved' && row.status !== 'finished') throw new AppError('CONFLICT', 'campaignStateInvalid');
+  if (row.status === 'approved') await finishCampaign(ctx.db, ctx, row, now);
+  await ctx.db
+    .update(campaigns)
+    .set({ status: 'archived', archivedAt: now, updatedAt: now })
+    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
+  await recordActivity(ctx.db, activity(ctx, 'Updated', id, `Archived campaign "${row.name}"`));
+  return getCampaign(ctx, id);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Audience, recipients, responses, results
+
+/** Who a campaign with this template and these channels would reach now (count and the first 25 by name). */
+export async function campaignAudience(
+  ctx: SignedInContext,
+  input: { templateId: string; channels: CampaignChannel[] },
+): Promise<AudiencePreview> {
+  await requireOutreach(ctx);
+  const template = await campaignTemplate(ctx, input.templateId);
+  const channels = [...new Set(input.channels)];
+  const preview = await previewAudience(ctx.db, ctx.instanceId, template.rule, { kind: 'campaign', channels });
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient List', 'Viewed', {
+      type: 'audience template',
+      id: template.id,
+      description: `Previewed the campaign audience of "${template.name}": ${preview.count} patients`,
+    }),
+  );
+  return preview;
+}
+
+/** The frozen recipients of a campaign in send order, with delivery and responses (masked addresses). */
+export async function campaignRecipientList(
+  ctx: SignedInContext,
+  query: z.output<typeof campaignRecipientsQuerySchema>,
+): Promise<{ totalRecords: number; data: CampaignRecipient[] }> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, query.campaignId);
+  const filter =
+    query.status === 'pending'
+      ? sql`(r.sms_status = 'pending' or r.email_status = 'pending')`
+      : query.status === 'queued'
+        ? sql`(r.sms_status = 'queued' or r.email_status = 'queued')`
+        : query.status === 'skipped'
+          ? sql`(r.sms_status in ('skipped', 'none') and r.email_status in ('skipped', 'none'))`
+          : sql`true`;
+  const mine = sql`r.instance_id = ${ctx.instanceId} and r.campaign_id = ${row.id} and ${filter}`;
+  const [total] = await rowsOf(ctx.db, sql`select count(*)::int as count from campaign_recipients r where ${mine}`);
+  const rows = await rowsOf(
+    ctx.db,
+    sql`
+    select r.id, r.patient_id, p.first_name, p.last_name, r.language, r.phone, r.email, r.sms_status, r.email_status,
+           sm.status as sms_delivery, em.status as email_delivery, coalesce(r.sms_skip_reason, r.email_skip_reason) as skip_reason,
+           r.queued_at, r.clicked_at, r.replied_at, r.opted_out_at, ${bookedAtOf(sql.raw('r'), sql.raw('c'))} as booked_at
+      from campaign_recipients r
+      join campaigns c on c.instance_id = r.instance_id and c.id = r.campaign_id
+      join patients p on p.instance_id = r.instance_id and p.id = r.patient_id
+      left join outbox_messages sm on sm.instance_id = r.instance_id and sm.id = r.sms_message_id
+      left join outbox_messages em on em.instance_id = r.instance_id and em.id = r.email_message_id
+     where ${mine}
+     order by r.position
+     limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
+  );
+  await recordActivity(ctx.db, activity(ctx, 'Viewed', row.id, `Viewed ${rows.length} recipients of campaign "${row.name}"`));
+  return {
+    totalRecords: Number(total?.count ?? 0),
+    data: rows.map((r) => ({
+      id: String(r.id),
+      patientId: String(r.patient_id),
+      patientName: `${String(r.first_name)} ${String(r.last_name)}`.trim(),
+      language: r.language === 'es' ? 'es' : 'en',
+      phoneMasked: r.phone === null ? null : maskRecipient('sms', String(r.phone)),
+      emailMasked: r.email === null ? null : maskRecipient('email', String(r.email)),
+      smsStatus: r.sms_status as CampaignRecipient['smsStatus'],
+      emailStatus: r.email_status as CampaignRecipient['emailStatus'],
+      smsDelivery: (r.sms_delivery ?? null) as CampaignRecipient['smsDelivery'],
+      emailDelivery: (r.email_delivery ?? null) as CampaignRecipient['emailDelivery'],
+      skipReason: r.skip_reason === null ? null : String(r.skip_reason),
+      queuedAt: iso(r.queued_at),
+      clickedAt: iso(r.clicked_at),
+      repliedAt: iso(r.replied_at),
+      optedOutAt: iso(r.opted_out_at),
+      bookedAt: iso(r.booked_at),
+    })),
+  };
+}
+
+export async function listCampaignResponses(
+  ctx: SignedInContext,
+  id: string,
+  query: z.output<typeof campaignResponsesQuerySchema>,
+): Promise<{ totalRecords: number; data: CampaignResponse[] }> {
+  await requireOutreach(ctx);
+  const row = await campaignRow(ctx, id);
+  const settings = await readSettings(ctx.db, ctx.instanceId);
+  const page = await campaignResponses(ctx.db, ctx.config, ctx.instanceId, id, clinicTimeZoneFrom(settings), query);
+  await recordActivity(ctx.db, activity(ctx, 'Viewed', id, `Viewed ${page.data.length} responses to campaign "${row.name}"`));
+  return page;
+}
+
+/**
+ * Campaign Results: each campaign approved in the window with its funnel, newest first. A Doctor's
+ * numbers count their own patients only, and only campaigns that reached one of them are listed.
+ */
+export async function campaignResults(
+  ctx: SignedInContext,
+  query: z.output<typeof campaignResultsQuerySchema>,
+): Promise<{ data: CampaignSummary[] }> {
+  await requireOutreach(ctx);
+  const doctorId = doctorScope(ctx);
+  const timeZone = clinicTimeZoneFrom(await readSettings(ctx.db, ctx.instanceId));
+  const approvedDay = sql`(c.approved_at at time zone ${timeZone})::date`;
+  const where = [sql`c.status in ('approved', 'finished', 'archived')`, sql`c.approved_at is not null`];
+  if (query.from) where.push(sql`${approvedDay} >= ${query.from}::date`);
+  if (query.to) where.push(sql`${approvedDay} <= ${query.to}::date`);
+  if (doctorId) {
+    where.push(sql`exists (select 1 from campaign_recipients dr
+      join patients dp on dp.instance_id = dr.instance_id and dp.id = dr.patient_id
+     where dr.instance_id = c.instance_id and dr.campaign_id = c.id and dp.doctor_id = ${doctorId})`);
+  }
+  const data = await summaries(ctx, sql.join(where, sql` and `), sql`order by c.approved_at desc, c.id limit 500`, doctorId);
+  return { data: data.map(strip) };
+}
