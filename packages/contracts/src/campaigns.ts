@@ -78,9 +78,9 @@ export const campaignInputSchema = z
       .string()
       .trim()
       .max(500, 'tooLong')
-      .refine((url) => /^https:\/\/[^\s]+$/i.test(url), 'urlInvalid')
       .nullish()
-      .transform((value) => value || null),
+      .transform((value) => value || null)
+      .refine((url) => url === null || /^https:\/\/[^\s]+$/i.test(url), 'urlInvalid'),
     /** ISO date-time; null sends as soon as it is approved (inside daytime hours). */
     scheduledAt: z.iso
       .datetime({ offset: true, error: 'dateInvalid' })

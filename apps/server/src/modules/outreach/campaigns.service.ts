@@ -19,6 +19,7 @@ import { RoleCode } from '@pathwell/contracts/roles';
 import { doctorScope, type SignedInContext } from '../../context';
 import { audienceTemplates, campaignRecipients, campaigns } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { jobQueues } from '../../jobs/job-queue';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient, toE164 } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
@@ -394,6 +395,8 @@ export async function approveCampaign(ctx: SignedInContext, id: string, now = ne
     .update(campaigns)
     .set({ status: 'approved', approvedBy: ctx.actor.userId, approvedAt: now, rule, recipientCount, updatedAt: now })
     .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
+  // The first batch goes out now rather than at the next minute's sweep (and where the schedule is off).
+  await ctx.jobs.enqueue(ctx.db, jobQueues.campaignSweep, {});
   await recordActivity(
     ctx.db,
     activity(ctx, 'Updated', id, `Approved campaign "${row.name}": ${recipientCount} recipients frozen`),
