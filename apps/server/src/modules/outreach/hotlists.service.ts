@@ -1,0 +1,590 @@
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { clinicClock, formatClinicDateTime, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
+import {
+  HOTLIST_CALLBACK_HOUR,
+  HOTLIST_CALLBACK_MAX_DAYS,
+  HOTLIST_CLAIM_MINUTES,
+  type HotlistCall,
+  type HotlistCard,
+  type HotlistDashboard,
+  type HotlistDetail,
+  type HotlistEntriesQuery,
+  type HotlistEntryRow,
+  type HotlistInput,
+  type HotlistNext,
+  type HotlistOutcomeInput,
+  type HotlistPhone,
+  type HotlistProgress,
+  type HotlistQueue,
+  type HotlistStaffRow,
+  type HotlistSummary,
+} from '@pathwell/contracts/hotlists';
+import type { HotlistOutcome } from '@pathwell/contracts/outreach';
+import type { SignedInContext } from '../../context';
+import type { Database } from '../../db/client';
+import { audienceTemplates, hotlistEntries, hotlists } from '../../db/schema';
+import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { recordActivity, staffActivity } from '../audit/audit.service';
+import { clinicTimeZone } from '../settings/settings.service';
+import { resolveAudience } from './audience.service';
+import { requireOutreach, requireSingleClinic } from './outreach-access';
+
+/*
+ * Hot lists (issue #15 §4, decision 0052). A list freezes its patients from a hot-list template when it
+ * is made. Staff work it with "next": one UPDATE claims the next due row with FOR UPDATE SKIP LOCKED, so
+ * two people asking at the same moment get two different patients, and a claim held by someone else
+ * (until `claimed_until`) is never handed out. The outcome settles the row, or brings it back at a
+ * call-back time.
+ */
+
+type Row = Record<string, unknown>;
+const rowsOf = async (db: Database, statement: SQL) => ((await db.execute(statement)) as unknown as { rows: Row[] }).rows;
+
+const iso = (value: unknown): string | null =>
+  value === null || value === undefined ? null : new Date(value as string).toISOString();
+const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const nameOf = (first: unknown, last: unknown): string | null => {
+  const name = [first, last]
+    .filter((part) => typeof part === 'string' && part.trim() !== '')
+    .join(' ')
+    .trim();
+  return name || null;
+};
+
+const CLAIM_MS = HOTLIST_CLAIM_MINUTES * 60_000;
+
+/** Progress columns over `e` (hotlist_entries, possibly null from a left join) at `now`. */
+function progressColumns(now: Date): SQL {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const outcome = (value: HotlistOutcome) => sql`count(e.id) filter (where e.outcome = ${value})::int`;
+  return sql`
+    count(e.id)::int as total,
+    count(e.outcome)::int as called,
+    count(e.id) filter (where e.outcome is not null and e.callback_at is null)::int as settled,
+    ${outcome('reachedBooked')} as booked,
+    count(e.id) filter (where e.outcome = 'reachedDeclined' and e.callback_at is null)::int as declined,
+    ${outcome('voicemail')} as voicemail,
+    ${outcome('wrongNumber')} as wrong_number,
+    ${outcome('doNotCall')} as do_not_call,
+    count(e.id) filter (where e.outcome is not null and e.callback_at > ${at})::int as callbacks,
+    count(e.id) filter (where e.outcome is null or e.callback_at <= ${at})::int as remaining,
+    count(e.id) filter (where e.claimed_until > ${at})::int as in_call`;
+}
+
+const progressOf = (row: Row): HotlistProgress => ({
+  total: Number(row.total),
+  called: Number(row.called),
+  settled: Number(row.settled),
+  booked: Number(row.booked),
+  declined: Number(row.declined),
+  voicemail: Number(row.voicemail),
+  wrongNumber: Number(row.wrong_number),
+  doNotCall: Number(row.do_not_call),
+  callbacks: Number(row.callbacks),
+  remaining: Number(row.remaining),
+  inCall: Number(row.in_call),
+});
+
+/** Every live list of the clinic (or one) with its progress: one statement. */
+async function summaries(ctx: SignedInContext, now: Date, hotlistId?: string): Promise<HotlistSummary[]> {
+  const rows = await rowsOf(
+    ctx.db,
+    sql`
+    select h.id, h.name, h.reason, h.status, h.template_id, t.name as template_name, h.created_at, h.finished_at,
+           u.first_name as created_first, u.last_name as created_last,
+           ${progressColumns(now)}
+      from hotlists h
+      left join hotlist_entries e on e.instance_id = h.instance_id and e.hotlist_id = h.id
+      left join audience_templates t on t.instance_id = h.instance_id and t.id = h.template_id
+      left join users u on u.id = h.created_by
+     where h.instance_id = ${ctx.instanceId} and h.deleted_at is null
+       ${hotlistId ? sql`and h.id = ${hotlistId}` : sql``}
+     group by h.id, t.name, u.first_name, u.last_name
+     order by (h.status = 'finished'), h.created_at desc, h.id`,
+  );
+  return rows.map((row) => ({
+    id: String(row.id),
+    name: String(row.name),
+    reason: text(row.reason),
+    status: row.status as HotlistSummary['status'],
+    templateId: text(row.template_id),
+    templateName: text(row.template_name),
+    createdAt: iso(row.created_at)!,
+    createdByName: nameOf(row.created_first, row.created_last),
+    finishedAt: iso(row.finished_at),
+    progress: progressOf(row),
+  }));
+}
+
+/** Calls per staff member over the clinic's live lists (or one list): one statement. */
+async function staffRows(ctx: SignedInContext, hotlistId?: string): Promise<HotlistStaffRow[]> {
+  const rows = await rowsOf(
+    ctx.db,
+    sql`
+    select c.user_id, u.first_name, u.last_name,
+           count(*)::int as calls,
+           count(*) filter (where c.outcome in ('reachedBooked', 'reachedDeclined'))::int as reached,
+           count(*) filter (where c.outcome = 'reachedBooked')::int as booked,
+           max(c.created_at) as last_call_at
+      from hotlist_calls c
+      join hotlists h on h.instance_id = c.instance_id and h.id = c.hotlist_id and h.deleted_at is null
+      left join users u on u.id = c.user_id
+     where c.instance_id = ${ctx.instanceId}
+       ${hotlistId ? sql`and c.hotlist_id = ${hotlistId}` : sql``}
+     group by c.user_id, u.first_name, u.last_name
+     order by count(*) desc, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), c.user_id`,
+  );
+  return rows.map((row) => ({
+    userId: String(row.user_id),
+    name: nameOf(row.first_name, row.last_name) ?? '—',
+    calls: Number(row.calls),
+    reached: Number(row.reached),
+    booked: Number(row.booked),
+    lastCallAt: iso(row.last_call_at),
+  }));
+}
+
+async function findList(ctx: SignedInContext, id: string) {
+  const [row] = await ctx.db
+    .select()
+    .from(hotlists)
+    .where(and(eq(hotlists.instanceId, ctx.instanceId), eq(hotlists.id, id), isNull(hotlists.deletedAt)));
+  if (!row) throw notFound('hotlistNotFound');
+  return row;
+}
+
+async function findActiveList(ctx: SignedInContext, id: string) {
+  const list = await findList(ctx, id);
+  if (list.status !== 'active') throw new AppError('CONFLICT', 'hotlistFinished');
+  return list;
+}
+
+// ---- reads -------------------------------------------------------------------------------------------
+
+/** GET /api/hotlists: every list with its progress, and calls per staff member. */
+export async function listHotlists(ctx: SignedInContext, now = new Date()): Promise<HotlistDashboard> {
+  await requireOutreach(ctx);
+  return { data: await summaries(ctx, now), staff: await staffRows(ctx) };
+}
+
+function entryFilter(filter: HotlistEntriesQuery['filter']): SQL {
+  if (filter === 'all') return sql``;
+  if (filter === 'open') return sql`and e.outcome is null`;
+  if (filter === 'callback') return sql`and e.outcome is not null and e.callback_at is not null`;
+  return sql`and e.outcome = ${filter}`;
+}
+
+/** GET /api/hotlists/:id: progress, calls per staff member, and a page of the entries (audited: patient names). */
+export async function getHotlist(
+  ctx: SignedInContext,
+  id: string,
+  query: HotlistEntriesQuery,
+  now = new Date(),
+): Promise<HotlistDetail> {
+  await requireOutreach(ctx);
+  const list = await findList(ctx, id);
+  const [summary] = await summaries(ctx, now, list.id);
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const rows = await rowsOf(
+    ctx.db,
+    sql`
+    select e.id, e.position, e.patient_id, p.first_name, p.last_name, e.matched_codes, e.outcome, e.outcome_at,
+           ob.first_name as outcome_first, ob.last_name as outcome_last, e.callback_at, e.attempts,
+           case when e.claimed_until > ${at} then cb.first_name end as claim_first,
+           case when e.claimed_until > ${at} then cb.last_name end as claim_last,
+           count(*) over ()::int as total
+      from hotlist_entries e
+      join patients p on p.instance_id = e.instance_id and p.id = e.patient_id
+      left join users ob on ob.id = e.outcome_by
+      left join users cb on cb.id = e.claimed_by
+     where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id} ${entryFilter(query.filter)}
+     order by e.position, e.id
+     limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
+  );
+  // A page past the end still reports the total.
+  const totalRecords =
+    rows.length > 0
+      ? Number(rows[0]!.total)
+      : Number(
+          (
+            await rowsOf(
+              ctx.db,
+              sql`select count(*)::int as total from hotlist_entries e
+                   where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id} ${entryFilter(query.filter)}`,
+            )
+          )[0]?.total ?? 0,
+        );
+  const entries: HotlistEntryRow[] = rows.map((row) => ({
+    id: String(row.id),
+    position: Number(row.position),
+    patientId: String(row.patient_id),
+    patientName: nameOf(row.first_name, row.last_name) ?? '—',
+    matchedCodes: (row.matched_codes as string[] | null) ?? [],
+    outcome: (row.outcome as HotlistOutcome | null) ?? null,
+    outcomeAt: iso(row.outcome_at),
+    outcomeByName: nameOf(row.outcome_first, row.outcome_last),
+    callbackAt: iso(row.callback_at),
+    attempts: Number(row.attempts),
+    inCallWith: nameOf(row.claim_first, row.claim_last),
+  }));
+  const [mine] = await rowsOf(
+    ctx.db,
+    sql`select e.id from hotlist_entries e
+         where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id}
+           and e.claimed_by = ${ctx.actor.userId} and e.claimed_until > ${at}
+         order by e.position limit 1`,
+  );
+  if (entries.length > 0) {
+    await recordActivity(
+      ctx.db,
+      staffActivity(ctx, 'Patient List', 'Viewed', {
+        type: 'hotlist',
+        id: list.id,
+        description: `Viewed ${entries.length} patients of hot list "${list.name}" (page ${query.pageNumber + 1})`,
+      }),
+    );
+  }
+  return {
+    ...summary!,
+    staff: await staffRows(ctx, list.id),
+    entries: { totalRecords, data: entries },
+    myClaimEntryId: mine ? String(mine.id) : null,
+  };
+}
+
+// ---- managing lists (System Manager and Admin) ---------------------------------------------------------
+
+const ENTRY_CHUNK = 1000;
+
+/** POST /api/hotlists: freezes the template's patients now, in name order. */
+export async function createHotlist(ctx: SignedInContext, input: HotlistInput, now = new Date()): Promise<HotlistSummary> {
+  await requireOutreach(ctx);
+  requireSingleClinic(ctx);
+  const [template] = await ctx.db
+    .select()
+    .from(audienceTemplates)
+    .where(
+      and(
+        eq(audienceTemplates.instanceId, ctx.instanceId),
+        eq(audienceTemplates.id, input.templateId),
+        isNull(audienceTemplates.deletedAt),
+      ),
+    );
+  if (!template || template.kind !== 'hotlist') throw fieldError('templateId', 'invalid', 'templateNotFound');
+  const members = await resolveAudience(ctx.db, ctx.instanceId, template.rule, { kind: 'hotlist' }, now);
+  if (members.length === 0) throw fieldError('templateId', 'hotlistAudienceEmpty');
+
+  const [list] = await ctx.db
+    .insert(hotlists)
+    .values({
+      instanceId: ctx.instanceId,
+      name: input.name,
+      templateId: template.id,
+      rule: template.rule,
+      reason: input.reason,
+      entryCount: members.length,
+      createdBy: ctx.actor.userId,
+    })
+    .returning();
+  for (let start = 0; start < members.length; start += ENTRY_CHUNK) {
+    await ctx.db.insert(hotlistEntries).values(
+      members.slice(start, start + ENTRY_CHUNK).map((member, index) => ({
+        instanceId: ctx.instanceId,
+        hotlistId: list!.id,
+        patientId: member.patientId,
+        position: start + index + 1,
+        matchedCodes: member.matchedCodes,
+      })),
+    );
+  }
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient List', 'Created', {
+      type: 'hotlist',
+      id: list!.id,
+      description: `Created hot list "${list!.name}" with ${members.length} patients from template "${template.name}"`,
+    }),
+  );
+  const [summary] = await summaries(ctx, now, list!.id);
+  return summary!;
+}
+
+/** POST /api/hotlists/:id/finish: nobody works it any more; claims are let go. */
+export async function finishHotlist(ctx: SignedInContext, id: string, now = new Date()): Promise<HotlistSummary> {
+  await requireOutreach(ctx);
+  const list = await findActiveList(ctx, id);
+  await ctx.db
+    .update(hotlists)
+    .set({ status: 'finished', finishedAt: now, updatedAt: now })
+    .where(and(eq(hotlists.instanceId, ctx.instanceId), eq(hotlists.id, list.id)));
+  await ctx.db
+    .update(hotlistEntries)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(and(eq(hotlistEntries.instanceId, ctx.instanceId), eq(hotlistEntries.hotlistId, list.id)));
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient List', 'Updated', {
+      type: 'hotlist',
+      id: list.id,
+      description: `Finished hot list "${list.name}"`,
+    }),
+  );
+  const [summary] = await summaries(ctx, now, list.id);
+  return summary!;
+}
+
+/**
+ * DELETE /api/hotlists/:id: the list goes; its calls stay (they count as "contacted" for later
+ * audiences) and so do its "do not call" answers.
+ */
+export async function deleteHotlist(ctx: SignedInContext, id: string, now = new Date()): Promise<void> {
+  await requireOutreach(ctx);
+  const list = await findList(ctx, id);
+  await ctx.db
+    .update(hotlists)
+    .set({ deletedAt: now, updatedAt: now })
+    .where(and(eq(hotlists.instanceId, ctx.instanceId), eq(hotlists.id, list.id)));
+  await ctx.db
+    .update(hotlistEntries)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(and(eq(hotlistEntries.instanceId, ctx.instanceId), eq(hotlistEntries.hotlistId, list.id)));
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient List', 'Deleted', {
+      type: 'hotlist',
+      id: list.id,
+      description: `Deleted hot list "${list.name}"`,
+    }),
+  );
+}
+
+// ---- working a list --------------------------------------------------------------------------------------
+
+/** Due now, with the soonest call-back still to come. */
+async function queueState(ctx: SignedInContext, hotlistId: string, now: Date): Promise<HotlistQueue> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const [row] = await rowsOf(
+    ctx.db,
+    sql`select count(*) filter (where e.outcome is null or e.callback_at <= ${at})::int as remaining,
+               min(e.callback_at) filter (where e.outcome is not null and e.callback_at > ${at}) as next_callback_at
+          from hotlist_entries e
+         where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${hotlistId}`,
+  );
+  return { remaining: Number(row?.remaining ?? 0), nextCallbackAt: iso(row?.next_callback_at) };
+}
+
+/** The call screen's card for a claimed entry: patient, phones, last visit, earlier calls (one statement). */
+async function cardOf(
+  ctx: SignedInContext,
+  list: { reason: string | null },
+  entry: { id: string; patientId: string; matchedCodes: string[]; claimedUntil: Date; callbackAt: string | null },
+  now: Date,
+): Promise<HotlistCard> {
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  const [row] = await rowsOf(
+    ctx.db,
+    sql`
+    select p.first_name, p.last_name, p.date_of_birth::text as date_of_birth, p.preferred_language,
+           coalesce((
+             select json_agg(json_build_object('number', ph.number, 'phoneType', ph.phone_type, 'isPrimary', ph.is_primary,
+                                               'contactName', ph.contact_name, 'relation', ph.relation)
+                             order by ph.is_primary desc, (ph.phone_type = 7) desc, ph.created_at)
+               from patient_phone_numbers ph
+              where ph.instance_id = p.instance_id and ph.patient_id = p.id), '[]'::json) as phones,
+           greatest(
+             (select max(cv.visit_date) from coded_visits cv where cv.instance_id = p.instance_id and cv.patient_id = p.id),
+             (select max((a.starts_at at time zone ${timeZone})::date) from appointments a
+               where a.patient_id = p.id and a.instance_id = p.instance_id and a.deleted_at is null
+                 and a.status = ${AppointmentStatus.Completed} and a.starts_at <= ${now.toISOString()}::timestamptz)
+           )::text as last_visit,
+           coalesce((
+             select json_agg(json_build_object('id', c.id, 'outcome', c.outcome, 'note', c.note, 'callbackAt', c.callback_at,
+                                               'userFirst', u.first_name, 'userLast', u.last_name, 'createdAt', c.created_at)
+                             order by c.created_at desc)
+               from hotlist_calls c
+               left join users u on u.id = c.user_id
+              where c.instance_id = p.instance_id and c.entry_id = ${entry.id}), '[]'::json) as calls
+      from patients p
+     where p.instance_id = ${ctx.instanceId} and p.id = ${entry.patientId}`,
+  );
+  if (!row) throw notFound('patientNotFound');
+  const phones = (row.phones as HotlistPhone[]).map((phone) => ({
+    number: String(phone.number),
+    phoneType: Number(phone.phoneType),
+    isPrimary: Boolean(phone.isPrimary),
+    contactName: phone.contactName ?? null,
+    relation: phone.relation ?? null,
+  }));
+  const previousCalls: HotlistCall[] = (row.calls as Row[]).map((call) => ({
+    id: String(call.id),
+    outcome: call.outcome as HotlistOutcome,
+    note: text(call.note),
+    callbackAt: iso(call.callbackAt),
+    userName: nameOf(call.userFirst, call.userLast),
+    createdAt: iso(call.createdAt)!,
+  }));
+  return {
+    entryId: entry.id,
+    patientId: entry.patientId,
+    firstName: String(row.first_name),
+    lastName: String(row.last_name),
+    dateOfBirth: String(row.date_of_birth),
+    preferredLanguage: row.preferred_language === 'es' ? 'es' : 'en',
+    phones,
+    lastVisit: text(row.last_visit),
+    matchedCodes: entry.matchedCodes,
+    reason: list.reason,
+    claimedUntil: entry.claimedUntil.toISOString(),
+    callbackAt: entry.callbackAt,
+    previousCalls,
+  };
+}
+
+/**
+ * POST /api/hotlists/:id/next: the entry this user already holds (its claim renewed), else the next due
+ * one nobody holds: call-backs whose time has come first (soonest first), then patients not called yet
+ * in list order. One UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP LOCKED LIMIT 1) RETURNING.
+ */
+export async function nextEntry(ctx: SignedInContext, id: string, now = new Date()): Promise<HotlistNext> {
+  await requireOutreach(ctx);
+  const list = await findActiveList(ctx, id);
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const until = new Date(now.getTime() + CLAIM_MS);
+  const [claimed] = await rowsOf(
+    ctx.db,
+    sql`
+    with mine as (
+      select e.id from hotlist_entries e
+       where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id}
+         and e.claimed_by = ${ctx.actor.userId} and e.claimed_until > ${at}
+       order by e.position
+       limit 1
+    ),
+    due as (
+      select e.id from hotlist_entries e
+       where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id}
+         and not exists (select 1 from mine)
+         and (e.outcome is null or e.callback_at <= ${at})
+         and (e.claimed_until is null or e.claimed_until <= ${at})
+       order by (e.outcome is null), e.callback_at, e.position
+       limit 1
+       for update skip locked
+    )
+    update hotlist_entries e
+       set claimed_by = ${ctx.actor.userId}, claimed_until = ${until.toISOString()}::timestamptz, updated_at = ${at}
+     where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id}
+       and e.id = coalesce((select id from mine), (select id from due))
+    returning e.id, e.patient_id, e.matched_codes, e.outcome, e.callback_at`,
+  );
+  const state = await queueState(ctx, list.id, now);
+  if (!claimed) return { entry: null, ...state };
+  const entry = {
+    id: String(claimed.id),
+    patientId: String(claimed.patient_id),
+    matchedCodes: (claimed.matched_codes as string[] | null) ?? [],
+    claimedUntil: until,
+    callbackAt: claimed.outcome === null ? null : iso(claimed.callback_at),
+  };
+  const card = await cardOf(ctx, list, entry, now);
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient Profile', 'Viewed', {
+      type: 'patient',
+      id: entry.patientId,
+      description: `Opened for a call from hot list "${list.name}"`,
+    }),
+  );
+  return { entry: card, ...state };
+}
+
+/** The next weekday at HOTLIST_CALLBACK_HOUR on the clinic's clock: a voicemail's default call-back. */
+export function nextClinicDayMorning(now: Date, timeZone: string): Date {
+  const clock = clinicClock(now, timeZone);
+  const day = new Date(Date.UTC(clock.year, clock.month - 1, clock.day + 1));
+  while (day.getUTCDay() === 0 || day.getUTCDay() === 6) day.setUTCDate(day.getUTCDate() + 1);
+  return instantOfClinicTime(day.getUTCFullYear(), day.getUTCMonth() + 1, day.getUTCDate(), timeZone, HOTLIST_CALLBACK_HOUR);
+}
+
+async function findEntry(ctx: SignedInContext, hotlistId: string, entryId: string) {
+  const [entry] = await ctx.db
+    .select()
+    .from(hotlistEntries)
+    .where(
+      and(eq(hotlistEntries.instanceId, ctx.instanceId), eq(hotlistEntries.hotlistId, hotlistId), eq(hotlistEntries.id, entryId)),
+    );
+  if (!entry) throw notFound('hotlistEntryNotFound');
+  return entry;
+}
+
+/**
+ * POST /api/hotlists/:id/entries/:entryId/outcome: only the staff member holding the row records what
+ * came of the call (a claim that ran out still counts while nobody else took the row). Writes the call,
+ * settles the row or sets its call-back, lets the claim go; audited as a contact with the patient.
+ */
+export async function recordOutcome(
+  ctx: SignedInContext,
+  id: string,
+  entryId: string,
+  input: HotlistOutcomeInput,
+  now = new Date(),
+): Promise<HotlistQueue> {
+  await requireOutreach(ctx);
+  const list = await findActiveList(ctx, id);
+  const entry = await findEntry(ctx, list.id, entryId);
+  const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
+  let callbackAt: Date | null = input.callbackAt ? new Date(input.callbackAt) : null;
+  if (callbackAt) {
+    if (callbackAt.getTime() <= now.getTime()) throw fieldError('callbackAt', 'callbackInPast');
+    if (callbackAt.getTime() > now.getTime() + HOTLIST_CALLBACK_MAX_DAYS * 86_400_000) throw fieldError('callbackAt', 'invalid');
+  } else if (input.outcome === 'voicemail') {
+    callbackAt = nextClinicDayMorning(now, timeZone);
+  }
+  const [settled] = await rowsOf(
+    ctx.db,
+    sql`
+    update hotlist_entries e
+       set outcome = ${input.outcome}, outcome_at = ${now.toISOString()}::timestamptz, outcome_by = ${ctx.actor.userId},
+           callback_at = ${callbackAt ? callbackAt.toISOString() : null}::timestamptz, note = ${input.note},
+           attempts = e.attempts + 1, claimed_by = null, claimed_until = null, updated_at = ${now.toISOString()}::timestamptz
+     where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id} and e.id = ${entry.id}
+       and e.claimed_by = ${ctx.actor.userId}
+    returning e.id`,
+  );
+  if (!settled) throw new AppError('CONFLICT', 'hotlistNotClaimed');
+  await rowsOf(
+    ctx.db,
+    sql`insert into hotlist_calls (instance_id, hotlist_id, entry_id, patient_id, user_id, outcome, callback_at, note, created_at)
+        values (${ctx.instanceId}, ${list.id}, ${entry.id}, ${entry.patientId}, ${ctx.actor.userId}, ${input.outcome},
+                ${callbackAt ? callbackAt.toISOString() : null}::timestamptz, ${input.note}, ${now.toISOString()}::timestamptz)`,
+  );
+  const callback = callbackAt ? `, call back ${formatClinicDateTime(callbackAt, timeZone)}` : '';
+  await recordActivity(
+    ctx.db,
+    staffActivity(ctx, 'Patient Profile', 'Created', {
+      type: 'patient',
+      id: entry.patientId,
+      description: `Hot-list call recorded: ${input.outcome}${callback} (list "${list.name}")`,
+    }),
+  );
+  return queueState(ctx, list.id, now);
+}
+
+/** POST /api/hotlists/:id/entries/:entryId/release: the holder hands the row back to the queue unchanged. */
+export async function releaseEntry(ctx: SignedInContext, id: string, entryId: string): Promise<void> {
+  await requireOutreach(ctx);
+  const list = await findList(ctx, id);
+  const entry = await findEntry(ctx, list.id, entryId);
+  const released = await ctx.db
+    .update(hotlistEntries)
+    .set({ claimedBy: null, claimedUntil: null })
+    .where(
+      and(
+        eq(hotlistEntries.instanceId, ctx.instanceId),
+        eq(hotlistEntries.id, entry.id),
+        eq(hotlistEntries.claimedBy, ctx.actor.userId),
+      ),
+    )
+    .returning({ id: hotlistEntries.id });
+  if (released.length === 0) throw new AppError('CONFLICT', 'hotlistNotClaimed');
+}
