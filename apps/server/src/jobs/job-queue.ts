@@ -17,6 +17,10 @@ export const jobQueues = {
   intakeSweep: 'intake-sweep',
   /** Sends the care-pathway steps that are due, their reminders, and records what was missed (decision 0041). */
   pathwaySweep: 'pathway-sweep',
+  /** Imports one encounter CSV in batches, with progress (issue #15 §1, decision 0050). */
+  encounterImport: 'encounter-import',
+  /** Sends the next throttled batch of each approved campaign inside daytime hours (decision 0051). */
+  campaignSweep: 'campaign-sweep',
 } as const;
 /** Jobs one worker fetches at a time; a full batch fetches the next at once. */
 const WORK_BATCH_SIZE = 20;

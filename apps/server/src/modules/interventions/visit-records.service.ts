@@ -6,6 +6,7 @@ import type { SignedInContext } from '../../context';
 import { managedItems, users, visitRecords } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
+import { syncVisitRecordCodes } from '../outreach/coded-visits.service';
 
 type VisitRecordPayload = z.output<typeof visitRecordInputSchema>;
 
@@ -52,10 +53,12 @@ export async function saveVisitRecord(
       recordedBy: ctx.actor.userId,
       updatedAt: new Date(),
     };
-    await tx
+    const [saved] = await tx
       .insert(visitRecords)
       .values({ instanceId: ctx.instanceId, patientId: visit.patientId, appointmentId: visit.id, ...values })
-      .onConflictDoUpdate({ target: [visitRecords.instanceId, visitRecords.appointmentId], set: values });
+      .onConflictDoUpdate({ target: [visitRecords.instanceId, visitRecords.appointmentId], set: values })
+      .returning({ id: visitRecords.id });
+    await syncVisitRecordCodes(tx, ctx.instanceId, saved!.id);
     await recordActivity(
       tx,
       staffActivity(ctx, 'Appointments', 'Updated', { type: 'appointment', id: visit.id, description: 'Visit record saved' }),
