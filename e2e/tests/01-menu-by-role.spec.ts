@@ -8,6 +8,7 @@ const demoUsers: { email: string; role: Role; isParent: boolean }[] = [
   { email: 'admin@pathwell.demo', role: 'Admin', isParent: false },
   { email: 'doctor@pathwell.demo', role: 'Doctor', isParent: false },
   { email: 'staff@pathwell.demo', role: 'Staff', isParent: false },
+  { email: 'approver@pathwell.demo', role: 'Admin', isParent: false },
   { email: 'admin2@pathwell.demo', role: 'Admin', isParent: false },
   { email: 'parent@pathwell.demo', role: 'Admin', isParent: true },
 ];

@@ -5,6 +5,29 @@ import type { MenuFlags } from '@pathwell/contracts/session';
 
 export const DEMO_PASSWORD = 'Pathwell#2026';
 
+/** Riverside's demo sign-ins (README): two admins, so one approves what the other writes (issue #15). */
+export const demoLogins = {
+  manager: 'manager@pathwell.demo',
+  admin: 'admin@pathwell.demo',
+  approver: 'approver@pathwell.demo',
+  doctor: 'doctor@pathwell.demo',
+  staff: 'staff@pathwell.demo',
+} as const;
+export type DemoLogin = keyof typeof demoLogins;
+
+/** Signs a demo user of Riverside in through the sign-in page. */
+export async function signInAs(page: Page, who: DemoLogin) {
+  await signIn(page, demoLogins[who]);
+}
+
+/** A demo user's API token and id, and the header that carries it, for calls made beside the screens. */
+export async function apiSignIn(request: APIRequestContext, who: DemoLogin) {
+  const response = await request.post('/api/users/authenticate', { data: { email: demoLogins[who], password: DEMO_PASSWORD } });
+  expect(response.status(), await response.text()).toBe(200);
+  const { token, id } = (await response.json()) as { token: string; id: string };
+  return { token, id, headers: { authorization: `Bearer ${token}` } };
+}
+
 export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
   await page.goto('/signin');
   await page.getByTestId('sign-in-email').fill(email);

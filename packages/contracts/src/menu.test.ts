@@ -112,16 +112,45 @@ describe('visibility rules on the clinic menu', () => {
       visible: true,
     },
     { rule: 'an Admin sees the Patient Hotlist', ctx: context('Admin'), id: 'patientHotlist', visible: true },
+    { rule: 'an Admin sees Patient Campaigns', ctx: context('Admin'), id: 'patientCampaigns', visible: true },
+    { rule: 'an Admin sees Campaign Results', ctx: context('Admin'), id: 'campaignResults', visible: true },
+    { rule: 'a System Manager sees Patient Campaigns', ctx: context('SystemManager'), id: 'patientCampaigns', visible: true },
+    // Decision 0049: Doctors see Campaign Results only; Staff work the hot lists; campaigns are for managers.
+    { rule: 'a Doctor sees Campaign Results', ctx: context('Doctor'), id: 'campaignResults', visible: true },
+    { rule: 'a Doctor sees the Campaigns group that holds the results', ctx: context('Doctor'), id: 'campaigns', visible: true },
+    { rule: 'a Doctor does not get Patient Campaigns', ctx: context('Doctor'), id: 'patientCampaigns', visible: false },
+    { rule: 'a Doctor does not get the Patient Hotlist', ctx: context('Doctor'), id: 'patientHotlist', visible: false },
+    { rule: 'a Staff user sees the Patient Hotlist they work', ctx: context('Staff'), id: 'patientHotlist', visible: true },
     {
-      rule: 'a Doctor does not get campaigns, not even Campaign Results',
-      ctx: context('Doctor'),
+      rule: 'a Staff user sees the Campaigns group that holds the hot lists',
+      ctx: context('Staff'),
+      id: 'campaigns',
+      visible: true,
+    },
+    { rule: 'a Staff user does not get Patient Campaigns', ctx: context('Staff'), id: 'patientCampaigns', visible: false },
+    { rule: 'a Staff user does not get Campaign Results', ctx: context('Staff'), id: 'campaignResults', visible: false },
+    {
+      rule: 'a Doctor loses Campaign Results when campaigns are disabled',
+      ctx: context('Doctor', { flags: { campaignsEnabled: false } }),
       id: 'campaignResults',
       visible: false,
     },
     {
-      rule: 'a Staff user does not get campaigns although the group lists Staff',
-      ctx: context('Staff'),
-      id: 'campaigns',
+      rule: 'a Staff user loses the Patient Hotlist when campaigns are disabled',
+      ctx: context('Staff', { flags: { campaignsEnabled: false } }),
+      id: 'patientHotlist',
+      visible: false,
+    },
+    {
+      rule: 'a Doctor of a campaign-only clinic sees Campaign Results even with the campaigns switch off',
+      ctx: context('Doctor', { flags: { campaignOnly: true, campaignsEnabled: false } }),
+      id: 'campaignResults',
+      visible: true,
+    },
+    {
+      rule: 'a Staff user of a campaign-only clinic still does not get Patient Campaigns',
+      ctx: context('Staff', { flags: { campaignOnly: true } }),
+      id: 'patientCampaigns',
       visible: false,
     },
     {
@@ -318,6 +347,14 @@ const testTree: MenuItem[] = [
     campaigns: 'page',
   },
   {
+    id: 'campaignForManagers',
+    titleKey: 'menu.patientCampaigns',
+    url: '/t/campaign-managers',
+    type: 'item',
+    access: ['SystemManager', 'Admin'],
+    campaigns: 'page',
+  },
+  {
     id: 'supportForAll',
     titleKey: 'menu.contactSupport',
     url: '/t/support',
@@ -358,19 +395,44 @@ describe('visibility rules on per-item flags', () => {
       id: 'adminsOnly',
       visible: false,
     },
+    // Decision 0049: a campaign page follows its access list like any other item (no blanket rule by role).
     {
-      rule: 'a Doctor does not get campaigns even when the access list names Doctors',
+      rule: 'a Doctor gets a campaign page whose access list names Doctors',
       ctx: context('Doctor'),
       id: 'campaignForAll',
+      visible: true,
+    },
+    {
+      rule: 'a Staff user gets a campaign page whose access list names Staff',
+      ctx: context('Staff'),
+      id: 'campaignForAll',
+      visible: true,
+    },
+    {
+      rule: 'a Doctor does not get a campaign page for managers',
+      ctx: context('Doctor'),
+      id: 'campaignForManagers',
       visible: false,
     },
     {
-      rule: 'a Staff user does not get campaigns even when the access list names Staff',
+      rule: 'a Staff user does not get a campaign page for managers',
       ctx: context('Staff'),
-      id: 'campaignForAll',
+      id: 'campaignForManagers',
       visible: false,
     },
     { rule: 'an Admin gets a campaign page the access list names', ctx: context('Admin'), id: 'campaignForAll', visible: true },
+    {
+      rule: 'a campaign page for everyone is hidden from a Doctor when campaigns are disabled',
+      ctx: context('Doctor', { flags: { campaignsEnabled: false } }),
+      id: 'campaignForAll',
+      visible: false,
+    },
+    {
+      rule: 'a campaign page for everyone is hidden from Staff when campaigns are disabled',
+      ctx: context('Staff', { flags: { campaignsEnabled: false } }),
+      id: 'campaignForAll',
+      visible: false,
+    },
     { rule: 'a Staff user keeps campaign support items', ctx: context('Staff'), id: 'supportForAll', visible: true },
     { rule: 'a collapse with no visible children is dropped', ctx: context('Doctor'), id: 'adminCollapse', visible: false },
     { rule: 'a collapse with a visible child is kept', ctx: context('Admin'), id: 'adminCollapse', visible: true },
@@ -553,6 +615,7 @@ describe('top-level menu of each role with default flags', () => {
     {
       role: 'Doctor',
       labels: [
+        'Campaigns',
         'Provider Appointment Dashboard',
         'Pathways',
         'Patients',
@@ -565,11 +628,31 @@ describe('top-level menu of each role with default flags', () => {
     },
     {
       role: 'Staff',
-      labels: ['Staff Appointments', 'Pathways', 'Patients', 'Media Center', 'Contact Support'],
+      labels: ['Campaigns', 'Staff Appointments', 'Pathways', 'Patients', 'Media Center', 'Contact Support'],
     },
   ])('$role sees exactly these top-level entries', ({ role, labels }) => {
     expect(topLabels(context(role))).toEqual(labels);
   });
+
+  it.each<{ role: Role; urls: string[] }>([
+    {
+      role: 'SystemManager',
+      urls: ['/patientcampaigns/dashboard', '/patienthotlist/dashboard', '/patientcampaigns/results'],
+    },
+    { role: 'Admin', urls: ['/patientcampaigns/dashboard', '/patienthotlist/dashboard', '/patientcampaigns/results'] },
+    { role: 'Doctor', urls: ['/patientcampaigns/results'] },
+    { role: 'Staff', urls: ['/patienthotlist/dashboard'] },
+  ])('the Campaigns group of a $role holds exactly these pages (decision 0049)', ({ role, urls }) => {
+    const group = visibleMenu(context(role)).find((item) => item.id === 'campaigns');
+    expect(group?.children?.map((item) => item.url)).toEqual(urls);
+  });
+
+  it.each<Role>(['SystemManager', 'Admin', 'Doctor', 'Staff'])(
+    'a %s has no Campaigns group when campaigns are disabled',
+    (role) => {
+      expect(topLabels(context(role, { flags: { campaignsEnabled: false } }))).not.toContain('Campaigns');
+    },
+  );
 
   it('the Admin group of an Admin lists every configuration screen except Instance Settings', () => {
     const admin = visibleMenu(context('Admin')).find((item) => item.id === 'admin');
@@ -705,6 +788,44 @@ describe('canAccessPath', () => {
       allowed: false,
     },
     {
+      rule: 'a Doctor opens Campaign Results',
+      ctx: context('Doctor'),
+      path: '/patientcampaigns/results',
+      allowed: true,
+    },
+    {
+      rule: 'a Doctor cannot open the campaigns dashboard',
+      ctx: context('Doctor'),
+      path: '/patientcampaigns/dashboard',
+      allowed: false,
+    },
+    { rule: 'a Doctor cannot open the hot lists', ctx: context('Doctor'), path: '/patienthotlist/dashboard', allowed: false },
+    { rule: 'a Staff user opens the hot lists', ctx: context('Staff'), path: '/patienthotlist/dashboard', allowed: true },
+    {
+      rule: 'a Staff user cannot open the campaigns dashboard',
+      ctx: context('Staff'),
+      path: '/patientcampaigns/dashboard',
+      allowed: false,
+    },
+    {
+      rule: 'a Staff user cannot open Campaign Results',
+      ctx: context('Staff'),
+      path: '/patientcampaigns/results',
+      allowed: false,
+    },
+    {
+      rule: 'the hot lists close for Staff when campaigns are disabled',
+      ctx: context('Staff', { flags: { campaignsEnabled: false } }),
+      path: '/patienthotlist/dashboard',
+      allowed: false,
+    },
+    {
+      rule: 'Campaign Results close for a Doctor when campaigns are disabled',
+      ctx: context('Doctor', { flags: { campaignsEnabled: false } }),
+      path: '/patientcampaigns/results',
+      allowed: false,
+    },
+    {
       rule: 'a parent user in the all-clinics view cannot open New Patient',
       ctx: context('Admin', { isParent: true, allClinicsView: true }),
       path: '/patients/basicintake',
@@ -738,6 +859,8 @@ describe('menuAccessFor', () => {
     { url: '/admin/instancesettings', access: ['SystemManager'] },
     { url: '/pathways', access: ['SystemManager', 'Admin', 'Doctor', 'Staff'] },
     { url: '/patientcampaigns/results', access: ['SystemManager', 'Admin', 'Doctor'] },
+    { url: '/patientcampaigns/dashboard', access: ['SystemManager', 'Admin'] },
+    { url: '/patienthotlist/dashboard', access: ['SystemManager', 'Admin', 'Staff'] },
     { url: '/resources/faq', access: ['SystemManager', 'Admin'] },
     { url: '/my-account', access: undefined },
     { url: '/users/userform/1', access: undefined },

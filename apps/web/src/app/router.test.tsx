@@ -79,6 +79,18 @@ describe('routes', () => {
     expect(await screen.findByText('Looks like you are not authorized to access this page.')).toBeInTheDocument();
   });
 
+  it.each([
+    ['Doctor', '/patientcampaigns/dashboard'],
+    ['Staff', '/patientcampaigns/dashboard'],
+    ['Staff', '/patientcampaigns/results'],
+    ['Doctor', '/patienthotlist/dashboard'],
+  ] as const)('shows a %s the unauthorized page at %s (decision 0049)', async (role, path) => {
+    signedInAs(role);
+    fakeApi([{ path: '/api/session', body: makeSession({ user: { role } }) }, ...shellCalls]);
+    renderApp(path);
+    expect(await screen.findByText('Looks like you are not authorized to access this page.')).toBeInTheDocument();
+  });
+
   it('signs out through the user menu: revokes the token, clears the session and lands on /signin', async () => {
     signedInAs('Admin');
     localStorage.setItem(storageKeys.rememberedEmail, 'admin@pathwell.demo');

@@ -9,6 +9,7 @@ import { seedDemoPainJournal } from './demo-pain-journal';
 import { seedDemoMedicines } from './demo-medicines';
 import { seedDemoPathways } from './demo-pathways';
 import { seedDemoReports } from './demo-reports';
+import { seedDemoOutreach } from './demo-outreach';
 import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
@@ -37,6 +38,15 @@ export const demoUsers = [
   },
   { email: 'staff@pathwell.demo', firstName: 'Sam', lastName: 'Lee', role: 'Staff', clinic: 'riverside', isParent: false },
   { email: 'admin2@pathwell.demo', firstName: 'Jordan', lastName: 'Blake', role: 'Admin', clinic: 'lakeside', isParent: false },
+  // Riverside's second admin: approves the campaigns the first one writes (issue #15).
+  {
+    email: 'approver@pathwell.demo',
+    firstName: 'Taylor',
+    lastName: 'Nguyen',
+    role: 'Admin',
+    clinic: 'riverside',
+    isParent: false,
+  },
   { email: 'parent@pathwell.demo', firstName: 'Priya', lastName: 'Shah', role: 'Admin', clinic: 'riverside', isParent: true },
 ] as const;
 
@@ -104,6 +114,8 @@ export async function seedDemo(db: Database): Promise<void> {
     }
     const doctors: Partial<Record<keyof typeof clinics, string>> = {};
     let riversideAdmin: string | null = null;
+    let riversideApprover: string | null = null;
+    let riversideStaff: string | null = null;
     for (const demo of demoUsers) {
       const [user] = await tx
         .insert(users)
@@ -122,6 +134,8 @@ export async function seedDemo(db: Database): Promise<void> {
       await tx.insert(userInstances).values(memberOf.map((clinic) => ({ userId: user!.id, instanceId: clinic.id })));
       if (demo.role === 'Doctor') doctors[demo.clinic] = user!.id;
       if (demo.email === 'admin@pathwell.demo') riversideAdmin = user!.id;
+      if (demo.email === 'approver@pathwell.demo') riversideApprover = user!.id;
+      if (demo.email === 'staff@pathwell.demo') riversideStaff = user!.id;
     }
     // 150 patients per clinic with six months of visits (docs/decisions/0015-demo-and-volume-data.md).
     await seedDemoPatients(tx, { instanceId: clinics.riverside.id, doctorId: doctors.riverside ?? null, seed: 1 });
@@ -138,6 +152,16 @@ export async function seedDemo(db: Database): Promise<void> {
     await seedDemoMedicines(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
     await seedDemoPathways(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
     await seedDemoReports(tx, { instanceId: clinics.riverside.id, timeZone: 'America/Chicago' });
+    // Campaigns and hot lists last: the coded visits follow every visit the other demo files made.
+    if (riversideAdmin && riversideApprover && riversideStaff) {
+      await seedDemoOutreach(tx, {
+        instanceId: clinics.riverside.id,
+        timeZone: 'America/Chicago',
+        authorId: riversideAdmin,
+        approverId: riversideApprover,
+        staffId: riversideStaff,
+      });
+    }
   });
 }
 

@@ -20,6 +20,7 @@ const contexts: Record<string, MenuContext> = {
   'a System Manager': { role: 'SystemManager', isParent: false, isChild: false, allClinicsView: false, flags },
   'an Admin': { role: 'Admin', isParent: false, isChild: false, allClinicsView: false, flags },
   'a Doctor': { role: 'Doctor', isParent: false, isChild: false, allClinicsView: false, flags },
+  'a Staff member': { role: 'Staff', isParent: false, isChild: false, allClinicsView: false, flags },
   'a Staff member without campaigns': {
     role: 'Staff',
     isParent: false,
