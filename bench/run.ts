@@ -4,7 +4,10 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app';
 import { loadConfig } from '../apps/server/src/config';
-import { openDatabase } from '../apps/server/src/db/client';
+import { openDatabase, type Database } from '../apps/server/src/db/client';
+import { withClinics } from '../apps/server/src/db/tenancy';
+import { countAudience } from '../apps/server/src/modules/outreach/audience.service';
+import { audienceRuleSchema, type AudienceRuleInput } from '@pathwell/contracts/outreach';
 import { DEMO_PASSWORD } from '../apps/server/src/db/seed/demo';
 import { volumeEmail } from '../apps/server/src/db/seed/volume';
 
@@ -238,6 +241,8 @@ interface Context {
   patientIds: string[];
   /** The clinic's 'Female' gender item, for the sandbox variant filtered by gender. */
   femaleId: string | null;
+  /** The app's own database handle (drizzle), for cases that call a service function directly. */
+  db: Database;
 }
 
 interface Case {
@@ -256,6 +261,8 @@ interface Case {
   list?: boolean;
   http: (ctx: Context, index: number) => { method: string; path: string; body?: unknown };
   sql?: (ctx: Context, index: number) => Promise<void>;
+  /** No endpoint of its own: only the SQL side is measured (`http` is then not called). */
+  sqlOnly?: string;
 }
 
 interface CaseResult {
@@ -485,6 +492,7 @@ const cases: Case[] = [
       }),
   },
   ...reportCases(),
+  ...audienceCases(),
 ];
 
 /**
@@ -524,6 +532,52 @@ function reportCases(): Case[] {
       dateFilter: 7,
     })),
   ];
+}
+
+/** The clinic's date `months` months before today (the volume clinics are in America/Chicago). */
+function clinicMonthsAgo(months: number, days = 0) {
+  const today = new Date(`${new Date().toLocaleDateString('en-CA', { timeZone: 'America/Chicago' })}T12:00:00Z`);
+  today.setUTCMonth(today.getUTCMonth() - months);
+  today.setUTCDate(today.getUTCDate() - days);
+  return today.toISOString().slice(0, 10);
+}
+
+/**
+ * Code pull audiences (issue #15 §2: counting and previewing a 1,000,000-patient clinic with 5,000,000
+ * coded visits under 2 s), as the clinic's Admin, on a database seeded with `--coded-visits`. The preview
+ * is the endpoint (count and the first 25 by name, one statement) against its own statements replayed;
+ * the count is `countAudience` itself (what a campaign shows before approval) on the app's connection
+ * in the clinic's row-level security, with no endpoint of its own.
+ */
+function audienceCases(): Case[] {
+  const lumbar = ['M54.16', 'M54.17', 'M51.16'];
+  const rules: [string, () => AudienceRuleInput][] = [
+    ['Any 3 lumbar, last visit > 6 mo', () => ({ codes: lumbar, matchMode: 2, lastVisitBefore: clinicMonthsAgo(6) })],
+    ['All M54.16 + M51.16', () => ({ codes: ['M54.16', 'M51.16'], matchMode: 1 })],
+    ['Timeframe 3 lumbar, 90 days', () => ({ codes: lumbar, matchMode: 3, codedFrom: clinicMonthsAgo(0, 90), codedTo: clinicMonthsAgo(0) })],
+  ];
+  const path = '/api/patients/patientscontrollistfortemplate';
+  return rules.flatMap(([label, rule]): Case[] => [
+    {
+      name: `audience preview (${label})`,
+      tags: ['audiences'],
+      as: 'admin',
+      report: { variants: 1 },
+      http: () => ({ method: 'POST', path, body: { kind: 'campaign', rule: rule() } }),
+    },
+    {
+      name: `audience count (${label})`,
+      tags: ['audiences'],
+      sqlOnly: 'countAudience (no endpoint)',
+      http: () => ({ method: 'POST', path, body: { kind: 'campaign', rule: rule() } }),
+      sql: async (ctx) => {
+        const parsed = audienceRuleSchema.parse(rule());
+        await withClinics(ctx.db, [ctx.instanceId], (tx) =>
+          countAudience(tx, ctx.instanceId, parsed, { kind: 'campaign', channels: [] }),
+        );
+      },
+    },
+  ]);
 }
 
 /** The session lookup of the auth plugin is HTTP's own statement (as for the other cases): not replayed. */
@@ -593,6 +647,7 @@ async function runTarget(
       email,
       patientIds: sample.map((row) => row.id),
       femaleId: counts[0]!.female,
+      db: handle.db,
     };
     const results: CaseResult[] = [];
     const picked = args.only?.split(',').map((word) => word.trim().toLowerCase());
@@ -616,6 +671,7 @@ async function runTarget(
       let sqlStats: Stats;
       let httpStatements: number | null = null;
       try {
+        if (item.sqlOnly) throw Object.assign(new Error(item.sqlOnly), { sqlOnly: true });
         if (item.report) {
           // One request of each variant alone, its statements kept; a second pass after the warm-up below
           // replaces them, so statements of a connection's first use (none today) are not replayed.
@@ -648,8 +704,9 @@ async function runTarget(
       } catch (error) {
         const status = (error as { status?: number }).status;
         httpStats = {
-          unavailable:
-            status === 404
+          unavailable: item.sqlOnly
+            ? item.sqlOnly
+            : status === 404
               ? 'endpoint not available (404)'
               : status === 403 && item.report
                 ? `refused (403): ${(error as Error).message.slice(4, 120)}`
@@ -693,10 +750,16 @@ const isStats = (value: CaseResult['http'] | null): value is Stats => value !== 
 
 /**
  * HTTP over its own SQL at p50: 1.5x for the staff cases (issue #4); the data sandbox 1.2x and at most
- * 1 s (issue #14 §5); the other reports have no such target, only the one across sizes.
+ * 1 s (issue #14 §5); the other reports have no such target, only the one across sizes; audiences
+ * at most 2 s (issue #15 §2).
  */
 function verdictOf(result: CaseResult): string {
   const { http, sql } = result;
+  // Audiences (issue #15 §2): at most 2 s p95, the endpoint's own time (the count: its SQL's).
+  if (result.name.startsWith('audience ')) {
+    const own = isStats(http) ? http : sql;
+    return own ? `${own.p95 <= 2000 ? 'met' : 'NOT met'} (≤ 2 s p95)` : '—';
+  }
   if (!isStats(http) || !isStats(sql)) return '—';
   const ratio = http.p50 / sql.p50;
   const isReport = cases.find((entry) => entry.name === result.name)?.report;

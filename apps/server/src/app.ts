@@ -38,6 +38,9 @@ import { closeAccountRoutes } from './modules/intake/close-account.routes';
 import { consentLinkRoutes } from './modules/intake/consent-links.routes';
 import { INTAKE_SWEEP_CRON, sendDueIntakes } from './modules/intake/intake-auto-send';
 import { PATHWAY_SWEEP_CRON, runDuePathwaySteps } from './modules/pathways/pathway-runner';
+import { CAMPAIGN_SWEEP_CRON, runCampaignSends } from './modules/outreach/campaign-sender';
+import { campaignRoutes } from './modules/outreach/campaigns.routes';
+import { shortLinkRoutes } from './modules/outreach/short-links.routes';
 import { pathwayRoutes } from './modules/pathways/pathways.routes';
 import { legalRoutes } from './modules/legal/legal.routes';
 import { interventionRoutes } from './modules/interventions/interventions.routes';
@@ -57,6 +60,12 @@ import { officeVisitsRoutes } from './modules/reports/office-visits.routes';
 import { performanceReportRoutes } from './modules/reports/performance.routes';
 import { summaryReportRoutes } from './modules/reports/summary.routes';
 import { patientMedicineRoutes } from './modules/medicines/patient-medicines.routes';
+import { codeGroupRoutes } from './modules/outreach/code-groups.routes';
+import { encounterImportRoutes } from './modules/outreach/encounter-imports.routes';
+import { appointmentCodeRoutes } from './modules/outreach/appointment-codes.routes';
+import { runEncounterImport, type EncounterImportJob } from './modules/outreach/encounter-imports.service';
+import { hotlistRoutes } from './modules/outreach/hotlists.routes';
+import { audienceTemplateRoutes } from './modules/outreach/audience-templates.routes';
 
 export interface BuildOptions {
   config: Config;
@@ -156,6 +165,14 @@ export async function buildApp({
   } else {
     await jobs.unschedule(jobQueues.pathwaySweep);
   }
+  await jobs.work(jobQueues.campaignSweep, async () => {
+    await runCampaignSends(database.db, { config, mailer: messenger, jobs });
+  });
+  // Campaign sends (decision 0051): every minute, on the same switch as the intake and pathway sweeps.
+  if (config.intakeAutoSend) await jobs.schedule(jobQueues.campaignSweep, CAMPAIGN_SWEEP_CRON);
+  else await jobs.unschedule(jobQueues.campaignSweep);
+  // Encounter CSV imports (decision 0050): one job per uploaded file, run as the file's clinic.
+  await jobs.work<EncounterImportJob>(jobQueues.encounterImport, (data) => runEncounterImport(database.db, config, data));
   await app.register(authPlugin, { db: database.db, readDb: readDatabase?.db, config, mailer: messenger, jobs, events });
 
   await app.register(healthRoutes, { databaseKind: database.kind });
@@ -199,6 +216,13 @@ export async function buildApp({
   await app.register(performanceReportRoutes);
   await app.register(summaryReportRoutes);
   await app.register(patientMedicineRoutes);
+  await app.register(campaignRoutes);
+  await app.register(shortLinkRoutes);
+  await app.register(codeGroupRoutes);
+  await app.register(encounterImportRoutes);
+  await app.register(appointmentCodeRoutes);
+  await app.register(hotlistRoutes);
+  await app.register(audienceTemplateRoutes);
   if (routes) await app.register(routes);
 
   await app.register(webPlugin, { webDist: config.webDist });

@@ -849,6 +849,31 @@ describe('canAccessPath', () => {
       path: '/patients/nevro/chatternotification',
       allowed: true,
     },
+    // Decision 0049: the campaign screens outside a menu url follow the item they are reached from.
+    ...[
+      '/patientcampaigns/newcampaign',
+      '/patientcampaigns/3f0c',
+      '/editcampaign/3f0c',
+      '/approvedcampaign/3f0c',
+      '/campaignResponse/3f0c',
+      '/templateList',
+      '/codepulls/templates',
+      '/hotlisttemplatelist',
+      '/patienthotlist/newcampaign',
+    ].flatMap((path) => [
+      { rule: `a Doctor may not open ${path}`, ctx: context('Doctor'), path, allowed: false },
+      { rule: `a Staff user may not open ${path}`, ctx: context('Staff'), path, allowed: false },
+      { rule: `an Admin opens ${path}`, ctx: context('Admin'), path, allowed: true },
+      {
+        rule: `an Admin may not open ${path} while campaigns are off`,
+        ctx: context('Admin', { flags: { campaignsEnabled: false } }),
+        path,
+        allowed: false,
+      },
+    ]),
+    { rule: 'a Doctor opens campaign results', ctx: context('Doctor'), path: '/patientcampaigns/results', allowed: true },
+    { rule: 'a Staff user works a hot list', ctx: context('Staff'), path: '/patienthotlist/3f0c', allowed: true },
+    { rule: 'a Doctor may not work a hot list', ctx: context('Doctor'), path: '/patienthotlist/3f0c', allowed: false },
   ])('$rule', ({ ctx, path, allowed }) => {
     expect(canAccessPath(ctx, path)).toBe(allowed);
   });

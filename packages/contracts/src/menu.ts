@@ -523,10 +523,29 @@ const effectiveAccess = new Map<string, Role[]>();
 
 const isUnder = (path: string, url: string): boolean => path === url || path.startsWith(`${url}/`);
 
+/**
+ * Screens reached from a menu item's page but not under its url: they follow that item's rules
+ * (decision 0049). The more specific path comes first.
+ */
+const governedElsewhere: readonly { path: string; itemId: MenuTitle }[] = [
+  { path: '/patienthotlist/newcampaign', itemId: 'patientCampaigns' },
+  { path: '/patienthotlist', itemId: 'patientHotlist' },
+  { path: '/patientcampaigns', itemId: 'patientCampaigns' },
+  { path: '/editcampaign', itemId: 'patientCampaigns' },
+  { path: '/approvedcampaign', itemId: 'patientCampaigns' },
+  { path: '/campaignresponse', itemId: 'patientCampaigns' },
+  { path: '/templatelist', itemId: 'patientCampaigns' },
+  { path: '/codepulls', itemId: 'patientCampaigns' },
+  { path: '/hotlisttemplatelist', itemId: 'patientCampaigns' },
+];
+
 /** The menu item whose url is the path or an ancestor of it (`/users` governs `/users/userform/7`). */
 function governingItem(path: string): MenuItem | undefined {
   const target = normalizePath(path);
-  return linkedItems.find((item) => isUnder(target, normalizePath(item.url ?? '')));
+  const linked = linkedItems.find((item) => isUnder(target, normalizePath(item.url ?? '')));
+  if (linked) return linked;
+  const elsewhere = governedElsewhere.find((entry) => isUnder(target, entry.path));
+  return elsewhere ? linkedItems.find((item) => item.id === elsewhere.itemId) : undefined;
 }
 
 /**

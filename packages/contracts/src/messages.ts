@@ -171,6 +171,32 @@ export const validationMessages = {
     en: 'This form ships with its own wording; only ODI, NDI, PROMIS Global-10 and SOAPP-R take an imported wording',
     es: 'Este formulario incluye su propio texto; solo ODI, NDI, PROMIS Global-10 y SOAPP-R admiten un texto importado',
   },
+  // Encounter import and code groups (issue #15 §1, decision 0050)
+  codeGroupNameTaken: {
+    en: 'Another code group has this name',
+    es: 'Otro grupo de códigos tiene este nombre',
+  },
+  importPatientNotFound: {
+    en: 'No patient matches this row (external id, or name and date of birth)',
+    es: 'Ningún paciente coincide con esta fila (id externo, o nombre y fecha de nacimiento)',
+  },
+  importPatientAmbiguous: {
+    en: 'More than one patient matches this name and date of birth; use the external id',
+    es: 'Más de un paciente coincide con este nombre y fecha de nacimiento; use el id externo',
+  },
+  importCodesMissing: {
+    en: 'This row has no diagnosis or procedure code',
+    es: 'Esta fila no tiene ningún código de diagnóstico ni de procedimiento',
+  },
+  importColumnMissing: { en: 'This column is not in the file', es: 'Esta columna no está en el archivo' },
+  csvUnreadable: {
+    en: 'The file is not a readable CSV with a header row',
+    es: 'El archivo no es un CSV legible con una fila de encabezados',
+  },
+  csvEmpty: { en: 'The file has no rows below its header', es: 'El archivo no tiene filas debajo del encabezado' },
+  // Hot lists (issue #15 §4, decision 0052)
+  hotlistAudienceEmpty: { en: 'No patient matches this template now', es: 'Ningún paciente coincide ahora con esta plantilla' },
+  callbackInPast: { en: 'Choose a call-back time in the future', es: 'Elija una hora de devolución de llamada futura' },
 } as const;
 export type ValidationMessageKey = keyof typeof validationMessages;
 

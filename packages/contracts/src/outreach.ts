@@ -165,6 +165,53 @@ export const audiencePreviewSchema = z.object({
 });
 export type AudiencePreview = z.infer<typeof audiencePreviewSchema>;
 
+/** A stored rule as answers carry it (already normalised: no transforms, which answers cannot encode). */
+export const audienceRuleOutputSchema = z.object({
+  codes: z.array(z.string()),
+  codeGroupIds: z.array(idSchema),
+  matchMode: codeMatchModeSchema,
+  codedFrom: z.string().nullable(),
+  codedTo: z.string().nullable(),
+  lastVisitBefore: z.string().nullable(),
+  lastVisitAfter: z.string().nullable(),
+  noUpcomingAppointment: z.boolean(),
+  ageMin: z.number().int().nullable(),
+  ageMax: z.number().int().nullable(),
+  providerIds: z.array(idSchema),
+  payorStatusIds: z.array(idSchema),
+  studyGroupIds: z.array(idSchema),
+  excludeContactedWithinDays: z.number().int().nullable(),
+}) satisfies z.ZodType<AudienceRule>;
+
+/** A saved template as the API answers it (`GET /api/audiencetemplates`). */
+export const audienceTemplateSchema = z.object({
+  id: idSchema,
+  kind: z.enum(audienceTemplateKinds),
+  name: z.string(),
+  description: z.string().nullable(),
+  rule: audienceRuleOutputSchema,
+  updatedAt: z.string(),
+  createdByName: z.string().nullable(),
+});
+export type AudienceTemplate = z.infer<typeof audienceTemplateSchema>;
+
+export const audienceTemplateListQuerySchema = z.object({ kind: z.enum(audienceTemplateKinds, { error: 'invalid' }).optional() });
+
+/**
+ * `POST /api/patients/patientscontrollistfortemplate` (section 7): the audience of a rule being built
+ * (`kind` + `rule`) or of a saved template (`templateId`).
+ */
+export const audiencePreviewRequestSchema = z
+  .object({
+    templateId: idSchema.optional(),
+    kind: z.enum(audienceTemplateKinds, { error: 'invalid' }).default('campaign'),
+    rule: audienceRuleSchema.optional(),
+  })
+  .superRefine((body, issues) => {
+    if (!body.templateId && !body.rule) issues.addIssue({ code: 'custom', path: ['rule'], message: 'required' });
+  });
+export type AudiencePreviewRequest = z.input<typeof audiencePreviewRequestSchema>;
+
 /** Merge fields a campaign message may use (issue #15 §3). */
 export const campaignMergeFields = ['firstName', 'clinic', 'provider', 'instruction', 'link'] as const;
 export type CampaignMergeField = (typeof campaignMergeFields)[number];

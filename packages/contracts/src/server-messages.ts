@@ -348,6 +348,35 @@ export const serverMessages = {
     en: 'Unknown placeholders: {{names}}',
     es: 'Marcadores desconocidos: {{names}}',
   },
+  // Encounter import and code groups (issue #15 §1, decision 0050)
+  codeGroupNotFound: { en: 'Code group not found', es: 'No se ha encontrado el grupo de códigos' },
+  encounterImportNotFound: { en: 'Encounter import not found', es: 'No se ha encontrado la importación de visitas' },
+  // Hot lists (issue #15 §4, decision 0052)
+  hotlistNotFound: { en: 'Hot list not found', es: 'No se ha encontrado la lista de llamadas' },
+  hotlistEntryNotFound: { en: 'Hot-list patient not found', es: 'No se ha encontrado el paciente de la lista de llamadas' },
+  hotlistNotClaimed: {
+    en: 'You are not calling this patient now; ask for the next patient',
+    es: 'No está llamando a este paciente ahora; pida el siguiente paciente',
+  },
+  hotlistFinished: { en: 'This hot list is finished', es: 'Esta lista de llamadas ha terminado' },
+  // Campaigns (issue #15 §3, decision 0051).
+  campaignNotFound: { en: 'Campaign not found', es: 'No se ha encontrado la campaña' },
+  campaignNotDraft: {
+    en: 'Only a draft campaign can be changed',
+    es: 'Solo se puede cambiar una campaña en borrador',
+  },
+  campaignAlreadySending: {
+    en: 'Messages of this campaign have gone out; archive it instead of deleting it',
+    es: 'Ya se han enviado mensajes de esta campaña; archívela en lugar de eliminarla',
+  },
+  campaignApproveOwn: {
+    en: 'Another System Manager or Admin must approve a campaign you wrote',
+    es: 'Otro administrador debe aprobar una campaña que usted ha redactado',
+  },
+  campaignStateInvalid: {
+    en: 'This campaign cannot do that in its current state',
+    es: 'Esta campaña no permite hacer eso en su estado actual',
+  },
 } as const satisfies Record<string, ServerMessage>;
 
 export type ServerMessageKey = keyof typeof serverMessages;

@@ -31,6 +31,10 @@ export const systemAccessReasons = [
   'intake-auto-send',
   /** The pathway sweep finds, in every clinic, pathway steps that are due, waiting for an answer or overdue. */
   'pathway-sweep',
+  /** The campaign sweep finds, in every clinic, approved campaigns with recipients still to send (decision 0051). */
+  'campaign-sweep',
+  /** A campaign's short link (/l/{code}) is found by its code; the recipient then names the clinic. */
+  'campaign-short-link',
   /** Delivering a stored outbound message after the request that queued it has committed. */
   'outbox-delivery',
   /** System Manager screens over every clinic (the email outbox). */

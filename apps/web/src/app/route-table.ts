@@ -151,20 +151,20 @@ export const routeTable: RouteEntry[] = [
   auth('/customformresponse/view/:id', () => import('../routes/questionnaires/form-response')),
 
   // Campaigns and hot list
-  auth('/patientcampaigns/dashboard'),
-  auth('/patientcampaigns/newcampaign'),
-  auth('/patientcampaigns/results'),
-  auth('/codepulls/templates'),
-  auth('/patientcampaigns/:id'),
-  auth('/approvedcampaign/:id'),
-  auth('/editcampaign/:id'),
-  auth('/campaignResponse/:id'),
-  auth('/templateList'),
+  auth('/patientcampaigns/dashboard', () => import('../routes/outreach/campaign-dashboard')),
+  auth('/patientcampaigns/newcampaign', () => import('../routes/outreach/campaign-new')),
+  auth('/patientcampaigns/results', () => import('../routes/outreach/campaign-results')),
+  auth('/codepulls/templates', () => import('../routes/outreach/code-pull-template')),
+  auth('/patientcampaigns/:id', () => import('../routes/outreach/campaign-overview')),
+  auth('/approvedcampaign/:id', () => import('../routes/outreach/campaign-approved')),
+  auth('/editcampaign/:id', () => import('../routes/outreach/campaign-edit')),
+  auth('/campaignResponse/:id', () => import('../routes/outreach/campaign-responses')),
+  auth('/templateList', () => import('../routes/outreach/template-list')),
   auth('/contactsupport', () => import('../routes/contact-support')),
-  auth('/patienthotlist/dashboard'),
-  auth('/patienthotlist/newcampaign'),
-  auth('/patienthotlist/:id'),
-  auth('/hotlisttemplatelist'),
+  auth('/patienthotlist/dashboard', () => import('../routes/outreach/hotlist-dashboard')),
+  auth('/patienthotlist/newcampaign', () => import('../routes/outreach/hotlist-new')),
+  auth('/patienthotlist/:id', () => import('../routes/outreach/hotlist-call')),
+  auth('/hotlisttemplatelist', () => import('../routes/outreach/hotlist-template-list')),
 ];
 
 /** Error pages of section 2, open to everyone. */

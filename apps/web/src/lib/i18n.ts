@@ -43,6 +43,10 @@ import enReportsSpotlight from '../locales/en/reportsSpotlight.json';
 import enReportsReferrals from '../locales/en/reportsReferrals.json';
 import enReportsSandbox from '../locales/en/reportsSandbox.json';
 import enReportsPerformance from '../locales/en/reportsPerformance.json';
+import enOutreachCampaigns from '../locales/en/outreachCampaigns.json';
+import enOutreachHotlists from '../locales/en/outreachHotlists.json';
+import enOutreachTemplates from '../locales/en/outreachTemplates.json';
+import enOutreachImports from '../locales/en/outreachImports.json';
 import esAccount from '../locales/es/account.json';
 import esActivity from '../locales/es/activity.json';
 import esAppointments from '../locales/es/appointments.json';
@@ -81,6 +85,10 @@ import esReportsSpotlight from '../locales/es/reportsSpotlight.json';
 import esReportsReferrals from '../locales/es/reportsReferrals.json';
 import esReportsSandbox from '../locales/es/reportsSandbox.json';
 import esReportsPerformance from '../locales/es/reportsPerformance.json';
+import esOutreachCampaigns from '../locales/es/outreachCampaigns.json';
+import esOutreachHotlists from '../locales/es/outreachHotlists.json';
+import esOutreachTemplates from '../locales/es/outreachTemplates.json';
+import esOutreachImports from '../locales/es/outreachImports.json';
 import { getStoredLanguage, setStoredLanguage } from './session-storage';
 
 function validationFor(language: Language): Record<string, string> {
@@ -139,6 +147,10 @@ export const resources = {
     reportsReferrals: enReportsReferrals,
     reportsSandbox: enReportsSandbox,
     reportsPerformance: enReportsPerformance,
+    outreachCampaigns: enOutreachCampaigns,
+    outreachHotlists: enOutreachHotlists,
+    outreachTemplates: enOutreachTemplates,
+    outreachImports: enOutreachImports,
   },
   es: {
     common: esCommon,
@@ -180,6 +192,10 @@ export const resources = {
     reportsReferrals: esReportsReferrals,
     reportsSandbox: esReportsSandbox,
     reportsPerformance: esReportsPerformance,
+    outreachCampaigns: esOutreachCampaigns,
+    outreachHotlists: esOutreachHotlists,
+    outreachTemplates: esOutreachTemplates,
+    outreachImports: esOutreachImports,
   },
 } as const;
 

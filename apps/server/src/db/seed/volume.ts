@@ -24,6 +24,7 @@ import {
   volumeCatalogue,
   volumeReferrals,
 } from './volume-outcomes';
+import { CODED_VISITS_SQL, codesParameters } from './volume-codes';
 
 /**
  * The volume generator behind `npm run seed:volume` (issue #4 section 3, docs/decisions/0015-demo-and-volume-data.md).
@@ -42,20 +43,39 @@ export interface VolumeOptions {
   responses?: number;
   /** Interventions (procedures and injections) after the patients' baselines; 0 by default. */
   interventions?: number;
+  /** Coded visits (issue #15 §2) with 1–3 diagnosis and procedure codes each; 0 by default. */
+  codedVisits?: number;
   /** Rows per INSERT statement. */
   batchSize?: number;
   log?: (line: string) => void;
 }
 
 export interface VolumeResult {
-  clinics: { id: string; name: string; patients: number; appointments: number; responses: number; interventions: number }[];
-  rows: { patients: number; phones: number; appointments: number; responses: number; interventions: number };
+  clinics: {
+    id: string;
+    name: string;
+    patients: number;
+    appointments: number;
+    responses: number;
+    interventions: number;
+    codedVisits: number;
+  }[];
+  rows: {
+    patients: number;
+    phones: number;
+    appointments: number;
+    responses: number;
+    interventions: number;
+    codedVisits: number;
+    visitCodes: number;
+  };
   seconds: {
     patients: number;
     phones: number;
     appointments: number;
     responses: number;
     interventions: number;
+    codedVisits: number;
     analyze: number;
   };
 }
@@ -181,8 +201,8 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
     const [organisation] = await handle.db.insert(organisations).values({ name: 'Volume benchmark clinics' }).returning();
     const result: VolumeResult = {
       clinics: [],
-      rows: { patients: 0, phones: 0, appointments: 0, responses: 0, interventions: 0 },
-      seconds: { patients: 0, phones: 0, appointments: 0, responses: 0, interventions: 0, analyze: 0 },
+      rows: { patients: 0, phones: 0, appointments: 0, responses: 0, interventions: 0, codedVisits: 0, visitCodes: 0 },
+      seconds: { patients: 0, phones: 0, appointments: 0, responses: 0, interventions: 0, codedVisits: 0, analyze: 0 },
     };
     const responses = options.responses ?? 0;
     const interventionTotal = options.interventions ?? 0;
@@ -190,6 +210,8 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
     // With outcome data the clinics get what the reports read: referral sources and referring providers,
     // the interventional catalogue and the Provider Appointment Dashboard switched on.
     const outcomes = responses + interventionTotal > 0;
+    const codedVisitTotal = options.codedVisits ?? 0;
+    const codeParameters = codedVisitTotal > 0 ? codesParameters() : null;
     const share = (total: number, index: number) =>
       Math.floor(total / options.clinics) + (index < total % options.clinics ? 1 : 0);
 
@@ -206,6 +228,8 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
             timeZoneId: 'America/Chicago',
             timeZoneOffsetHours: '-6',
             ...(outcomes ? { enableProviderAppointmentDashboard: 'true' } : {}),
+            // With coded visits the clinics use code pulls (campaigns and hot lists, issue #15).
+            ...(codedVisitTotal > 0 ? { useCodePull: 'true' } : {}),
           }).map(([configurationId, configurationValue]) => ({ instanceId: row!.id, configurationId, configurationValue })),
         );
         const people = [
@@ -333,6 +357,22 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
         ]);
       }
       result.seconds.interventions += (performance.now() - started) / 1000;
+      const codedVisitCount = patientCount === 0 ? 0 : share(codedVisitTotal, index);
+      started = performance.now();
+      for (let from = 1; from <= codedVisitCount; from += batchSize) {
+        const to = Math.min(codedVisitCount, from + batchSize - 1);
+        const inserted = await client.query(CODED_VISITS_SQL, [
+          clinic.id,
+          from,
+          to,
+          ...codeParameters!,
+          patientCount,
+          clinic.doctors,
+        ]);
+        result.rows.visitCodes += inserted.rowCount ?? 0;
+      }
+      result.seconds.codedVisits += (performance.now() - started) / 1000;
+      result.rows.codedVisits += codedVisitCount;
       result.rows.responses += responseCount;
       result.rows.interventions += interventionCount;
       result.rows.patients += patientCount;
@@ -345,6 +385,7 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
         appointments: appointmentCount,
         responses: responseCount,
         interventions: interventionCount,
+        codedVisits: codedVisitCount,
       });
       if (number === options.clinics || number % Math.max(1, Math.ceil(options.clinics / 20)) === 0) {
         const rate = (rows: number, seconds: number) => Math.round(rows / Math.max(seconds, 0.001)).toLocaleString('en-US');
@@ -352,6 +393,9 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
           `${number}/${options.clinics} clinics · patients ${result.rows.patients.toLocaleString('en-US')} (${rate(result.rows.patients, result.seconds.patients)}/s) · phones ${result.rows.phones.toLocaleString('en-US')} (${rate(result.rows.phones, result.seconds.phones)}/s) · appointments ${result.rows.appointments.toLocaleString('en-US')} (${rate(result.rows.appointments, result.seconds.appointments)}/s)` +
             (responses + interventionTotal > 0
               ? ` · responses ${result.rows.responses.toLocaleString('en-US')} (${rate(result.rows.responses, result.seconds.responses)}/s) · interventions ${result.rows.interventions.toLocaleString('en-US')} (${rate(result.rows.interventions, result.seconds.interventions)}/s)`
+              : '') +
+            (codedVisitTotal > 0
+              ? ` · coded visits ${result.rows.codedVisits.toLocaleString('en-US')} (${rate(result.rows.codedVisits, result.seconds.codedVisits)}/s)`
               : ''),
         );
       }
@@ -359,6 +403,8 @@ export async function seedVolume(options: VolumeOptions): Promise<VolumeResult> 
     const started = performance.now();
     // Fresh statistics, or the planner guesses on a table that grew from nothing.
     await client.query('analyze patients, patient_phone_numbers, appointments, form_responses, interventions');
+    // A code pull reads coded_visit_codes from its index alone: that needs the visibility map a vacuum sets.
+    if (codedVisitTotal > 0) await client.query('vacuum analyze coded_visits, coded_visit_codes');
     result.seconds.analyze = (performance.now() - started) / 1000;
     return result;
   } finally {

@@ -15,6 +15,9 @@ const keywords = {
   help: { en: ['HELP', 'INFO'], es: ['AYUDA'] },
 } as const;
 
+/** Every word that stops texts (campaign replies tell opt-outs from answers by it). */
+export const stopWords: readonly string[] = [...keywords.stop.en, ...keywords.stop.es];
+
 export interface SmsKeyword {
   kind: 'stop' | 'start' | 'help';
   language: 'en' | 'es';

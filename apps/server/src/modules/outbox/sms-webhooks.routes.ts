@@ -5,11 +5,10 @@ import { errorBodySchema } from '@pathwell/contracts/errors';
 import { idSchema } from '@pathwell/contracts/validation';
 import { enterClinicOf } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
 import { readSettings } from '../settings/settings.service';
-import { recordProviderStatus, smsAccountFor, toE164 } from './outbox.service';
+import { handleInboundText } from '../outreach/campaign-responses';
+import { recordProviderStatus, smsAccountFor } from './outbox.service';
 import { isTwilioRequest } from './providers';
-import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf } from './sms-keywords';
 
 const params = z.object({ instanceId: idSchema });
 /** Twilio posts short fields; a text's Body is at most 1,600 characters. */
@@ -75,35 +74,20 @@ export async function smsWebhookRoutes(fastify: FastifyInstance) {
     config: { public: true },
     schema: {
       tags: ['Messaging'],
-      summary: 'Twilio inbound text: STOP / START / HELP (and PARAR, ALTO, AYUDA) change or explain the opt-out',
+      summary:
+        'Twilio inbound text: STOP / START / HELP (and PARAR, ALTO, AYUDA) change or explain the opt-out; kept and matched to a campaign',
       params,
       body: twilioForm,
       response: { 200: z.string(), 400: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema },
     },
     handler: async (request, reply) => {
-      const { ctx, settings } = await verifiedClinic(request);
+      const { ctx } = await verifiedClinic(request);
       const from = request.body.From;
       if (!from) throw new AppError('VALIDATION', 'requestInvalid');
-      const keyword = smsKeywordOf(request.body.Body ?? '');
-      let answer: string | null = null;
-      if (keyword?.kind === 'help') answer = helpReply(keyword.language, settings);
-      else if (keyword) {
-        const patientIds = await recordSmsKeyword(ctx.db, ctx.instanceId!, toE164(from), keyword);
-        for (const patientId of patientIds) {
-          await recordActivity(ctx.db, {
-            instanceId: ctx.instanceId,
-            actorUserId: null,
-            actorEmail: null,
-            area: 'Patient Profile',
-            action: 'Updated',
-            targetType: 'patient',
-            targetId: patientId,
-            description: `Patient ${patientId} texted ${keyword.word}: ${keyword.kind === 'stop' ? 'no more texts' : 'texts allowed again'}`,
-            ip: ctx.ip,
-          });
-        }
-        answer = keywordReply(keyword, settings);
-      }
+      const { answer } = await handleInboundText(
+        { db: ctx.db, config: ctx.config, instanceId: ctx.instanceId!, ip: ctx.ip },
+        { from, body: request.body.Body ?? '', providerMessageId: request.body.MessageSid ?? null },
+      );
       return reply.type('text/xml').send(twiml(answer));
     },
   });
