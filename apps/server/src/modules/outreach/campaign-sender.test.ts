@@ -132,7 +132,7 @@ describe('the campaign sweep', () => {
   it('sends the throttle per run in order, holds texts while toggled off, finishes with a summary, and never sends twice', async () => {
     const code = 'M79.611';
     // Five recipients by name: Thra, Thrb, Thrc (Spanish), Thrd, Thre; throttle 2 a minute.
-    const people = [];
+    const people: Awaited<ReturnType<typeof codedPatient>>[] = [];
     for (const [name, language] of [
       ['Thra', 'en'],
       ['Thrb', 'en'],

@@ -274,7 +274,7 @@ function Recipients({ campaignId, sending }: { campaignId: string; sending: bool
             rowTestId="recipient-row"
             testId="recipient-table"
             ariaLabel={t('approved.recipients')}
-            minWidth={1000}
+            minWidth={860}
             emptyText={status ? t('approved.noRecipientsFilter') : t('approved.noRecipients')}
             emptyTestId="recipients-empty"
             columns={[

@@ -92,7 +92,7 @@ export function CampaignDashboard() {
                   rowTestId="campaign-row"
                   testId="campaign-table"
                   ariaLabel={t('dashboard.tableLabel')}
-                  minWidth={1000}
+                  minWidth={860}
                   emptyText={t('dashboard.noneWithStatus')}
                   emptyTestId="campaign-none-with-status"
                   columns={[

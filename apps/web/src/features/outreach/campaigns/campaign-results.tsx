@@ -11,7 +11,7 @@ import { PageHeader } from '../../../components/page-header';
 import { formatClinicDate } from '../../../lib/dates';
 import { translateValidation } from '../../../lib/i18n';
 import { campaignQueries } from './campaigns.api';
-import { CampaignStatusBadge, campaignPath, formatNumber, rateText } from './campaign-shared';
+import { campaignPath, formatNumber, rateText } from './campaign-shared';
 
 const steps = ['sent', 'delivered', 'clicked', 'replied', 'booked'] as const;
 const stepColors: Record<(typeof steps)[number], string> = {
@@ -127,7 +127,7 @@ function ResultsView({ campaigns, linksCampaigns }: { campaigns: CampaignSummary
         </div>
       </Paper>
       <Paper withBorder radius="lg" p="md">
-        <Table.ScrollContainer minWidth={1000}>
+        <Table.ScrollContainer minWidth={860}>
           <Table striped verticalSpacing="xs" data-testid="results-table" captionSide="top">
             <Table.Caption>
               <Text fw={600} ta="left">
@@ -137,7 +137,6 @@ function ResultsView({ campaigns, linksCampaigns }: { campaigns: CampaignSummary
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{t('columns.name')}</Table.Th>
-                <Table.Th scope="col">{t('columns.status')}</Table.Th>
                 <Table.Th scope="col">{t('columns.approved')}</Table.Th>
                 <Table.Th scope="col">{t('funnel.recipients')}</Table.Th>
                 {steps.map((step) => (
@@ -161,9 +160,6 @@ function ResultsView({ campaigns, linksCampaigns }: { campaigns: CampaignSummary
                       campaign.name
                     )}
                   </Table.Th>
-                  <Table.Td>
-                    <CampaignStatusBadge status={campaign.status} />
-                  </Table.Td>
                   <Table.Td>{campaign.approvedAt ? formatClinicDate(campaign.approvedAt, timeZone) : '—'}</Table.Td>
                   <Table.Td>{formatNumber(campaign.funnel.recipients)}</Table.Td>
                   {steps.map((step) => (
@@ -180,7 +176,6 @@ function ResultsView({ campaigns, linksCampaigns }: { campaigns: CampaignSummary
               <Table.Tfoot>
                 <Table.Tr data-testid="results-total">
                   <Table.Th scope="row">{t('results.total')}</Table.Th>
-                  <Table.Td />
                   <Table.Td />
                   <Table.Td>{formatNumber(total('recipients'))}</Table.Td>
                   {steps.map((step) => (

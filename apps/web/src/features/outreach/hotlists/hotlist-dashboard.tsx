@@ -74,7 +74,7 @@ export function HotlistDashboard() {
                   rowTestId="hotlist-row"
                   testId="hotlist-table"
                   ariaLabel={t('dashboard.lists')}
-                  minWidth={900}
+                  minWidth={860}
                   columns={[
                     {
                       key: 'name',
