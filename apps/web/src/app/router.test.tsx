@@ -88,7 +88,10 @@ describe('routes', () => {
     signedInAs(role);
     fakeApi([{ path: '/api/session', body: makeSession({ user: { role } }) }, ...shellCalls]);
     renderApp(path);
-    expect(await screen.findByText('Looks like you are not authorized to access this page.')).toBeInTheDocument();
+    // The first lazy page import can take over a second on a busy machine.
+    expect(
+      await screen.findByText('Looks like you are not authorized to access this page.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
   });
 
   it('signs out through the user menu: revokes the token, clears the session and lands on /signin', async () => {
