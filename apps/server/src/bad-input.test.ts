@@ -645,6 +645,8 @@ describe('bad input sweep', () => {
   it('a multipart upload without a boundary, or with a broken body, is a 400 naming the file', async () => {
     const uploads = endpoints.filter(isMultipart);
     expect(uploads.map((endpoint) => `${endpoint.method} ${endpoint.path}`).sort()).toEqual([
+      'POST /api/encounterimports',
+      'POST /api/encounterimports/preview',
       'POST /api/instancesettings/files/{fileKey}',
       'POST /api/instancesettings/privatekey',
     ]);

@@ -84,6 +84,7 @@ export const campaignInputSchema = z
     /** ISO date-time; null sends as soon as it is approved (inside daytime hours). */
     scheduledAt: z.iso
       .datetime({ offset: true, error: 'dateInvalid' })
+      .max(40, 'dateInvalid')
       .nullish()
       .transform((value) => value ?? null),
     throttlePerMinute: z
