@@ -28,7 +28,7 @@ export function GlobalLoading() {
         pos="fixed"
         zIndex={900}
         overlayProps={{ backgroundOpacity: 0.35, blur: 1 }}
-        loaderProps={{ 'aria-label': t('loading') }}
+        loaderProps={{ 'aria-hidden': true }}
         data-testid="global-loading"
       />
       <span className="visually-hidden" role="status" aria-live="polite">

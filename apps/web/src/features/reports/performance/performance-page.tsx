@@ -112,7 +112,7 @@ export function PerformanceMeasures() {
         loading={t('loading')}
         errorTestId="performance-error"
         loader={
-          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" aria-busy="true" aria-label={t('loading')}>
+          <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" role="status" aria-busy="true" aria-label={t('loading')}>
             {[0, 1, 2, 3].map((key) => (
               <Skeleton key={key} h={260} radius="lg" />
             ))}

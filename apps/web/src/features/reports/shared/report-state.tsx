@@ -54,7 +54,7 @@ export function ReportState<D>({
   if (!query.data)
     return (
       loader ?? (
-        <Stack aria-busy="true" aria-label={loading}>
+        <Stack role="status" aria-busy="true" aria-label={loading}>
           {skeletons.map((height, index) => (
             <Skeleton key={index} h={height} radius="lg" />
           ))}

@@ -283,7 +283,7 @@ function ItemsSection({
           {t('items.loadFailed')} {errorText(items.error)}
         </ErrorAlert>
       ) : !items.data ? (
-        <Skeleton h={200} radius="lg" aria-busy="true" aria-label={t('loading')} />
+        <Skeleton h={200} radius="lg" role="status" aria-busy="true" aria-label={t('loading')} />
       ) : items.data.responses === 0 ? (
         <Text c="dimmed" data-testid="survey-items-empty">
           {t('items.empty')}
