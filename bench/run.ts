@@ -835,8 +835,11 @@ if (baselineUrl) {
     ] as const) {
       if (isStats(a) && isStats(b)) {
         const ratio = a.p50 / b.p50;
+        // An audience grows with the clinic (a hundred times the patients, a hundred times the matches):
+        // its target is the 2 s of issue #15 §2, not a flat time across sizes.
+        const verdict = small.name.startsWith('audience ') ? 'for reference' : ratio <= 1.5 ? 'met' : 'NOT met';
         console.log(
-          `  ${small.name.padEnd(40)} ${label}: p50 ${ms(a.p50)} vs ${ms(b.p50)} = ${ratio.toFixed(2)}x (${ratio <= 1.5 ? 'met' : 'NOT met'}); p95 ${ms(a.p95)} vs ${ms(b.p95)}`,
+          `  ${small.name.padEnd(40)} ${label}: p50 ${ms(a.p50)} vs ${ms(b.p50)} = ${ratio.toFixed(2)}x (${verdict}); p95 ${ms(a.p95)} vs ${ms(b.p95)}`,
         );
       } else console.log(`  ${small.name.padEnd(40)} ${label}: not measured (endpoint unavailable)`);
     }

@@ -11,7 +11,6 @@ import {
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { PatientPhoneType } from '@pathwell/contracts/patients';
 import type { Database } from '../../db/client';
-import { withoutJit } from '../reports/report-session';
 import { clinicTimeZone } from '../settings/settings.service';
 
 type Rows = { rows: Record<string, unknown>[] };
@@ -99,6 +98,17 @@ function reachability(purpose: AudiencePurpose): SQL {
   return sql`(${sql.join(parts, sql` or `)})`;
 }
 
+/**
+ * For the rest of the transaction (`set_config(…, true)`: nothing carries over to the pooled
+ * connection's next user): no JIT — costed far above jit_above_cost at a million patients, the
+ * statement would be compiled for longer than it runs, as the reports found (decision 0046) — and
+ * enough memory for the hash of a large audience (hundreds of thousands of patients) to stay in memory
+ * instead of spilling to disk in batches.
+ */
+async function tuneTransaction(db: Database): Promise<void> {
+  await db.execute(sql`select set_config('jit', 'off', true), set_config('work_mem', '64MB', true)`);
+}
+
 interface Built {
   /** The hits CTE (`hits`: the patients with the rule's codes) and the matching patients over it. */
   hits: SQL;
@@ -122,9 +132,7 @@ async function build(
 ): Promise<Built> {
   const codes = await codesOf(db, instanceId, rule);
   const timeZone = await clinicTimeZone(db, instanceId);
-  // Costed far above jit_above_cost at a million patients, the statement would be compiled for longer
-  // than it runs (its work is index look-ups), as the reports found (decision 0046).
-  await withoutJit(db);
+  await tuneTransaction(db);
   const at = now.toISOString();
   const today = sql`(${at}::timestamptz at time zone ${timeZone})::date`;
   const timeframe = rule.matchMode === CODE_MATCH_TIMEFRAME && rule.codedFrom && rule.codedTo;
@@ -142,6 +150,9 @@ async function build(
     }
     for (const group of codes.groups) all.push(sql`bool_or(c.code = any(${pgArray(group)}::text[]))`);
   }
+  // "Last visit before" needs every visit before the day, so first of all the rule's own: patients seen
+  // since with those codes are dropped here, before they are joined to anything.
+  if (rule.lastVisitBefore) all.push(sql`max(c.visit_date) < ${rule.lastVisitBefore}::date`);
   const having = all.length > 0 ? sql`having ${sql.join(all, sql` and `)}` : sql``;
 
   const completedVisit = (since: SQL) => sql`exists (select 1 from appointments a
@@ -163,7 +174,6 @@ async function build(
   if (rule.ageMin !== null) filters.push(sql`p.date_of_birth <= ${today} - make_interval(years => ${rule.ageMin})`);
   if (rule.ageMax !== null) filters.push(sql`p.date_of_birth > ${today} - make_interval(years => ${rule.ageMax + 1})`);
   if (rule.payorStatusIds.length > 0) filters.push(sql`p.payor_status_id = any(${pgArray(rule.payorStatusIds)}::uuid[])`);
-  filters.push(reachability(purpose));
   if (rule.studyGroupIds.length > 0) {
     filters.push(sql`exists (select 1 from patient_study_groups sg
       where sg.instance_id = p.instance_id and sg.patient_id = p.id
@@ -200,9 +210,17 @@ async function build(
        group by c.patient_id
        ${having}
     )`;
-  const audience = sql`from hits h
-      join patients p on p.instance_id = ${instanceId} and p.id = h.patient_id
-     where ${sql.join(filters, sql` and `)}`;
+  // Whether the patient can be reached is asked last, of the patients every other filter kept: it looks
+  // up phones per patient, and left among the other filters it makes the planner walk the patients one
+  // by one (a nested loop over 400,000 look-ups) instead of joining them as sets. `offset 0` keeps it out.
+  const audience = sql`from (
+      select p.id, p.instance_id, p.first_name, p.last_name, p.date_of_birth, p.email, p.enable_email,
+             p.enable_text${withCodes ? sql`, h.matched_codes` : sql``}
+        from hits h
+        join patients p on p.instance_id = ${instanceId} and p.id = h.patient_id
+       where ${sql.join(filters, sql` and `)}
+      offset 0) as p
+     where ${reachability(purpose)}`;
   const statement = (select: SQL, tail: SQL) => sql`with ${hits} select ${select} ${audience} ${tail}`;
 
   const visitFilters: SQL[] = [sql`cv.instance_id = p.instance_id`, sql`cv.patient_id = p.id`];
@@ -284,7 +302,7 @@ export async function resolveAudience(
   const rows = await rowsOf(
     db,
     built.statement(
-      sql`p.id as patient_id, h.matched_codes, (${built.lastVisit})::text as last_visit`,
+      sql`p.id as patient_id, p.matched_codes, (${built.lastVisit})::text as last_visit`,
       sql`order by lower(p.last_name), lower(p.first_name), p.id`,
     ),
   );
