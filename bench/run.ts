@@ -554,7 +554,10 @@ function audienceCases(): Case[] {
   const rules: [string, () => AudienceRuleInput][] = [
     ['Any 3 lumbar, last visit > 6 mo', () => ({ codes: lumbar, matchMode: 2, lastVisitBefore: clinicMonthsAgo(6) })],
     ['All M54.16 + M51.16', () => ({ codes: ['M54.16', 'M51.16'], matchMode: 1 })],
-    ['Timeframe 3 lumbar, 90 days', () => ({ codes: lumbar, matchMode: 3, codedFrom: clinicMonthsAgo(0, 90), codedTo: clinicMonthsAgo(0) })],
+    [
+      'Timeframe 3 lumbar, 90 days',
+      () => ({ codes: lumbar, matchMode: 3, codedFrom: clinicMonthsAgo(0, 90), codedTo: clinicMonthsAgo(0) }),
+    ],
   ];
   const path = '/api/patients/patientscontrollistfortemplate';
   return rules.flatMap(([label, rule]): Case[] => [

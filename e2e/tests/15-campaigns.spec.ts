@@ -12,9 +12,24 @@ import { expectAccessibleAndFitting } from './a11y';
 const stamp = String(Date.now()).slice(-5);
 // Letters only in names: the stamp goes into the phone numbers and the visit id instead.
 const patients = [
-  { firstName: 'Lucia', lastName: 'Quintanilla', dateOfBirth: '1961-04-12', mobile: `(512) 55${stamp.slice(0, 1)}-${stamp.slice(1)}` },
-  { firstName: 'Ramon', lastName: 'Villaseñor', dateOfBirth: '1958-11-03', mobile: `(512) 56${stamp.slice(0, 1)}-${stamp.slice(1)}` },
-  { firstName: 'Dolores', lastName: 'Arellano', dateOfBirth: '1966-02-21', mobile: `(512) 57${stamp.slice(0, 1)}-${stamp.slice(1)}` },
+  {
+    firstName: 'Lucia',
+    lastName: 'Quintanilla',
+    dateOfBirth: '1961-04-12',
+    mobile: `(512) 55${stamp.slice(0, 1)}-${stamp.slice(1)}`,
+  },
+  {
+    firstName: 'Ramon',
+    lastName: 'Villaseñor',
+    dateOfBirth: '1958-11-03',
+    mobile: `(512) 56${stamp.slice(0, 1)}-${stamp.slice(1)}`,
+  },
+  {
+    firstName: 'Dolores',
+    lastName: 'Arellano',
+    dateOfBirth: '1966-02-21',
+    mobile: `(512) 57${stamp.slice(0, 1)}-${stamp.slice(1)}`,
+  },
 ];
 /** A code only these three patients carry, for the hot list. */
 const HOTLIST_CODE = 'M79.7';
@@ -35,9 +50,19 @@ const monthsAgo = (months: number) => {
 
 /** An IANA zone where it is now between 9:00 and 19:59, so the campaign's daytime window is open. */
 function daytimeZone(): string {
-  const zones = ['America/Chicago', 'Pacific/Honolulu', 'America/Los_Angeles', 'Europe/London', 'Asia/Kolkata', 'Asia/Tokyo', 'Australia/Brisbane'];
+  const zones = [
+    'America/Chicago',
+    'Pacific/Honolulu',
+    'America/Los_Angeles',
+    'Europe/London',
+    'Asia/Kolkata',
+    'Asia/Tokyo',
+    'Australia/Brisbane',
+  ];
   for (const zone of zones) {
-    const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(new Date()));
+    const hour = Number(
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, hour: 'numeric', hourCycle: 'h23' }).format(new Date()),
+    );
     if (hour >= 9 && hour < 20) return zone;
   }
   return 'America/Chicago';
@@ -124,8 +149,12 @@ test('an admin turns an encounter import into an approved bilingual campaign; re
     await page.getByTestId('campaign-name').fill(name);
     await page.getByTestId('campaign-template').click();
     await page.getByRole('option', { name: `Lumbar radiculopathy, not seen in 6 months ${stamp}` }).click();
-    await page.getByTestId('campaign-message-en').fill('Hi {firstName}, {clinic} has new treatment options for back pain. {instruction}');
-    await page.getByTestId('campaign-message-es').fill('Hola {firstName}, {clinic} tiene nuevas opciones para el dolor de espalda. {instruction}');
+    await page
+      .getByTestId('campaign-message-en')
+      .fill('Hi {firstName}, {clinic} has new treatment options for back pain. {instruction}');
+    await page
+      .getByTestId('campaign-message-es')
+      .fill('Hola {firstName}, {clinic} tiene nuevas opciones para el dolor de espalda. {instruction}');
     await page.getByTestId('campaign-instruction-en').fill('Reply YES and we will call you.');
     await page.getByTestId('campaign-instruction-es').fill('Responda SÍ y le llamaremos.');
     await expect(page.getByTestId('campaign-audience-count')).toBeVisible({ timeout: 15_000 });
@@ -149,7 +178,9 @@ test('an admin turns an encounter import into an approved bilingual campaign; re
     await expect
       .poll(
         async () => {
-          const list = await request.get(`/api/patients/patientscontrollist?campaignId=${campaignId}&status=queued`, { headers: admin });
+          const list = await request.get(`/api/patients/patientscontrollist?campaignId=${campaignId}&status=queued`, {
+            headers: admin,
+          });
           return ((await list.json()) as { totalRecords: number }).totalRecords;
         },
         { timeout: 30_000 },

@@ -34,7 +34,9 @@ const toTemplate = (row: TemplateRow, createdByName: string | null): AudienceTem
   createdByName,
 });
 
-const authorName = sql<string | null>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
+const authorName = sql<
+  string | null
+>`nullif(trim(coalesce(${users.firstName}, '') || ' ' || coalesce(${users.lastName}, '')), '')`;
 
 async function selectTemplates(ctx: SignedInContext, where: ReturnType<typeof and>) {
   return ctx.db
@@ -45,8 +47,7 @@ async function selectTemplates(ctx: SignedInContext, where: ReturnType<typeof an
     .orderBy(asc(sql`lower(${audienceTemplates.name})`), asc(audienceTemplates.id));
 }
 
-const live = (ctx: SignedInContext) =>
-  and(eq(audienceTemplates.instanceId, ctx.instanceId), isNull(audienceTemplates.deletedAt));
+const live = (ctx: SignedInContext) => and(eq(audienceTemplates.instanceId, ctx.instanceId), isNull(audienceTemplates.deletedAt));
 
 export async function listTemplates(ctx: SignedInContext, kind?: AudienceTemplateKind): Promise<AudienceTemplate[]> {
   const rows = await selectTemplates(ctx, and(live(ctx), kind ? eq(audienceTemplates.kind, kind) : undefined));

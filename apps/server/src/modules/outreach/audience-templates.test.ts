@@ -29,12 +29,24 @@ beforeAll(async () => {
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
   lakeside = rows.find((row) => row.name === 'Lakeside Pain Center')!.id;
   for (const id of [riverside, lakeside]) await setInstanceSetting(t.db, id, 'useCodePull', 'true');
-  for (const who of ['admin', 'manager', 'doctor', 'staff', 'admin2']) headers[who] = (await signIn(t.app, `${who}@pathwell.demo`)).headers;
-  lakesideGroup = (await t.db.insert(codeGroups).values({ instanceId: lakeside, name: 'Theirs', codes: [CODE] }).returning())[0]!.id;
+  for (const who of ['admin', 'manager', 'doctor', 'staff', 'admin2'])
+    headers[who] = (await signIn(t.app, `${who}@pathwell.demo`)).headers;
+  lakesideGroup = (
+    await t.db
+      .insert(codeGroups)
+      .values({ instanceId: lakeside, name: 'Theirs', codes: [CODE] })
+      .returning()
+  )[0]!.id;
   // One Riverside patient with the code, seen in 2019.
   const [patient] = await t.db
     .insert(patients)
-    .values({ instanceId: riverside, firstName: 'Tess', lastName: 'Template', dateOfBirth: '1960-05-05', email: 'tess@template.test' })
+    .values({
+      instanceId: riverside,
+      firstName: 'Tess',
+      lastName: 'Template',
+      dateOfBirth: '1960-05-05',
+      email: 'tess@template.test',
+    })
     .returning({ id: patients.id });
   const [visit] = await t.db
     .insert(codedVisits)
@@ -78,7 +90,9 @@ describe('audience templates', () => {
 
     const hot = await call('POST', '/api/audiencetemplates', 'manager', input({ kind: 'hotlist', name: 'Call back' }));
     expect(hot.statusCode, hot.body).toBe(201);
-    const campaignsOnly = (await call('GET', '/api/audiencetemplates?kind=campaign', 'admin')).json<{ data: AudienceTemplate[] }>();
+    const campaignsOnly = (await call('GET', '/api/audiencetemplates?kind=campaign', 'admin')).json<{
+      data: AudienceTemplate[];
+    }>();
     // (The demo clinic has templates of its own.)
     expect(campaignsOnly.data.map((row) => row.name)).toContain('Lumbar, not seen in 6 months');
     expect(campaignsOnly.data.map((row) => row.name)).not.toContain('Call back');
@@ -86,7 +100,9 @@ describe('audience templates', () => {
     const hotOnly = (await call('GET', '/api/audiencetemplates?kind=hotlist', 'admin')).json<{ data: AudienceTemplate[] }>();
     expect(hotOnly.data.map((row) => row.name)).toContain('Call back');
     expect(hotOnly.data.every((row) => row.kind === 'hotlist')).toBe(true);
-    const names = (await call('GET', '/api/audiencetemplates', 'admin')).json<{ data: AudienceTemplate[] }>().data.map((row) => row.name);
+    const names = (await call('GET', '/api/audiencetemplates', 'admin'))
+      .json<{ data: AudienceTemplate[] }>()
+      .data.map((row) => row.name);
     expect(names).toEqual([...names].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
 
     const one = await call('GET', `/api/audiencetemplates/${created.id}`, 'admin');
@@ -116,7 +132,13 @@ describe('audience templates', () => {
     const body = saved.json<AudiencePreview>();
     expect(body.count).toBe(1);
     expect(body.sample).toEqual([
-      expect.objectContaining({ firstName: 'Tess', lastName: 'Template', dateOfBirth: '1960-05-05', lastVisit: '2019-06-01', matchedCodes: [CODE] }),
+      expect.objectContaining({
+        firstName: 'Tess',
+        lastName: 'Template',
+        dateOfBirth: '1960-05-05',
+        lastVisit: '2019-06-01',
+        matchedCodes: [CODE],
+      }),
     ]);
     const building = await call('POST', '/api/patients/patientscontrollistfortemplate', 'admin', {
       kind: 'campaign',
@@ -126,7 +148,9 @@ describe('audience templates', () => {
     const audit = await t.db
       .select({ description: activityLogs.description })
       .from(activityLogs)
-      .where(and(eq(activityLogs.instanceId, riverside), eq(activityLogs.area, 'Patient List'), eq(activityLogs.action, 'Viewed')));
+      .where(
+        and(eq(activityLogs.instanceId, riverside), eq(activityLogs.area, 'Patient List'), eq(activityLogs.action, 'Viewed')),
+      );
     expect(audit.some((entry) => entry.description?.includes('Lumbar (renamed)'))).toBe(true);
   });
 
@@ -140,9 +164,17 @@ describe('audience templates', () => {
     expect(Object.keys(bad.json<{ fields: Record<string, string> }>().fields)).toEqual(
       expect.arrayContaining(['name', 'kind', 'rule.codes.0', 'rule.excludeContactedWithinDays']),
     );
-    const noCodes = await call('POST', '/api/audiencetemplates', 'admin', input({ rule: { codes: [], matchMode: 3, codedFrom: '2024-02-01', codedTo: '2024-01-01' } }));
+    const noCodes = await call(
+      'POST',
+      '/api/audiencetemplates',
+      'admin',
+      input({ rule: { codes: [], matchMode: 3, codedFrom: '2024-02-01', codedTo: '2024-01-01' } }),
+    );
     expect(noCodes.statusCode).toBe(400);
-    expect(noCodes.json<{ fields: Record<string, string> }>().fields).toMatchObject({ 'rule.codes': 'codesRequired', 'rule.codedTo': 'dateRangeInvalid' });
+    expect(noCodes.json<{ fields: Record<string, string> }>().fields).toMatchObject({
+      'rule.codes': 'codesRequired',
+      'rule.codedTo': 'dateRangeInvalid',
+    });
     // Another clinic's code group is refused by name of the field.
     const theirs = await call('POST', '/api/audiencetemplates', 'admin', input({ rule: { codeGroupIds: [lakesideGroup] } }));
     expect(theirs.statusCode).toBe(400);
@@ -175,9 +207,9 @@ describe('audience templates', () => {
     for (const who of ['doctor', 'staff']) {
       expect((await call('GET', '/api/audiencetemplates', who)).statusCode).toBe(403);
       expect((await call('POST', '/api/audiencetemplates', who, input())).statusCode).toBe(403);
-      expect((await call('POST', '/api/patients/patientscontrollistfortemplate', who, { templateId: created.id })).statusCode).toBe(
-        403,
-      );
+      expect(
+        (await call('POST', '/api/patients/patientscontrollistfortemplate', who, { templateId: created.id })).statusCode,
+      ).toBe(403);
     }
     expect((await call('GET', '/api/audiencetemplates', null)).statusCode).toBe(401);
   });
@@ -188,9 +220,9 @@ describe('audience templates', () => {
       const list = await call('GET', '/api/audiencetemplates', 'admin');
       expect(list.statusCode).toBe(403);
       expect(list.json<{ messageKey: string }>().messageKey).toBe('featureOff');
-      expect((await call('POST', '/api/patients/patientscontrollistfortemplate', 'admin', { templateId: created.id })).statusCode).toBe(
-        403,
-      );
+      expect(
+        (await call('POST', '/api/patients/patientscontrollistfortemplate', 'admin', { templateId: created.id })).statusCode,
+      ).toBe(403);
       // A campaign-only clinic uses them whatever useCodePull says.
       await setInstanceSetting(t.db, riverside, 'campaignOnly', 'true');
       expect((await call('GET', '/api/audiencetemplates', 'admin')).statusCode).toBe(200);

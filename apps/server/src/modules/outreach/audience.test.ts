@@ -179,7 +179,13 @@ beforeAll(async () => {
   doctorA = (await t.db.select().from(users).where(eq(users.email, 'doctor@pathwell.demo')))[0]!.id;
   const [colleague] = await t.db
     .insert(users)
-    .values({ email: 'audience.colleague@pathwell.test', firstName: 'Luis', lastName: 'Peña', role: RoleCode.Doctor, instanceId: riverside })
+    .values({
+      email: 'audience.colleague@pathwell.test',
+      firstName: 'Luis',
+      lastName: 'Peña',
+      role: RoleCode.Doctor,
+      instanceId: riverside,
+    })
     .returning({ id: users.id });
   doctorB = colleague!.id;
   await t.db.insert(userInstances).values({ userId: doctorB, instanceId: riverside });
@@ -193,8 +199,18 @@ beforeAll(async () => {
     .values({ instanceId: riverside, listType: 'studygroups', name: 'Audience lumbar trial', attributes: {} })
     .returning({ id: managedItems.id });
   lumbarTrial = trial!.id;
-  groupG1 = (await t.db.insert(codeGroups).values({ instanceId: riverside, name: 'G1', codes: [A, C] }).returning())[0]!.id;
-  lakesideGroup = (await t.db.insert(codeGroups).values({ instanceId: lakeside, name: 'LG', codes: [D] }).returning())[0]!.id;
+  groupG1 = (
+    await t.db
+      .insert(codeGroups)
+      .values({ instanceId: riverside, name: 'G1', codes: [A, C] })
+      .returning()
+  )[0]!.id;
+  lakesideGroup = (
+    await t.db
+      .insert(codeGroups)
+      .values({ instanceId: lakeside, name: 'LG', codes: [D] })
+      .returning()
+  )[0]!.id;
 
   const alpha = await patient('Alpha', {}, [
     [400, [A]],
@@ -320,11 +336,7 @@ describe('audience match modes', () => {
       'Quebec',
     ]);
     // d500–d300 (inclusive): Alpha's and Sierra's A (d400), Echo's A (d300).
-    expect(await names({ codes: [A, B], matchMode: 3, codedFrom: d(500), codedTo: d(300) })).toEqual([
-      'Alpha',
-      'Echo',
-      'Sierra',
-    ]);
+    expect(await names({ codes: [A, B], matchMode: 3, codedFrom: d(500), codedTo: d(300) })).toEqual(['Alpha', 'Echo', 'Sierra']);
   });
 
   it('shows the matched codes and the last visit of each sample patient', async () => {
@@ -365,7 +377,15 @@ describe('audience filters', () => {
     // either). Delta's coded visit is d700 but its completed appointment d20; Sierra has D on d5.
     expect(await names({ ...anyAB, lastVisitBefore: d(180) })).toEqual(['Bravo', 'Echo']);
     // On or after d60: Alpha (d30), Delta (appointment d20), d50 ones, Sierra (d5).
-    expect(await names({ ...anyAB, lastVisitAfter: d(60) })).toEqual(['Alpha', 'Delta', 'November', 'Oscar', 'Papa', 'Quebec', 'Sierra']);
+    expect(await names({ ...anyAB, lastVisitAfter: d(60) })).toEqual([
+      'Alpha',
+      'Delta',
+      'November',
+      'Oscar',
+      'Papa',
+      'Quebec',
+      'Sierra',
+    ]);
     // The day itself counts as after: Alpha's last visit is d30.
     expect(await names({ codes: [A, B], matchMode: 1, lastVisitAfter: d(30) })).toEqual(['Alpha']);
     expect(await names({ codes: [A, B], matchMode: 1, lastVisitBefore: d(30) })).toEqual([]);

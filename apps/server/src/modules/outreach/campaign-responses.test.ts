@@ -63,16 +63,14 @@ async function codedPatient(code: string, lastName: string, values: { language?:
       codes: [code],
     })
     .returning({ id: codedVisits.id });
-  await t.db
-    .insert(codedVisitCodes)
-    .values({
-      instanceId: riverside,
-      codedVisitId: visit!.id,
-      code,
-      kind: 'diagnosis',
-      patientId: row!.id,
-      visitDate: '2025-03-01',
-    });
+  await t.db.insert(codedVisitCodes).values({
+    instanceId: riverside,
+    codedVisitId: visit!.id,
+    code,
+    kind: 'diagnosis',
+    patientId: row!.id,
+    visitDate: '2025-03-01',
+  });
   return { id: row!.id, mobile };
 }
 

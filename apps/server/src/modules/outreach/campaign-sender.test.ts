@@ -65,16 +65,14 @@ async function codedPatient(code: string, lastName: string, values: { language?:
       codes: [code],
     })
     .returning({ id: codedVisits.id });
-  await t.db
-    .insert(codedVisitCodes)
-    .values({
-      instanceId: riverside,
-      codedVisitId: visit!.id,
-      code,
-      kind: 'diagnosis',
-      patientId: row!.id,
-      visitDate: '2025-02-01',
-    });
+  await t.db.insert(codedVisitCodes).values({
+    instanceId: riverside,
+    codedVisitId: visit!.id,
+    code,
+    kind: 'diagnosis',
+    patientId: row!.id,
+    visitDate: '2025-02-01',
+  });
   return { id: row!.id, phone: `+1${phoneDigits(mobile)}` };
 }
 

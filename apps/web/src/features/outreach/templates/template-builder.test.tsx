@@ -13,7 +13,10 @@ beforeAll(() => {
 
 const patientId = '77777777-7777-4777-8777-777777777777';
 const options: FakeRoute[] = [
-  { path: '/api/codegroups', body: { data: [{ id: groupId, name: 'Lumbar radiculopathy', codes: ['M54.16', 'M54.17'], updatedAt: '' }] } },
+  {
+    path: '/api/codegroups',
+    body: { data: [{ id: groupId, name: 'Lumbar radiculopathy', codes: ['M54.16', 'M54.17'], updatedAt: '' }] },
+  },
   { path: '/api/users/providers', body: [{ id: ids.doctor, firstName: 'Dana', lastName: 'Doctor' }] },
   { path: '/api/customfields', body: { totalRecords: 0, data: [] } },
   { path: '/api/studygroups', body: { totalRecords: 0, data: [] } },
@@ -115,7 +118,12 @@ describe('the code pull template builder', () => {
         method: 'PUT',
         path: `/api/audiencetemplates/${templateId}`,
         status: 400,
-        body: { error: 'Some fields are not valid', code: 'VALIDATION', messageKey: 'fieldsInvalid', fields: { 'rule.codeGroupIds.0': 'invalid' } },
+        body: {
+          error: 'Some fields are not valid',
+          code: 'VALIDATION',
+          messageKey: 'fieldsInvalid',
+          fields: { 'rule.codeGroupIds.0': 'invalid' },
+        },
       },
     ]);
     render(`/codepulls/templates?id=${templateId}`);
@@ -143,7 +151,9 @@ describe('the code pull template builder', () => {
     await user.type(screen.getByTestId('template-name'), 'Call back');
     await addCode(user, '64483');
     expect(await screen.findByTestId('template-preview-count', {}, { timeout: 3000 })).toHaveTextContent('1 patient to call');
-    expect(calls.find((call) => call.path === '/api/patients/patientscontrollistfortemplate')!.body).toMatchObject({ kind: 'hotlist' });
+    expect(calls.find((call) => call.path === '/api/patients/patientscontrollistfortemplate')!.body).toMatchObject({
+      kind: 'hotlist',
+    });
     await user.click(screen.getByTestId('template-save'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/hotlisttemplatelist'));
     expect(calls.find((call) => call.method === 'POST' && call.path === '/api/audiencetemplates')!.body).toMatchObject({

@@ -154,7 +154,12 @@ export function TemplateBuilderPage() {
   const requestedKind: AudienceTemplateKind = params.get('kind') === 'hotlist' ? 'hotlist' : 'campaign';
   if (!templateId) return <TemplateBuilder kind={requestedKind} />;
   return (
-    <QueryState query={template} retryLabel={t('list.retry')} errorPrefix={t('builder.loadFailed')} errorTestId="template-load-error">
+    <QueryState
+      query={template}
+      retryLabel={t('list.retry')}
+      errorPrefix={t('builder.loadFailed')}
+      errorTestId="template-load-error"
+    >
       {(loaded) => <TemplateBuilder kind={loaded.kind} template={loaded} />}
     </QueryState>
   );
@@ -168,7 +173,8 @@ function TemplateBuilder({ kind, template }: { kind: AudienceTemplateKind; templ
   const form = useForm<Values>({ defaultValues: defaultsOf(template) });
   const { control, register, handleSubmit, setError, clearErrors, formState } = form;
   const [failure, setFailure] = useState<string | null>(null);
-  const error = (name: Path<Values>) => translateValidation(formState.errors[name as keyof Values]?.message as string | undefined);
+  const error = (name: Path<Values>) =>
+    translateValidation(formState.errors[name as keyof Values]?.message as string | undefined);
 
   const save = useMutation({
     mutationFn: (body: TemplateBody) => (template ? templateApi.update(template.id, body) : templateApi.create(body)),
@@ -217,8 +223,22 @@ function TemplateBuilder({ kind, template }: { kind: AudienceTemplateKind; templ
           <Stack gap="lg">
             <Paper withBorder p="md">
               <Stack gap="sm">
-                <TextInput label={t('builder.name')} required maxLength={120} {...register('name')} error={error('name')} data-testid="template-name" />
-                <Textarea label={t('builder.descriptionLabel')} maxLength={500} autosize minRows={2} {...register('description')} error={error('description')} />
+                <TextInput
+                  label={t('builder.name')}
+                  required
+                  maxLength={120}
+                  {...register('name')}
+                  error={error('name')}
+                  data-testid="template-name"
+                />
+                <Textarea
+                  label={t('builder.descriptionLabel')}
+                  maxLength={500}
+                  autosize
+                  minRows={2}
+                  {...register('description')}
+                  error={error('description')}
+                />
               </Stack>
             </Paper>
             <CodesSection control={control} error={error} />
@@ -453,12 +473,26 @@ function FiltersSection({
           {t('builder.filtersTitle')}
         </Title>
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <DateField control={control} name="lastVisitBefore" label={t('builder.lastVisitBefore')} error={error('lastVisitBefore')} />
-          <DateField control={control} name="lastVisitAfter" label={t('builder.lastVisitAfter')} error={error('lastVisitAfter')} />
+          <DateField
+            control={control}
+            name="lastVisitBefore"
+            label={t('builder.lastVisitBefore')}
+            error={error('lastVisitBefore')}
+          />
+          <DateField
+            control={control}
+            name="lastVisitAfter"
+            label={t('builder.lastVisitAfter')}
+            error={error('lastVisitAfter')}
+          />
           {number('ageMin', t('builder.ageMin'), 120)}
           {number('ageMax', t('builder.ageMax'), 120)}
         </SimpleGrid>
-        <Checkbox label={t('builder.noUpcomingAppointment')} {...register('noUpcomingAppointment')} data-testid="template-noUpcomingAppointment" />
+        <Checkbox
+          label={t('builder.noUpcomingAppointment')}
+          {...register('noUpcomingAppointment')}
+          data-testid="template-noUpcomingAppointment"
+        />
         {multi('providerIds', t('builder.providers'), {
           ...providers,
           data: providers.data?.map((doctor) => ({ value: doctor.id, label: `${doctor.firstName} ${doctor.lastName}` })),

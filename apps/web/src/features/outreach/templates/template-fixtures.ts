@@ -31,4 +31,3 @@ export function template(overrides: Partial<AudienceTemplate> = {}): AudienceTem
     ...overrides,
   };
 }
-

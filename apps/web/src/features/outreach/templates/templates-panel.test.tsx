@@ -57,7 +57,11 @@ describe('the audience templates panel', () => {
 
   it('shows a failure with a retry', async () => {
     const { calls } = fakeApi([
-      { path: '/api/audiencetemplates', status: 500, body: { error: 'Internal error', code: 'INTERNAL', messageKey: 'internalError' } },
+      {
+        path: '/api/audiencetemplates',
+        status: 500,
+        body: { error: 'Internal error', code: 'INTERNAL', messageKey: 'internalError' },
+      },
     ]);
     render();
     expect(await screen.findByTestId('templates-error')).toHaveTextContent('The templates could not be loaded.');

@@ -144,7 +144,12 @@ export function AudienceTemplatesPanel({ kind }: { kind: AudienceTemplateKind })
             <Button variant="default" onClick={() => setDeleting(null)}>
               {common('cancel')}
             </Button>
-            <Button color="red.8" loading={remove.isPending} onClick={() => deleting && remove.mutate(deleting)} data-testid="template-delete-confirm">
+            <Button
+              color="red.8"
+              loading={remove.isPending}
+              onClick={() => deleting && remove.mutate(deleting)}
+              data-testid="template-delete-confirm"
+            >
               {t('list.delete')}
             </Button>
           </Group>
