@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminUrl } from '../../../test/global-setup';
+import { visitCodeKindOf } from '@pathwell/contracts/outreach';
 import { seedVolume, type VolumeResult } from './volume';
 
 // The volume generator speaks PostgreSQL only (PGlite would take minutes for a million rows); this
@@ -197,5 +198,56 @@ describe.skipIf(!databaseUrl)('volume seed with outcome data on PostgreSQL', () 
         from interventions i join patients p on p.id = i.patient_id join managed_items m on m.id = i.item_id) lines`;
     const [first, second] = await Promise.all(clients.map((client) => client.query<{ digest: string }>(digest)));
     expect(first!.rows[0]!.digest).toBe(second!.rows[0]!.digest);
+  });
+});
+
+describe.skipIf(!databaseUrl)('volume coded visits on PostgreSQL', () => {
+  const name = `pathwell_volume_codes_${process.pid}_${Date.now()}`;
+  let client: pg.Client;
+  let result: VolumeResult;
+
+  beforeAll(async () => {
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl!) });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    result = await seedVolume({
+      databaseUrl: adminUrl(databaseUrl!, name),
+      patients: 60,
+      appointments: 0,
+      clinics: 2,
+      codedVisits: 400,
+      batchSize: 70,
+    });
+    client = new pg.Client({ connectionString: adminUrl(databaseUrl!, name) });
+    await client.connect();
+  }, 60_000);
+  afterAll(async () => {
+    await client?.end();
+    const admin = new pg.Client({ connectionString: adminUrl(databaseUrl!) });
+    await admin.connect();
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  });
+
+  it('gives each clinic its coded visits, 1–3 valid codes each on a patient and doctor of its own clinic', async () => {
+    expect(result.rows.codedVisits).toBe(400);
+    expect(result.clinics.map((clinic) => clinic.codedVisits)).toEqual([200, 200]);
+    const { rows } = await client.query<Record<string, number>>(`
+      select (select count(*)::int from coded_visits) as visits,
+        (select count(*)::int from coded_visits where cardinality(codes) not between 1 and 3) as bad_sizes,
+        (select count(*)::int from coded_visit_codes) as codes,
+        (select coalesce(sum(cardinality(codes)), 0)::int from coded_visits) as expected_codes,
+        (select count(*)::int from coded_visits v join patients p on p.id = v.patient_id where p.instance_id <> v.instance_id)
+        + (select count(*)::int from coded_visits v join users u on u.id = v.provider_id where u.instance_id <> v.instance_id)
+        + (select count(*)::int from coded_visit_codes c join coded_visits v on v.id = c.coded_visit_id
+           where c.patient_id <> v.patient_id or c.visit_date <> v.visit_date or c.provider_id is distinct from v.provider_id)
+          as strays,
+        (select count(*)::int from coded_visits where visit_date > current_date or visit_date < current_date - 1095) as dates,
+        (select count(*)::int from instance_settings where configuration_id = 'useCodePull' and configuration_value = 'true') as flags`);
+    expect(rows[0]).toMatchObject({ visits: 400, bad_sizes: 0, strays: 0, dates: 0, flags: 2 });
+    expect(rows[0]!.codes).toBe(rows[0]!.expected_codes);
+    const kinds = await client.query<{ code: string; kind: string }>(`select distinct code, kind from coded_visit_codes`);
+    for (const { code, kind } of kinds.rows) expect(visitCodeKindOf(code)).toBe(kind);
   });
 });
