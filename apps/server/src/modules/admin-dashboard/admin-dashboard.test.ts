@@ -40,8 +40,9 @@ afterAll(async () => {
 
 describe('GET /api/admin/dashboard', () => {
   it('counts the clinic’s active users: home clinic and members, not the other clinic’s', async () => {
-    // Riverside: manager, admin, doctor, staff and the parent user; Lakeside: its admin and the parent user.
-    expect((await dashboard(admin.headers)).activeUsers).toBe(5);
+    // Riverside: manager, admin, doctor, staff, the approving admin (issue #15) and the parent user;
+    // Lakeside: its admin and the parent user.
+    expect((await dashboard(admin.headers)).activeUsers).toBe(6);
     const admin2 = await signIn(t.app, 'admin2@pathwell.demo');
     expect((await dashboard(admin2.headers)).activeUsers).toBe(2);
   });
@@ -49,7 +50,7 @@ describe('GET /api/admin/dashboard', () => {
   it('leaves out inactive and deleted users', async () => {
     await t.db.update(users).set({ status: 'inactive' }).where(eq(users.email, 'staff@pathwell.demo'));
     try {
-      expect((await dashboard(admin.headers)).activeUsers).toBe(4);
+      expect((await dashboard(admin.headers)).activeUsers).toBe(5);
     } finally {
       await t.db.update(users).set({ status: 'active' }).where(eq(users.email, 'staff@pathwell.demo'));
     }

@@ -7,6 +7,7 @@ import { withClinics } from '../../db/tenancy';
 import { createMailer } from '../outbox/providers';
 import { PATHWAY_SWEEP_CRON } from '../pathways/pathway-runner';
 import { createTestApp, waitFor, type TestApp, setInstanceSetting } from '../../../test/test-app';
+import { CAMPAIGN_SWEEP_CRON } from '../outreach/campaign-sender';
 import { sendDueIntakes, type SweepDeps } from './intake-auto-send';
 
 /** Intake links that go out on their own `intakeFormNotificationHours` before the visit (decision 0034). */
@@ -160,8 +161,9 @@ describe('the intake sweep', () => {
       const schedule = (await on.db.execute(sql`select name, cron from pgboss.schedule order by name`)) as unknown as {
         rows: { name: string; cron: string }[];
       };
-      // The same switch runs the pathway sweep (decision 0041).
+      // The same switch runs the pathway sweep (decision 0041) and the campaign sweep (decision 0051).
       expect(schedule.rows).toEqual([
+        { name: jobQueues.campaignSweep, cron: CAMPAIGN_SWEEP_CRON },
         { name: jobQueues.intakeSweep, cron: '*/5 * * * *' },
         { name: jobQueues.pathwaySweep, cron: PATHWAY_SWEEP_CRON },
       ]);
