@@ -11,7 +11,7 @@ status=0
 
 check() { # name, command...: a lint or typecheck step counts as one test
   local name=$1; shift
-  echo "== $name"
+  echo "== $name [$(date +%T)]"
   if "$@"; then echo '{"kind":"check","passed":1,"failed":0}' > "$reports/check-$name.json"
   else echo '{"kind":"check","passed":0,"failed":1}' > "$reports/check-$name.json"; status=1; fi
 }
@@ -19,18 +19,19 @@ check() { # name, command...: a lint or typecheck step counts as one test
 check lint npm run lint --silent
 check typecheck npm run typecheck --silent
 
-echo "== unit, API and component tests (PGlite)"
+echo "== unit, API and component tests (PGlite) [$(date +%T)]"
 env -u DATABASE_URL npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/vitest-pglite.json" || status=1
 
 if [ -n "${DATABASE_URL:-}" ]; then
-  echo "== API tests on PostgreSQL"
+  echo "== API tests on PostgreSQL [$(date +%T)]"
   npx vitest run --project server --reporter=default --reporter=json --outputFile.json="$reports/vitest-postgresql.json" || status=1
 fi
 
-echo "== end-to-end journeys (Chromium)"
+echo "== end-to-end journeys (Chromium) [$(date +%T)]"
 npm run build --silent && PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json || status=1
 # No report means the journeys were not counted: that is a failure, never a silent zero.
 [ -f "$reports/playwright.json" ] || { echo '{"kind":"check","passed":0,"failed":1}' > "$reports/check-playwright-report.json"; status=1; }
 
+echo "== done [$(date +%T)]"
 node scripts/summarize-tests.mjs "$reports"
 exit $status
