@@ -170,6 +170,29 @@ export const codedVisitCodes = pgTable(
   ],
 );
 
+/**
+ * Per patient and code: the first and last visit with that code and how many (decision 0053). Kept by
+ * the database itself — triggers on `coded_visits` recompute the rows of every patient a statement
+ * touched, cascades included — so an audience without a date window or a provider groups one row per
+ * patient and code instead of every coded visit. No reference to `patients`: a hard-deleted patient's
+ * visits are deleted by cascade and the trigger then removes the marks itself.
+ */
+export const patientCodeMarks = pgTable(
+  'patient_code_marks',
+  {
+    instanceId: uuid('instance_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    code: text('code').notNull(),
+    firstVisit: date('first_visit', { mode: 'string' }).notNull(),
+    lastVisit: date('last_visit', { mode: 'string' }).notNull(),
+    visits: integer('visits').notNull(),
+  },
+  (table) => [
+    primaryKey({ name: 'patient_code_marks_pkey', columns: [table.instanceId, table.patientId, table.code] }),
+    index('patient_code_marks_lookup_idx').on(table.instanceId, table.code, table.patientId, table.lastVisit),
+  ],
+);
+
 /** A saved audience rule: a code pull template (campaigns) or a hot-list template. */
 export const audienceTemplates = pgTable(
   'audience_templates',

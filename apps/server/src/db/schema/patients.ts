@@ -98,6 +98,15 @@ export const patients = pgTable(
     archiveReason: text('archive_reason'),
     accountClosedAt: timestamp('account_closed_at', { withTimezone: true }),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /*
+     * The last coded visit and the start of the last completed appointment (decision 0053): kept by
+     * database triggers on coded_visits and appointments, never written by the app, so an audience's
+     * "last visit before" is read beside the patient's other filters (the partial index
+     * patients_audience_idx, written in migration 0023, covers them) instead of two passes over every
+     * recent visit. The moment, not a clinic date, for appointments: a change of time zone needs no rewrite.
+     */
+    lastCodedVisit: date('last_coded_visit', { mode: 'string' }),
+    lastCompletedVisitAt: timestamp('last_completed_visit_at', { withTimezone: true }),
     /** Lower-cased, accent-free "first last" for the top-bar search (trigram index). */
     searchName: text('search_name').generatedAlwaysAs(
       (): SQL =>

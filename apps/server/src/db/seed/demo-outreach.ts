@@ -176,7 +176,8 @@ const asJson = (rows: unknown[]) => JSON.stringify(rows);
  * their visits. Any table with a `patient_id` column counts, so a later demo file is respected too.
  */
 async function lapsedCandidates(tx: Database, instanceId: string, todayStart: Date): Promise<string[]> {
-  const own = new Set(['appointments', 'patient_phone_numbers', 'patient_notes']);
+  // The code marks follow the coded visits by trigger (decision 0053): derived, not another demo's data.
+  const own = new Set(['appointments', 'patient_phone_numbers', 'patient_notes', 'patient_code_marks']);
   const tables = (
     await rowsOf(
       tx,

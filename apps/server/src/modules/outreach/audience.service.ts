@@ -110,60 +110,60 @@ async function tuneTransaction(db: Database): Promise<void> {
 }
 
 interface Built {
-  /** The hits CTE (`hits`: the patients with the rule's codes) and the matching patients over it. */
-  hits: SQL;
-  /** `from hits h join patients p … where …`: the matching patients with the filters applied. */
+  /** `from (…) as p where …`: the matching patients (`p`) with every filter applied. */
   audience: SQL;
-  /** A whole statement over the audience. */
-  statement: (select: SQL, tail: SQL) => SQL;
-  /** The rule's matched codes of one patient (`p`), for the rows a preview shows. */
+  /** The rule's matched codes of one patient (`p`), for the rows a preview shows or a list freezes. */
   matchedCodes: SQL;
+  /** The patient's (`p`) last visit of either kind, as a clinic date. */
   lastVisit: SQL;
   empty: boolean;
 }
 
-async function build(
-  db: Database,
-  instanceId: string,
-  rule: AudienceRule,
-  purpose: AudiencePurpose,
-  now: Date,
-  withCodes: boolean,
-): Promise<Built> {
+async function build(db: Database, instanceId: string, rule: AudienceRule, purpose: AudiencePurpose, now: Date): Promise<Built> {
   const codes = await codesOf(db, instanceId, rule);
   const timeZone = await clinicTimeZone(db, instanceId);
   await tuneTransaction(db);
   const at = now.toISOString();
   const today = sql`(${at}::timestamptz at time zone ${timeZone})::date`;
   const timeframe = rule.matchMode === CODE_MATCH_TIMEFRAME && rule.codedFrom && rule.codedTo;
-  const codeFilters: SQL[] = [sql`c.instance_id = ${instanceId}`, sql`c.code = any(${pgArray(codes.all)}::text[])`];
-  if (timeframe) codeFilters.push(sql`c.visit_date between ${rule.codedFrom}::date and ${rule.codedTo}::date`);
-  if (rule.providerIds.length > 0) codeFilters.push(sql`c.provider_id = any(${pgArray(rule.providerIds)}::uuid[])`);
+  const ruleCodes = sql`${pgArray(codes.all)}::text[]`;
 
-  // All of These Codes: every code named one by one, and at least one code of each named group.
-  const all: SQL[] = [];
-  if (rule.matchMode === CODE_MATCH_ALL) {
-    if (codes.listed.length > 0) {
-      all.push(
-        sql`count(distinct c.code) filter (where c.code = any(${pgArray(codes.listed)}::text[])) = ${codes.listed.length}`,
-      );
+  // Which patients have the rule's codes. Without a date window or a provider no single visit matters:
+  // the code marks (one row per patient and code, decision 0053) answer it, and Any of These Codes is a
+  // plain semi-join (no grouping). With a window or a provider, each coded visit is read by its index.
+  const byMarks = !timeframe && rule.providerIds.length === 0;
+  let codeMatch: SQL;
+  if (byMarks && rule.matchMode !== CODE_MATCH_ALL) {
+    codeMatch = sql`exists (select 1 from patient_code_marks c
+      where c.instance_id = ${instanceId} and c.patient_id = p.id and c.code = any(${ruleCodes}))`;
+  } else {
+    const codeFilters: SQL[] = [sql`c.instance_id = ${instanceId}`, sql`c.code = any(${ruleCodes})`];
+    if (timeframe) codeFilters.push(sql`c.visit_date between ${rule.codedFrom}::date and ${rule.codedTo}::date`);
+    if (rule.providerIds.length > 0) codeFilters.push(sql`c.provider_id = any(${pgArray(rule.providerIds)}::uuid[])`);
+    // All of These Codes: every code named one by one, and at least one code of each named group.
+    const all: SQL[] = [];
+    if (rule.matchMode === CODE_MATCH_ALL) {
+      if (codes.listed.length > 0) {
+        all.push(
+          sql`count(distinct c.code) filter (where c.code = any(${pgArray(codes.listed)}::text[])) = ${codes.listed.length}`,
+        );
+      }
+      for (const group of codes.groups) all.push(sql`bool_or(c.code = any(${pgArray(group)}::text[]))`);
     }
-    for (const group of codes.groups) all.push(sql`bool_or(c.code = any(${pgArray(group)}::text[]))`);
+    const having = all.length > 0 ? sql`having ${sql.join(all, sql` and `)}` : sql``;
+    codeMatch = sql`p.id in (
+      select c.patient_id from ${byMarks ? sql.raw('patient_code_marks') : sql.raw('coded_visit_codes')} c
+       where ${sql.join(codeFilters, sql` and `)}
+       group by c.patient_id ${having})`;
   }
-  // "Last visit before" needs every visit before the day, so first of all the rule's own: patients seen
-  // since with those codes are dropped here, before they are joined to anything.
-  if (rule.lastVisitBefore) all.push(sql`max(c.visit_date) < ${rule.lastVisitBefore}::date`);
-  const having = all.length > 0 ? sql`having ${sql.join(all, sql` and `)}` : sql``;
 
-  const completedVisit = (since: SQL) => sql`exists (select 1 from appointments a
-      where a.patient_id = p.id and a.instance_id = p.instance_id and a.deleted_at is null
-        and a.status = ${AppointmentStatus.Completed} and a.starts_at <= ${at}::timestamptz
-        and a.starts_at >= ${since})`;
-  const codedVisitSince = (day: string) => sql`exists (select 1 from coded_visits cv
-      where cv.instance_id = p.instance_id and cv.patient_id = p.id and cv.visit_date >= ${day}::date)`;
   /** Midnight of a clinic date, as a moment. */
   const clinicMidnight = (day: string) => sql`(${day}::date::timestamp at time zone ${timeZone})`;
+  /** A visit of either kind on or after a clinic date: a coded visit, or a completed appointment. */
+  const visitedSince = (day: string) =>
+    sql`(p.last_coded_visit >= ${day}::date or p.last_completed_visit_at >= ${clinicMidnight(day)})`;
 
+  // The first five are the predicate of patients_audience_idx: the patients are read from it alone.
   const filters: SQL[] = [
     sql`p.instance_id = ${instanceId}`,
     sql`p.deleted_at is null`,
@@ -174,6 +174,11 @@ async function build(
   if (rule.ageMin !== null) filters.push(sql`p.date_of_birth <= ${today} - make_interval(years => ${rule.ageMin})`);
   if (rule.ageMax !== null) filters.push(sql`p.date_of_birth > ${today} - make_interval(years => ${rule.ageMax + 1})`);
   if (rule.payorStatusIds.length > 0) filters.push(sql`p.payor_status_id = any(${pgArray(rule.payorStatusIds)}::uuid[])`);
+  // The last visit (the later of the last coded visit and the last completed appointment, in clinic
+  // dates) before a day: no visit of either kind on or after it (no visit at all counts as before).
+  if (rule.lastVisitBefore) filters.push(sql`${visitedSince(rule.lastVisitBefore)} is not true`);
+  if (rule.lastVisitAfter) filters.push(sql`${visitedSince(rule.lastVisitAfter)} is true`);
+  filters.push(codeMatch);
   if (rule.studyGroupIds.length > 0) {
     filters.push(sql`exists (select 1 from patient_study_groups sg
       where sg.instance_id = p.instance_id and sg.patient_id = p.id
@@ -185,15 +190,6 @@ async function build(
         and a.starts_at >= ${at}::timestamptz
         and a.status in (${AppointmentStatus.Upcoming}, ${AppointmentStatus.Checking_In}))`);
   }
-  // The last visit (the later of the last coded visit and the last completed appointment, in clinic
-  // dates) before a day: no visit of either kind on or after it; on or after a day: one of either kind.
-  if (rule.lastVisitBefore) {
-    filters.push(sql`not ${codedVisitSince(rule.lastVisitBefore)}`);
-    filters.push(sql`not ${completedVisit(clinicMidnight(rule.lastVisitBefore))}`);
-  }
-  if (rule.lastVisitAfter) {
-    filters.push(sql`(${codedVisitSince(rule.lastVisitAfter)} or ${completedVisit(clinicMidnight(rule.lastVisitAfter))})`);
-  }
   if (rule.excludeContactedWithinDays !== null) {
     const since = sql`${at}::timestamptz - make_interval(days => ${rule.excludeContactedWithinDays})`;
     filters.push(sql`not exists (select 1 from campaign_recipients r
@@ -202,26 +198,16 @@ async function build(
       where hc.instance_id = p.instance_id and hc.patient_id = p.id and hc.created_at >= ${since})`);
   }
 
-  const hitCodes = withCodes ? sql`, array_agg(distinct c.code order by c.code) as matched_codes` : sql``;
-  const hits = sql`hits as (
-      select c.patient_id${hitCodes}
-        from coded_visit_codes c
-       where ${sql.join(codeFilters, sql` and `)}
-       group by c.patient_id
-       ${having}
-    )`;
   // Whether the patient can be reached is asked last, of the patients every other filter kept: it looks
   // up phones per patient, and left among the other filters it makes the planner walk the patients one
   // by one (a nested loop over 400,000 look-ups) instead of joining them as sets. `offset 0` keeps it out.
   const audience = sql`from (
       select p.id, p.instance_id, p.first_name, p.last_name, p.date_of_birth, p.email, p.enable_email,
-             p.enable_text${withCodes ? sql`, h.matched_codes` : sql``}
-        from hits h
-        join patients p on p.instance_id = ${instanceId} and p.id = h.patient_id
+             p.enable_text, p.last_coded_visit, p.last_completed_visit_at
+        from patients p
        where ${sql.join(filters, sql` and `)}
       offset 0) as p
      where ${reachability(purpose)}`;
-  const statement = (select: SQL, tail: SQL) => sql`with ${hits} select ${select} ${audience} ${tail}`;
 
   const visitFilters: SQL[] = [sql`cv.instance_id = p.instance_id`, sql`cv.patient_id = p.id`];
   if (timeframe) visitFilters.push(sql`cv.visit_date between ${rule.codedFrom}::date and ${rule.codedTo}::date`);
@@ -229,13 +215,9 @@ async function build(
   // Through the patient's visits (coded_visits by patient), not the code index (by code first).
   const matchedCodes = sql`(select coalesce(array_agg(distinct code order by code), '{}')
       from coded_visits cv cross join lateral unnest(cv.codes) as code
-     where ${sql.join(visitFilters, sql` and `)} and code = any(${pgArray(codes.all)}::text[]))`;
-  const lastVisit = sql`greatest(
-    (select max(cv.visit_date) from coded_visits cv where cv.instance_id = p.instance_id and cv.patient_id = p.id),
-    (select max((a.starts_at at time zone ${timeZone})::date) from appointments a
-      where a.patient_id = p.id and a.instance_id = p.instance_id and a.deleted_at is null
-        and a.status = ${AppointmentStatus.Completed} and a.starts_at <= ${at}::timestamptz))`;
-  return { hits, audience, statement, matchedCodes, lastVisit, empty: codes.all.length === 0 };
+     where ${sql.join(visitFilters, sql` and `)} and code = any(${ruleCodes}))`;
+  const lastVisit = sql`greatest(p.last_coded_visit, (p.last_completed_visit_at at time zone ${timeZone})::date)`;
+  return { audience, matchedCodes, lastVisit, empty: codes.all.length === 0 };
 }
 
 /** How many patients the rule selects now. */
@@ -246,9 +228,9 @@ export async function countAudience(
   purpose: AudiencePurpose,
   now = new Date(),
 ): Promise<number> {
-  const built = await build(db, instanceId, rule, purpose, now, false);
+  const built = await build(db, instanceId, rule, purpose, now);
   if (built.empty) return 0;
-  const rows = await rowsOf(db, built.statement(sql`count(*)::int as count`, sql``));
+  const rows = await rowsOf(db, sql`select count(*)::int as count ${built.audience}`);
   return Number(rows[0]?.count ?? 0);
 }
 
@@ -260,7 +242,7 @@ export async function previewAudience(
   purpose: AudiencePurpose,
   now = new Date(),
 ): Promise<AudiencePreview> {
-  const built = await build(db, instanceId, rule, purpose, now, false);
+  const built = await build(db, instanceId, rule, purpose, now);
   if (built.empty) return { count: 0, sample: [] };
   // The audience is worked out once (materialized: else the planner may walk the patients in name order
   // to serve the page, testing every one against the hits), then counted and its first page taken; the
@@ -268,8 +250,9 @@ export async function previewAudience(
   const rows = await rowsOf(
     db,
     sql`
-    with ${built.hits}, audience as materialized (
-      select p.id, p.instance_id, p.first_name, p.last_name, p.date_of_birth ${built.audience}
+    with audience as materialized (
+      select p.id, p.instance_id, p.first_name, p.last_name, p.date_of_birth, p.last_coded_visit,
+             p.last_completed_visit_at ${built.audience}
     )
     select p.id as patient_id, p.first_name, p.last_name, p.date_of_birth::text as date_of_birth,
            (select count(*) from audience)::int as total,
@@ -297,14 +280,13 @@ export async function resolveAudience(
   purpose: AudiencePurpose,
   now = new Date(),
 ): Promise<AudienceMember[]> {
-  const built = await build(db, instanceId, rule, purpose, now, true);
+  const built = await build(db, instanceId, rule, purpose, now);
   if (built.empty) return [];
   const rows = await rowsOf(
     db,
-    built.statement(
-      sql`p.id as patient_id, p.matched_codes, (${built.lastVisit})::text as last_visit`,
-      sql`order by lower(p.last_name), lower(p.first_name), p.id`,
-    ),
+    sql`select p.id as patient_id, ${built.matchedCodes} as matched_codes, (${built.lastVisit})::text as last_visit
+        ${built.audience}
+        order by lower(p.last_name), lower(p.first_name), p.id`,
   );
   return rows.map((row) => ({
     patientId: String(row.patient_id),
