@@ -18,14 +18,14 @@ type Rows = { rows: Record<string, unknown>[] };
 const rowsOf = async (db: Database, statement: SQL) => ((await db.execute(statement)) as unknown as Rows).rows;
 
 /*
- * Audiences (issue #15 §2, decision 0049). One SQL statement answers a rule. The codes (with the code
- * groups expanded) are looked up in `coded_visit_codes` by its (clinic, code, date, patient) index, read
- * from the index alone; the matching patients are grouped once (no arrays: a count needs none), and
- * only then joined to patients and narrowed by the filters, so the cost follows the number of coded
- * visits with those codes, not the size of the clinic. Filters on the patient's other rows are
- * anti- or semi-joins the planner may run set-based (the last visit: "no coded visit and no completed
- * appointment since"), and a preview works out the matched codes and last visit of its 25 sample
- * patients only. Benchmarked at 1,000,000 patients and 5,000,000 coded visits (bench/README.md).
+ * Audiences (issue #15 §2, decisions 0049 and 0053). One SQL statement answers a rule. The patients are
+ * read from `patients_audience_idx` alone (live, active patients, with what the filters read, including
+ * the last coded visit and last completed appointment that triggers keep on the row). The codes (with
+ * the code groups expanded) are matched through `patient_code_marks` (one row per patient and code:
+ * Any of These Codes is a semi-join, All of These Codes a grouping) or, with a date window or a
+ * provider, through each coded visit in `coded_visit_codes`. A preview works out the matched codes of
+ * its 25 sample patients only. Benchmarked at 1,000,000 patients and 5,000,000 coded visits
+ * (bench/README.md).
  */
 
 /**
