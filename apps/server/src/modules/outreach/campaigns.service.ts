@@ -38,7 +38,7 @@ const iso = (value: unknown) => (value === null || value === undefined ? null : 
 const nameOf = (first: unknown, last: unknown) => (first === null ? null : `${String(first)} ${String(last ?? '')}`.trim());
 /** Recipients are written in chunks: one statement per chunk, not per patient. */
 const INSERT_CHUNK = 500;
-/** The example patient of a campaign's preview before it has recipients. */
+/** The example patient of a campaign's message preview. */
 const EXAMPLE = { firstName: 'Maria', provider: 'Dr. Rivera', linkCode: 'Ab3dE5gH7jK9' };
 
 const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted' | 'Viewed', id: string, description: string) =>
@@ -143,24 +143,19 @@ export async function getCampaign(ctx: SignedInContext, id: string): Promise<Cam
   const blocked = await approveBlockedReason(ctx, row);
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const clinic = await clinicNameOf(ctx.db, ctx.instanceId, settings);
+  // The preview is written for an example patient (never a recipient's name or short link: the page
+  // refreshes every few seconds while sending, and a real patient shown would be a read of that patient
+  // each time); the clinic and the provider are the campaign's own.
   const [first] = await rowsOf(
     ctx.db,
     sql`
-    select r.provider_name, r.link_code, p.first_name from campaign_recipients r
-      join patients p on p.instance_id = r.instance_id and p.id = r.patient_id
+    select r.provider_name from campaign_recipients r
      where r.instance_id = ${ctx.instanceId} and r.campaign_id = ${id}
      order by r.position limit 1`,
   );
-  const values = first
-    ? {
-        firstName: String(first.first_name),
-        clinic,
-        provider: first.provider_name === null ? null : String(first.provider_name),
-        linkCode: first.link_code === null ? EXAMPLE.linkCode : String(first.link_code),
-      }
-    : { ...EXAMPLE, clinic };
-  // A real patient's first name is shown: the preview is a read of that patient.
-  if (first) await recordActivity(ctx.db, activity(ctx, 'Viewed', id, `Viewed campaign "${row.name}" with its first recipient`));
+  const provider =
+    first?.provider_name === null || first?.provider_name === undefined ? EXAMPLE.provider : String(first.provider_name);
+  const values = { ...EXAMPLE, clinic, provider };
   const texts = (row.channels as CampaignChannel[]).includes('sms');
   const preview = (language: 'en' | 'es') => {
     const message = campaignMessageFor(row, language, values, ctx.config.publicUrl);

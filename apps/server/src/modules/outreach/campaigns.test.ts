@@ -231,10 +231,11 @@ describe('freezing the audience at approval', () => {
     const [stored] = await t.db.select().from(campaigns).where(eq(campaigns.id, campaign.id));
     expect(stored).toMatchObject({ recipientCount: 4, rule: expect.objectContaining({ codes: [code] }) });
 
-    // The preview now names the first recipient (and that read is audited).
+    // The preview keeps its example patient and link (no recipient's name or short link is shown, so
+    // the page's refresh while sending reads no patient), with the first recipient's provider.
     const detail = (await call('GET', `/api/campaigns/${campaign.id}`, 'admin')).json<CampaignDetail>();
-    expect(detail.preview.en).toContain('Hi Ana, Riverside Spine & Pain and Daniela Ortiz');
-    expect(detail.preview.en).toContain(`/l/${rows[0]!.linkCode}`);
+    expect(detail.preview.en).toContain('Hi Maria, Riverside Spine & Pain and Daniela Ortiz');
+    expect(detail.preview.en).not.toContain(rows[0]!.linkCode!);
 
     // A fifth coded patient after approval is in the template's audience but not on the campaign.
     await codedPatient(riverside, code, { lastName: 'Freeze', mobile: '(512) 555-0315' });

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import type { Organisation } from '@pathwell/contracts/instances';
 import { DataTable, QueryState } from '../../components/data-table';
 import { notify } from '../../lib/notify';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmAction } from '../../components/confirm-action';
 import { clinicApi, clinicQueries, instanceKeys } from './instances.api';
 
 export function AddClinicButton() {
@@ -102,10 +102,9 @@ export function ClinicList() {
               },
             ]}
           />
-          <ConfirmModal
+          <ConfirmAction
             opened={deleting !== null}
             title={t('clinics.deleteTitle')}
-            text={t('clinics.deleteConfirm', { name: deleting?.name ?? '' })}
             action={t('delete')}
             onClose={() => setDeleting(null)}
             onConfirm={async () => {
@@ -116,7 +115,9 @@ export function ClinicList() {
               await queryClient.invalidateQueries({ queryKey: instanceKeys.clinics });
               await queryClient.invalidateQueries({ queryKey: instanceKeys.instances });
             }}
-          />
+          >
+            {t('clinics.deleteConfirm', { name: deleting?.name ?? '' })}
+          </ConfirmAction>
         </Paper>
       )}
     </QueryState>

@@ -9,7 +9,7 @@ import type { Instance } from '@pathwell/contracts/instances';
 import { DataTable, QueryState } from '../../components/data-table';
 import { notify } from '../../lib/notify';
 import { setClinicId } from '../../lib/session-storage';
-import { ConfirmModal } from './confirm-modal';
+import { ConfirmAction } from '../../components/confirm-action';
 import { instanceApi, instanceKeys, instanceQueries } from './instances.api';
 
 export function ActiveBadge({ isActive }: { isActive: boolean }) {
@@ -128,10 +128,9 @@ export function InstanceList({ currentInstanceId, isSystemManager }: { currentIn
               },
             ]}
           />
-          <ConfirmModal
+          <ConfirmAction
             opened={switchingOff !== null}
             title={t('instances.switchOffTitle')}
-            text={t('instances.switchOffConfirm', { name: switchingOff?.name ?? '' })}
             action={t('instances.switchOff')}
             onClose={() => setSwitchingOff(null)}
             onConfirm={async () => {
@@ -141,7 +140,9 @@ export function InstanceList({ currentInstanceId, isSystemManager }: { currentIn
               setSwitchingOff(null);
               await queryClient.invalidateQueries({ queryKey: instanceKeys.instances });
             }}
-          />
+          >
+            {t('instances.switchOffConfirm', { name: switchingOff?.name ?? '' })}
+          </ConfirmAction>
         </Paper>
       )}
     </QueryState>

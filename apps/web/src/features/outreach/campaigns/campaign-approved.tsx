@@ -13,9 +13,10 @@ import { ErrorAlert } from '../../../components/error-alert';
 import { PageHeader } from '../../../components/page-header';
 import { formatClinicDateTime } from '../../../lib/dates';
 import { errorText } from '../../../lib/error-text';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { notify } from '../../../lib/notify';
 import { campaignApi, campaignKeys, campaignQueries, isSending, type RecipientFilter } from './campaigns.api';
-import { CampaignStatusBadge, ConfirmAction, channelsText, formatNumber } from './campaign-shared';
+import { ArchiveCampaignConfirm, CampaignStatusBadge, channelsText, formatNumber } from './campaign-shared';
 
 /** /approvedcampaign/:id (issue #15 §3): the send's progress, its switches, and every frozen recipient. */
 export function CampaignApproved({ campaignId }: { campaignId: string }) {
@@ -167,19 +168,12 @@ function ApprovedView({ campaign }: { campaign: CampaignDetail }) {
       >
         {t('approved.finishText')}
       </ConfirmAction>
-      <ConfirmAction
+      <ArchiveCampaignConfirm
+        campaignId={campaign.id}
         opened={pending === 'archive'}
-        title={t('overview.archiveTitle')}
-        action={t('actions.archive')}
-        testId="campaign-archive-confirm"
         onClose={() => setPending(null)}
-        onConfirm={async () => {
-          saved(await campaignApi.archive(campaign.id));
-          notify('success', t('overview.archived'));
-        }}
-      >
-        {t('overview.archiveText')}
-      </ConfirmAction>
+        onArchived={saved}
+      />
     </>
   );
 }

@@ -10,9 +10,10 @@ import { QueryState } from '../../../components/data-table';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicDateTime } from '../../../lib/dates';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { notify } from '../../../lib/notify';
 import { campaignApi, campaignKeys, campaignQueries } from './campaigns.api';
-import { CampaignStatusBadge, ConfirmAction, channelsText } from './campaign-shared';
+import { ArchiveCampaignConfirm, CampaignStatusBadge, channelsText } from './campaign-shared';
 
 type Pending = 'approve' | 'delete' | 'archive' | null;
 
@@ -190,6 +191,7 @@ function OverviewView({ campaign }: { campaign: CampaignDetail }) {
         opened={pending === 'approve'}
         title={t('overview.approveTitle')}
         action={t('actions.approve')}
+        color="blue"
         testId="campaign-approve-confirm"
         onClose={() => setPending(null)}
         onConfirm={async () => {
@@ -227,19 +229,12 @@ function OverviewView({ campaign }: { campaign: CampaignDetail }) {
       >
         {t('overview.deleteText')}
       </ConfirmAction>
-      <ConfirmAction
+      <ArchiveCampaignConfirm
+        campaignId={campaign.id}
         opened={pending === 'archive'}
-        title={t('overview.archiveTitle')}
-        action={t('actions.archive')}
-        testId="campaign-archive-confirm"
         onClose={() => setPending(null)}
-        onConfirm={async () => {
-          saved(await campaignApi.archive(campaign.id));
-          notify('success', t('overview.archived'));
-        }}
-      >
-        {t('overview.archiveText')}
-      </ConfirmAction>
+        onArchived={saved}
+      />
     </>
   );
 }

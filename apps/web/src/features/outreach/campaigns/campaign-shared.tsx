@@ -1,12 +1,11 @@
-import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { Badge, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { CampaignFunnel, CampaignSummary } from '@pathwell/contracts/campaigns';
+import type { CampaignDetail, CampaignFunnel, CampaignSummary } from '@pathwell/contracts/campaigns';
 import type { CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
-import { ErrorAlert } from '../../../components/error-alert';
-import { errorText } from '../../../lib/error-text';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { i18n } from '../../../lib/i18n';
+import { notify } from '../../../lib/notify';
+import { campaignApi } from './campaigns.api';
 
 /** Where a campaign leads: a draft to its overview (edit, approve), a sent one to its progress. */
 export const campaignPath = (campaign: Pick<CampaignSummary, 'id' | 'status'>) =>
@@ -63,46 +62,33 @@ export function CompactFunnel({ funnel }: { funnel: CampaignFunnel }) {
   );
 }
 
-/** Asks before a step that cannot be undone; the server's refusal shows inside the dialog. */
-export function ConfirmAction({
+/** Archiving a campaign that has sent (a draft or a sent campaign's overview and its progress page). */
+export function ArchiveCampaignConfirm({
+  campaignId,
   opened,
-  title,
-  children,
-  action,
-  color = 'blue',
-  onConfirm,
   onClose,
-  testId = 'campaign-confirm',
+  onArchived,
 }: {
+  campaignId: string;
   opened: boolean;
-  title: string;
-  children: ReactNode;
-  action: string;
-  color?: string;
-  onConfirm: () => Promise<unknown>;
   onClose: () => void;
-  testId?: string;
+  onArchived: (detail: CampaignDetail) => void;
 }) {
   const { t } = useTranslation('outreachCampaigns');
-  const run = useMutation({ mutationFn: onConfirm, onSuccess: onClose });
-  const close = () => {
-    run.reset();
-    onClose();
-  };
   return (
-    <Modal opened={opened} onClose={close} title={title} centered>
-      <Stack gap="md">
-        {run.isError ? <ErrorAlert testId={`${testId}-error`}>{errorText(run.error)}</ErrorAlert> : null}
-        <Text>{children}</Text>
-        <Group justify="flex-end" gap="xs">
-          <Button variant="default" onClick={close}>
-            {t('actions.cancel')}
-          </Button>
-          <Button color={color} loading={run.isPending} onClick={() => run.mutate()} data-testid={testId}>
-            {action}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmAction
+      opened={opened}
+      title={t('overview.archiveTitle')}
+      action={t('actions.archive')}
+      color="blue"
+      testId="campaign-archive-confirm"
+      onClose={onClose}
+      onConfirm={async () => {
+        onArchived(await campaignApi.archive(campaignId));
+        notify('success', t('overview.archived'));
+      }}
+    >
+      {t('overview.archiveText')}
+    </ConfirmAction>
   );
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { CODE_GROUP_MAX_CODES, codeGroupInputSchema, visitCodeSchema, type CodeGroup } from '@pathwell/contracts/outreach';
 import { useSession } from '../../../app/session-context';
 import { DataTable, QueryState } from '../../../components/data-table';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { ErrorAlert } from '../../../components/error-alert';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicDate } from '../../../lib/dates';
@@ -105,20 +106,16 @@ function CodeGroupForm({ group, onDone }: { group: CodeGroup | null; onDone: () 
 /** Code groups (issue #15 §1): named sets of codes a clinic reuses in its code pull and hot-list templates. */
 export function CodeGroupsPanel() {
   const { t } = useTranslation('outreachImports');
-  const { t: common } = useTranslation('common');
   const timeZone = useSession().instance.timeZoneId;
   const queryClient = useQueryClient();
   const groups = useQuery(codeGroupQueries.list());
   const [editing, setEditing] = useState<CodeGroup | 'new' | null>(null);
   const [deleting, setDeleting] = useState<CodeGroup | null>(null);
-  const remove = useMutation({
-    mutationFn: (group: CodeGroup) => codeGroupApi.remove(group.id),
-    onSuccess: async (_result, group) => {
-      setDeleting(null);
-      notify('success', t('groups.deleted', { name: group.name }));
-      await queryClient.invalidateQueries({ queryKey: codeGroupKeys.all });
-    },
-  });
+  const remove = async (group: CodeGroup) => {
+    await codeGroupApi.remove(group.id);
+    notify('success', t('groups.deleted', { name: group.name }));
+    await queryClient.invalidateQueries({ queryKey: codeGroupKeys.all });
+  };
 
   return (
     <Stack gap="md" data-testid="code-groups">
@@ -177,10 +174,7 @@ export function CodeGroupsPanel() {
                       size="xs"
                       leftSection={<IconTrash size={14} aria-hidden />}
                       aria-label={t('groups.deleteNamed', { name: row.name })}
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(row);
-                      }}
+                      onClick={() => setDeleting(row)}
                     >
                       {t('groups.delete')}
                     </Button>
@@ -206,25 +200,18 @@ export function CodeGroupsPanel() {
           />
         ) : null}
       </Modal>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('groups.deleteTitle')} centered>
-        <Stack gap="md">
-          <Text>{t('groups.deleteConfirm', { name: deleting?.name ?? '' })}</Text>
-          {remove.isError ? <ErrorAlert testId="code-group-delete-error">{errorText(remove.error)}</ErrorAlert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              {common('cancel')}
-            </Button>
-            <Button
-              color="red.8"
-              loading={remove.isPending}
-              onClick={() => deleting && remove.mutate(deleting)}
-              data-testid="code-group-delete-confirm"
-            >
-              {t('groups.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmAction
+        opened={deleting !== null}
+        title={t('groups.deleteTitle')}
+        action={t('groups.delete')}
+        testId="code-group-delete-confirm"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (deleting) await remove(deleting);
+        }}
+      >
+        {t('groups.deleteConfirm', { name: deleting?.name ?? '' })}
+      </ConfirmAction>
     </Stack>
   );
 }

@@ -1,15 +1,14 @@
-import { Anchor, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { AudienceTemplate, AudienceTemplateKind } from '@pathwell/contracts/outreach';
 import { useSession } from '../../../app/session-context';
 import { DataTable, QueryState } from '../../../components/data-table';
-import { ErrorAlert } from '../../../components/error-alert';
+import { ConfirmAction } from '../../../components/confirm-action';
 import { formatClinicDate } from '../../../lib/dates';
-import { errorText } from '../../../lib/error-text';
 import { notify } from '../../../lib/notify';
 import { builderPath, templateApi, templateKeys, templateQueries } from './templates.api';
 
@@ -44,20 +43,16 @@ function RuleSummary({ template }: { template: AudienceTemplate }) {
  */
 export function AudienceTemplatesPanel({ kind }: { kind: AudienceTemplateKind }) {
   const { t } = useTranslation('outreachTemplates');
-  const { t: common } = useTranslation('common');
   const session = useSession();
   const timeZone = session.instance.timeZoneId;
   const queryClient = useQueryClient();
   const templates = useQuery(templateQueries.list(kind));
   const [deleting, setDeleting] = useState<AudienceTemplate | null>(null);
-  const remove = useMutation({
-    mutationFn: (template: AudienceTemplate) => templateApi.remove(template.id),
-    onSuccess: async (_result, template) => {
-      setDeleting(null);
-      notify('success', t('list.deleted', { name: template.name }));
-      await queryClient.invalidateQueries({ queryKey: templateKeys.all });
-    },
-  });
+  const remove = async (template: AudienceTemplate) => {
+    await templateApi.remove(template.id);
+    notify('success', t('list.deleted', { name: template.name }));
+    await queryClient.invalidateQueries({ queryKey: templateKeys.all });
+  };
 
   return (
     <Stack gap="md" data-testid={`audience-templates-${kind}`}>
@@ -122,10 +117,7 @@ export function AudienceTemplatesPanel({ kind }: { kind: AudienceTemplateKind })
                       size="xs"
                       leftSection={<IconTrash size={14} aria-hidden />}
                       aria-label={t('list.deleteNamed', { name: row.name })}
-                      onClick={() => {
-                        remove.reset();
-                        setDeleting(row);
-                      }}
+                      onClick={() => setDeleting(row)}
                     >
                       {t('list.delete')}
                     </Button>
@@ -136,25 +128,18 @@ export function AudienceTemplatesPanel({ kind }: { kind: AudienceTemplateKind })
           />
         )}
       </QueryState>
-      <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('list.deleteTitle')} centered>
-        <Stack gap="md">
-          <Text>{t('list.deleteConfirm', { name: deleting?.name ?? '' })}</Text>
-          {remove.isError ? <ErrorAlert testId="template-delete-error">{errorText(remove.error)}</ErrorAlert> : null}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setDeleting(null)}>
-              {common('cancel')}
-            </Button>
-            <Button
-              color="red.8"
-              loading={remove.isPending}
-              onClick={() => deleting && remove.mutate(deleting)}
-              data-testid="template-delete-confirm"
-            >
-              {t('list.delete')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmAction
+        opened={deleting !== null}
+        title={t('list.deleteTitle')}
+        action={t('list.delete')}
+        testId="template-delete-confirm"
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (deleting) await remove(deleting);
+        }}
+      >
+        {t('list.deleteConfirm', { name: deleting?.name ?? '' })}
+      </ConfirmAction>
     </Stack>
   );
 }
