@@ -116,8 +116,10 @@ beforeAll(async () => {
   deps = { config: t.config, mailer: createMailer(undefined, 'test@pathwell.test'), jobs: t.app.jobs };
   const rows = await t.db.select().from(instances);
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
-  await setInstanceSetting(t.db, riverside, 'timeZoneId', zoneAtHour(12));
-  now = new Date();
+  // Approving a campaign also wakes the app's own sweep, which runs on the real clock: in the clinic it
+  // is 2:00 now, so that sweep sends nothing, and this file's runs happen ten hours on, at noon.
+  await setInstanceSetting(t.db, riverside, 'timeZoneId', zoneAtHour(2));
+  now = new Date(Date.now() + 10 * HOUR);
   await setInstanceSetting(t.db, riverside, 'enableSms', 'true');
   await setInstanceSetting(t.db, riverside, 'campaignEmails', 'ops@example.test,lead@example.test');
   for (const who of ['admin', 'manager']) tokens[who] = await signIn(t.app, `${who}@pathwell.demo`);
