@@ -66,8 +66,8 @@ describe('an approved campaign', () => {
     });
     const { calls } = fakeApi([{ path: `/api/campaigns/${campaignId}`, body: running }, recipients([recipient(), skipped])]);
     render();
-    expect(await screen.findByTestId('campaign-progress-text')).toHaveTextContent('50 of 200 recipients sent');
-    expect(screen.getByRole('progressbar', { name: 'Messages sent' })).toHaveAttribute('aria-valuenow', '25');
+    expect(await screen.findByTestId('campaign-progress-text')).toHaveTextContent('60 of 200 recipients done (50 sent)');
+    expect(screen.getByRole('progressbar', { name: 'Sending progress' })).toHaveAttribute('aria-valuenow', '30');
     expect(screen.getByTestId('campaign-counts')).toHaveTextContent('140waiting');
     const [first, second] = await screen.findAllByTestId('recipient-row');
     expect(within(first!).getByRole('link', { name: 'Delgado, Rosa' })).toHaveAttribute(

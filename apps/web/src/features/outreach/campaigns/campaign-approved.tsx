@@ -42,6 +42,9 @@ function ApprovedView({ campaign }: { campaign: CampaignDetail }) {
   const queryClient = useQueryClient();
   const [pending, setPending] = useState<'finish' | 'archive' | null>(null);
   const sending = isSending(campaign);
+  // Progress counts every recipient the sweep is through with (handed over, or reachable on no channel):
+  // without an SMS provider nothing is "sent", yet the campaign has done its work.
+  const done = campaign.funnel.recipients - campaign.funnel.pending;
   const saved = (detail: CampaignDetail) => {
     queryClient.setQueryData(campaignKeys.one(detail.id), detail);
     void queryClient.invalidateQueries({ queryKey: ['campaigns', 'list'] });
@@ -109,26 +112,29 @@ function ApprovedView({ campaign }: { campaign: CampaignDetail }) {
           </Group>
           <Text mb={6} data-testid="campaign-progress-text">
             {t('approved.sentOf', {
+              done: formatNumber(done),
               sent: formatNumber(campaign.funnel.sent),
               recipients: formatNumber(campaign.funnel.recipients),
             })}
           </Text>
           <Progress
-            value={campaign.funnel.recipients === 0 ? 0 : (campaign.funnel.sent / campaign.funnel.recipients) * 100}
+            value={campaign.funnel.recipients === 0 ? 0 : (done / campaign.funnel.recipients) * 100}
             size="lg"
             radius="md"
             aria-label={t('approved.progressLabel')}
             animated={sending}
           />
-          <SimpleGrid cols={{ base: 2, sm: 4, lg: 8 }} mt="md" data-testid="campaign-counts">
-            {(['delivered', 'pending', 'skipped', 'failed', 'clicked', 'replied', 'optedOut', 'booked'] as const).map((key) => (
-              <Stack key={key} gap={0}>
-                <Text fw={700} size="lg">
-                  {formatNumber(campaign.funnel[key])}
-                </Text>
-                <Text size="sm">{t(`funnel.${key}`)}</Text>
-              </Stack>
-            ))}
+          <SimpleGrid cols={{ base: 3, sm: 5, lg: 9 }} mt="md" data-testid="campaign-counts">
+            {(['sent', 'delivered', 'pending', 'skipped', 'failed', 'clicked', 'replied', 'optedOut', 'booked'] as const).map(
+              (key) => (
+                <Stack key={key} gap={0}>
+                  <Text fw={700} size="lg">
+                    {formatNumber(campaign.funnel[key])}
+                  </Text>
+                  <Text size="sm">{t(`funnel.${key}`)}</Text>
+                </Stack>
+              ),
+            )}
           </SimpleGrid>
           {campaign.channels.includes('sms') ? (
             <Stack gap={4} mt="md">
