@@ -29,6 +29,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { resolveAudience } from './audience.service';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
+import { countOf } from '../../lib/list-total';
 
 /*
  * Hot lists (issue #15 §4, decision 0052). A list freezes its patients from a hot-list template when it
@@ -202,13 +203,14 @@ export async function getHotlist(
      limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
   );
   // Counted on its own, from the entries alone: a window count would build every joined row before the
-  // page is cut (seconds on a large list), and a page past the end still reports the total.
-  const [counted] = await rowsOf(
+  // page is cut (seconds on a large list), and a page past the end still reports the total. A call list
+  // is finite and worked to its end, so the count is exact.
+  const totalRecords = await countOf(
     ctx.db,
-    sql`select count(*)::int as total from hotlist_entries e
+    sql`select 1 from hotlist_entries e
          where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id} ${entryFilter(query.filter)}`,
+    null,
   );
-  const totalRecords = Number(counted?.total ?? 0);
   const entries: HotlistEntryRow[] = rows.map((row) => ({
     id: String(row.id),
     position: Number(row.position),
