@@ -241,6 +241,11 @@ export const campaigns = pgTable(
     textSending: boolean('text_sending').notNull().default(true),
     recipientCount: integer('recipient_count').notNull().default(0),
     createdBy: uuid('created_by').references(() => users.id),
+    /**
+     * Everyone who wrote or changed the content, author first (issue #24 §3): none of them may approve it,
+     * so the approver is always a second pair of eyes (decision 0054).
+     */
+    editorIds: uuid('editor_ids').array().notNull().default(sql`'{}'::uuid[]`),
     approvedBy: uuid('approved_by').references(() => users.id),
     approvedAt: at('approved_at'),
     startedAt: at('started_at'),
