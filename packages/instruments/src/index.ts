@@ -23,9 +23,11 @@ import { soappR } from './forms/13-soappr.js';
 import { auditC } from './forms/14-auditc.js';
 import { cesdR } from './forms/15-cesdr.js';
 import { englishOnlyNotice } from './forms/parts.js';
+import { criticalFindingsOf, type CriticalFinding } from './critical.js';
 import { formCodes, type FormCode, type InstrumentAnswers, type InstrumentDefinition, type ScoreResult } from './types.js';
 
 export * from './types.js';
+export { criticalFindingsOf, type CriticalFinding } from './critical.js';
 
 /** The 15 outcome forms of specification section 3, by form code. */
 export const instruments: Readonly<Record<FormCode, InstrumentDefinition>> = {
@@ -64,6 +66,11 @@ export function instrumentBySlug(slug: string): InstrumentDefinition | undefined
  */
 export function scoreForm(formCode: FormCode, answers: InstrumentAnswers): ScoreResult {
   return instruments[formCode].score(answers);
+}
+
+/** The response's critical findings (safety items answered at or above their threshold), in item order. */
+export function criticalFindings(formCode: FormCode, answers: InstrumentAnswers): CriticalFinding[] {
+  return criticalFindingsOf(instruments[formCode], answers);
 }
 
 /** The one number reports use (decision 0017) and the form's primary categorical code, if it has one. */

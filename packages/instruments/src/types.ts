@@ -28,6 +28,23 @@ export interface BandDescriptor {
   labels: Record<number, LocalizedText>;
 }
 
+/**
+ * An item whose answer needs a clinician's attention whatever the total (a safety item). Declarative so
+ * every submission path and every screen read the same rule; each rule names its published source.
+ */
+export interface CriticalItemRule {
+  /** Stable key stored with each finding, e.g. `phq9-item9`. */
+  key: string;
+  /** Question id in `questions`, e.g. `q9`. */
+  itemId: string;
+  /** A finding when the answer code is at least this (PHQ-9 item 9: 1, any answer above "Not at all"). */
+  minimumCode: number;
+  /** Staff-facing name of the finding. */
+  label: LocalizedText;
+  /** The published source that makes this item critical. */
+  source: string;
+}
+
 export interface InstrumentDefinition {
   formCode: FormCode;
   /** Section 2 route slug: sf36, odi, ndi, pdi, hoosjr, koosjr, promisglobal10, vr12, ort, phq2, phq9, gad7, soappr, auditc, cesdr. */
@@ -64,5 +81,7 @@ export interface InstrumentDefinition {
   bands?: BandDescriptor[];
   /** Minimal clinically important difference on the headline score, where the reference gives one. */
   mcid?: { points: number; source: string };
+  /** Safety items that raise an urgent finding when answered at or above their threshold. */
+  criticalItems?: CriticalItemRule[];
   score(answers: InstrumentAnswers): ScoreResult;
 }

@@ -76,6 +76,22 @@ export const phq9: InstrumentDefinition = {
     ),
   ],
   headline: { key: 'total', maximum: 27 },
+  criticalItems: [
+    {
+      key: 'phq9-item9',
+      itemId: 'q9',
+      // Any answer above "Not at all" (code 0): the instructions make no threshold above it.
+      minimumCode: 1,
+      label: {
+        en: 'PHQ-9 item 9: thoughts of death or self-harm',
+        es: 'PHQ-9 ítem 9: pensamientos de muerte o de lastimarse',
+      },
+      source:
+        'Kroenke K, Spitzer RL, Williams JBW. The PHQ-9: validity of a brief depression severity measure. J Gen Intern Med 2001;16(9):606-613; ' +
+        'Pfizer Inc., Instructions for Patient Health Questionnaire (PHQ) and GAD-7 measures (phqscreeners.com): ' +
+        '"Question 9 is a single screening question on suicide risk. A patient who answers yes to question 9 needs further assessment for suicide risk by an individual who is competent to assess this risk."',
+    },
+  ],
   bands: [
     {
       key: 'severity',
