@@ -224,6 +224,47 @@ export const formResponses = pgTable(
 );
 
 /**
+ * A safety item answered at or above its threshold in a response (instruments `criticalItems`, issue #24
+ * §1, decision 0054): red on every staff screen until a Doctor or Admin acknowledges it.
+ */
+export const criticalFindings = pgTable(
+  'critical_findings',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    responseId: uuid('response_id').notNull(),
+    patientId: uuid('patient_id').notNull(),
+    appointmentId: uuid('appointment_id'),
+    formCode: smallint('form_code').notNull(),
+    /** The rule's key in the instruments package, e.g. `phq9-item9`. */
+    ruleKey: text('rule_key').notNull(),
+    itemId: text('item_id').notNull(),
+    /** The answer code the patient gave. */
+    answer: smallint('answer').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedBy: uuid('acknowledged_by').references(() => users.id),
+  },
+  (table) => [
+    uniqueIndex('critical_findings_response_rule_key').on(table.instanceId, table.responseId, table.ruleKey),
+    index('critical_findings_patient_idx').on(table.instanceId, table.patientId, table.createdAt),
+    index('critical_findings_appointment_idx')
+      .on(table.instanceId, table.appointmentId)
+      .where(sql`${table.appointmentId} is not null`),
+    check('critical_findings_acknowledged', sql`(${table.acknowledgedAt} is null) = (${table.acknowledgedBy} is null)`),
+    sameClinic('critical_findings_response_fk', { instanceId: table.instanceId, column: table.responseId }, formResponses).onDelete(
+      'cascade',
+    ),
+    sameClinic('critical_findings_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic(
+      'critical_findings_appointment_fk',
+      { instanceId: table.instanceId, column: table.appointmentId },
+      appointments,
+    ),
+  ],
+);
+
+/**
  * The outcome forms assigned to one appointment. No row: the clinic's applicable forms (instance
  * setting `applicableForms`) apply; a row, even with an empty list, is the staff's explicit choice.
  */

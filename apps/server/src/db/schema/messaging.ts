@@ -3,6 +3,7 @@ import { boolean, index, integer, pgTable, primaryKey, text, timestamp, unique, 
 import { instances, users } from './core';
 import { bytea, perioperativeTemplates } from './admin';
 import { appointments, patients } from './patients';
+import { formResponses } from './forms';
 import { sameClinic } from './same-clinic';
 import { notificationKinds, outboxChannels, outboxStatuses } from '@pathwell/contracts/messaging';
 
@@ -120,6 +121,8 @@ export const notifications = pgTable(
     kind: text('kind', { enum: notificationKinds }).notNull(),
     patientId: uuid('patient_id').notNull(),
     appointmentId: uuid('appointment_id'),
+    /** The response a critical finding was raised on: its bell item opens that response. */
+    responseId: uuid('response_id'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -136,6 +139,9 @@ export const notifications = pgTable(
       { instanceId: table.instanceId, column: table.appointmentId },
       appointments,
     ).onDelete('cascade'),
+    sameClinic('notifications_response_fk', { instanceId: table.instanceId, column: table.responseId }, formResponses).onDelete(
+      'cascade',
+    ),
   ],
 );
 
