@@ -268,6 +268,10 @@ export const serverMessages = {
     en: 'This step is finished and can no longer be changed',
     es: 'Este paso está terminado y ya no se puede cambiar',
   },
+  intakeStepNotFinished: {
+    en: 'The patient has not finished this step of the intake yet',
+    es: 'El paciente aún no ha terminado este paso del registro',
+  },
   nobodyToNotify: {
     en: 'None of these patients can be sent an intake link',
     es: 'A ninguno de estos pacientes se le puede enviar un enlace de registro',
