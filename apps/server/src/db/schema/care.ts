@@ -280,6 +280,30 @@ export const patientMedicines = pgTable(
   ],
 );
 
+/**
+ * The patient's allergies (issue #24 §4, decision 0056): from the intake's health history once staff
+ * reconcile it, with the intake it came from. Removing one keeps the row.
+ */
+export const patientAllergies = pgTable(
+  'patient_allergies',
+  {
+    id: id(),
+    instanceId: instanceId(),
+    patientId: uuid('patient_id').notNull(),
+    name: text('name').notNull(),
+    reaction: text('reaction'),
+    linkId: uuid('link_id'),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    createdBy: uuid('created_by').references(() => users.id),
+    ...stamps,
+  },
+  (table) => [
+    index('patient_allergies_patient_idx').on(table.instanceId, table.patientId),
+    sameClinic('patient_allergies_patient_fk', { instanceId: table.instanceId, column: table.patientId }, patients),
+    sameClinic('patient_allergies_link_fk', { instanceId: table.instanceId, column: table.linkId }, patientLinks),
+  ],
+);
+
 /** Pain recorded between visits (the pain journal) or as a new complaint at a visit. */
 export const painEntries = pgTable(
   'pain_entries',

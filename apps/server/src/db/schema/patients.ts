@@ -17,6 +17,7 @@ import {
 import { instances, users } from './core';
 import { managedItems } from './admin';
 import { sameClinic } from './same-clinic';
+import type { PatientCoverage } from '@pathwell/contracts/intake-record';
 
 const id = () => uuid('id').primaryKey().defaultRandom();
 const instanceId = () =>
@@ -70,6 +71,8 @@ export const patients = pgTable(
       .default('en'),
     /** Extended patient questions (sexual orientation, sex at birth, pronouns, communication preferences). */
     extended: jsonb('extended').$type<Record<string, unknown>>().notNull().default({}),
+    /** Insurance (or self-pay) and pharmacy as the intake asks them, once on the record (decision 0056). */
+    coverage: jsonb('coverage').$type<PatientCoverage>(),
     externalId: text('external_id'),
     /** How the patient came to the clinic: a `referralSources` code (reports, issue #14). */
     referralSource: smallint('referral_source'),
