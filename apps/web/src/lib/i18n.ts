@@ -43,6 +43,7 @@ import enReportsSpotlight from '../locales/en/reportsSpotlight.json';
 import enReportsReferrals from '../locales/en/reportsReferrals.json';
 import enReportsSandbox from '../locales/en/reportsSandbox.json';
 import enReportsPerformance from '../locales/en/reportsPerformance.json';
+import enReportsShared from '../locales/en/reportsShared.json';
 import enOutreachCampaigns from '../locales/en/outreachCampaigns.json';
 import enOutreachHotlists from '../locales/en/outreachHotlists.json';
 import enOutreachTemplates from '../locales/en/outreachTemplates.json';
@@ -85,6 +86,7 @@ import esReportsSpotlight from '../locales/es/reportsSpotlight.json';
 import esReportsReferrals from '../locales/es/reportsReferrals.json';
 import esReportsSandbox from '../locales/es/reportsSandbox.json';
 import esReportsPerformance from '../locales/es/reportsPerformance.json';
+import esReportsShared from '../locales/es/reportsShared.json';
 import esOutreachCampaigns from '../locales/es/outreachCampaigns.json';
 import esOutreachHotlists from '../locales/es/outreachHotlists.json';
 import esOutreachTemplates from '../locales/es/outreachTemplates.json';
@@ -147,6 +149,7 @@ export const resources = {
     reportsReferrals: enReportsReferrals,
     reportsSandbox: enReportsSandbox,
     reportsPerformance: enReportsPerformance,
+    reportsShared: enReportsShared,
     outreachCampaigns: enOutreachCampaigns,
     outreachHotlists: enOutreachHotlists,
     outreachTemplates: enOutreachTemplates,
@@ -192,6 +195,7 @@ export const resources = {
     reportsReferrals: esReportsReferrals,
     reportsSandbox: esReportsSandbox,
     reportsPerformance: esReportsPerformance,
+    reportsShared: esReportsShared,
     outreachCampaigns: esOutreachCampaigns,
     outreachHotlists: esOutreachHotlists,
     outreachTemplates: esOutreachTemplates,
