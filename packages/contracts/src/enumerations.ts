@@ -650,6 +650,33 @@ export const medicationUnits: EnumOption[] = [
   option('unit', 'unit', 'unidad'),
 ];
 
+/**
+ * What kind of medicine an entry of the clinic's medicines list is (decision 0054): one the patient takes
+ * (tablets, patches, liquids: the Medicines card and MME) or an injectable given during a procedure
+ * (the procedure record's "medicines given"). An entry stored before kinds existed is `prescription`.
+ */
+export const medicineKindValues = ['prescription', 'steroid', 'localAnesthetic', 'contrast', 'otherInjectable'] as const;
+export type MedicineKind = (typeof medicineKindValues)[number];
+export const INJECTABLE_MEDICINE_KINDS: readonly MedicineKind[] = ['steroid', 'localAnesthetic', 'contrast', 'otherInjectable'];
+export const medicineKinds: EnumOption[] = [
+  option(
+    'prescription',
+    'Taken by the patient (tablets, patches, liquids)',
+    'La toma el paciente (comprimidos, parches, líquidos)',
+  ),
+  option('steroid', 'Injectable: corticosteroid', 'Inyectable: corticoide'),
+  option('localAnesthetic', 'Injectable: local anesthetic', 'Inyectable: anestésico local'),
+  option('contrast', 'Injectable: contrast', 'Inyectable: contraste'),
+  option('otherInjectable', 'Injectable: other', 'Inyectable: otro'),
+];
+/** The kind of a stored entry; entries written before kinds existed are the ones patients take. */
+export function medicineKindOf(attributes: Record<string, unknown>): MedicineKind {
+  const kind = attributes.kind;
+  return typeof kind === 'string' && (medicineKindValues as readonly string[]).includes(kind)
+    ? (kind as MedicineKind)
+    : 'prescription';
+}
+
 /** Concentrations of intrathecal pump medicines. */
 export const pumpConcentrationUnits: EnumOption[] = [option('mg/mL', 'mg/mL', 'mg/mL'), option('mcg/mL', 'mcg/mL', 'mcg/mL')];
 
@@ -1015,6 +1042,7 @@ function buildEnumerations() {
     activeStatus: [option(1, 'Active', 'Activo'), option(0, 'Inactive', 'Inactivo')],
     medicationRoutes,
     medicationUnits,
+    medicineKinds,
     pumpConcentrationUnits,
     customFieldKinds: customFieldKinds.map((kind) =>
       option(kind, customFieldKindLabels[kind].en, customFieldKindLabels[kind].es),

@@ -5,12 +5,14 @@ import {
   customFieldKinds,
   medicationRoutes,
   medicationUnits,
+  medicineKinds,
   pumpConcentrationUnits,
   referralSources,
   spinalLocations,
   type CustomFieldKind,
   type EnumOption,
 } from './enumerations';
+import { transdermalUnitWrong } from './mme';
 import { isValidNpi } from './user-admin';
 import { EMAIL_PATTERN, idSchema } from './validation';
 
@@ -158,23 +160,49 @@ export const managedLists: readonly ManagedListDefinition[] = [
     titleKey: 'menu:medicines',
     attributes: z
       .object({
+        /** Taken by the patient, or an injectable given in procedures (decision 0054). */
+        kind: oneOf(medicineKinds).default('prescription'),
+        /** For an injectable, its concentration (mg/mL, %…). */
         strength: optionalNumber(0.0001, 100_000),
         unit: oneOf(medicationUnits).optional(),
         route: oneOf(medicationRoutes).optional(),
         isOpioid: z.boolean({ error: 'invalid' }).default(false),
         /** Morphine milligram equivalents per unit of strength (CDC 2022 conversion factors). */
         mmeConversionFactor: optionalNumber(0, 1000),
+        /** An opioid the CDC table gives no factor for (buprenorphine): shown as "not converted", never 0. */
+        mmeNotConverted: z.boolean({ error: 'invalid' }).default(false),
         /** Opioids taken with a benzodiazepine are flagged on the MME card (decision 0039). */
         isBenzodiazepine: z.boolean({ error: 'invalid' }).default(false),
       })
       .superRefine((value, context) => {
-        if (value.isOpioid && value.mmeConversionFactor === undefined) {
+        if (value.isOpioid && !value.mmeNotConverted && value.mmeConversionFactor === undefined) {
           context.addIssue({ code: 'custom', path: ['mmeConversionFactor'], message: 'mmeFactorRequired' });
+        }
+        // The CDC table converts a patch from its rate only (decision 0039 as amended by 0054).
+        if (
+          transdermalUnitWrong({ isOpioid: value.isOpioid, unit: String(value.unit ?? ''), route: String(value.route ?? '') })
+        ) {
+          context.addIssue({ code: 'custom', path: ['unit'], message: 'transdermalPerHour' });
         }
       }),
     fields: [
+      {
+        name: 'kind',
+        labelKey: 'fields.medicineKind',
+        helpKey: 'help.medicineKind',
+        kind: 'select',
+        options: medicineKinds,
+        inTable: true,
+      },
       { name: 'strength', labelKey: 'fields.strength', kind: 'number', min: 0.0001, max: 100_000, decimals: 4, inTable: true },
-      { name: 'unit', labelKey: 'fields.unit', kind: 'select', options: medicationUnits, inTable: true },
+      {
+        name: 'unit',
+        labelKey: 'fields.unit',
+        helpKey: 'help.medicineUnit',
+        kind: 'select',
+        options: medicationUnits,
+        inTable: true,
+      },
       { name: 'route', labelKey: 'fields.route', kind: 'select', options: medicationRoutes, inTable: true },
       { name: 'isOpioid', labelKey: 'fields.isOpioid', kind: 'boolean', inTable: true },
       {
@@ -185,6 +213,12 @@ export const managedLists: readonly ManagedListDefinition[] = [
         min: 0,
         max: 1000,
         decimals: 4,
+      },
+      {
+        name: 'mmeNotConverted',
+        labelKey: 'fields.mmeNotConverted',
+        helpKey: 'help.mmeNotConverted',
+        kind: 'boolean',
       },
       { name: 'isBenzodiazepine', labelKey: 'fields.isBenzodiazepine', kind: 'boolean' },
     ],

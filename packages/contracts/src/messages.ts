@@ -92,6 +92,18 @@ export const validationMessages = {
     en: 'Enter the MME conversion factor of an opioid',
     es: 'Introduzca el factor de conversión MME del opioide',
   },
+  transdermalPerHour: {
+    en: 'A transdermal opioid is entered per hour: choose the unit mcg/h (a 25 mcg/h patch is 25 mcg/h, however often it is changed)',
+    es: 'Un opioide transdérmico se introduce por hora: elija la unidad mcg/h (un parche de 25 mcg/h es 25 mcg/h, sin importar cada cuánto se cambie)',
+  },
+  medicineNotTaken: {
+    en: 'This medicine is an injectable given in procedures, not one the patient takes',
+    es: 'Este medicamento es un inyectable que se administra en los procedimientos, no uno que tome el paciente',
+  },
+  medicineNotInjectable: {
+    en: 'Choose an injectable (corticosteroid, local anesthetic, contrast or other) from the medicines list',
+    es: 'Elija un inyectable (corticoide, anestésico local, contraste u otro) de la lista de medicamentos',
+  },
   emailListInvalid: {
     en: 'Enter email addresses separated by commas, each in a valid format',
     es: 'Introduzca direcciones de correo electrónico separadas por comas, cada una con un formato válido',

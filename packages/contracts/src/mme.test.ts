@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { calculateMme, cdcMmeFactors, medicineUseSchema, mmeRequestSchema, roundMme, type MmeInputLine } from './mme';
+import {
+  calculateMme,
+  cdcMmeFactors,
+  medicineUseSchema,
+  mmeRequestSchema,
+  roundMme,
+  transdermalUnitWrong,
+  type MmeInputLine,
+} from './mme';
 
 const opioid = (name: keyof typeof cdcMmeFactors, strength: number, unitsPerDose: number, dosesPerDay: number, unit = 'mg') => ({
   strength,
@@ -73,6 +81,41 @@ describe('daily MME of one medicine', () => {
       { dailyMme: null, note: 'strengthMissing' },
     ]);
     expect(result.totalMme).toBe(0);
+  });
+});
+
+describe('patches and opioids the table leaves out (issue #24)', () => {
+  it('counts 25 mcg/h at 2.4 per mcg/h = 60 MME/day and flags it at 50 (CDC 2022 table)', () => {
+    const result = calculateMme([{ ...opioid('fentanylTransdermal', 25, 1, 0.33, 'mcg/h'), route: 'transdermal' }]);
+    expect(result.lines[0]).toEqual({ dailyMme: 60, note: 'patch' });
+    expect(result.flags.atOrAbove50).toBe(true);
+  });
+
+  it('does not count a patch typed in mcg (it came out as 25 × 0.33 × 2.4 = 19.8, a third of the dose)', () => {
+    const typedInMcg = { ...opioid('fentanylTransdermal', 25, 1, 0.33, 'mcg'), route: 'transdermal' };
+    expect(calculateMme([typedInMcg]).lines[0]).toEqual({ dailyMme: null, note: 'transdermalUnit' });
+    expect(transdermalUnitWrong({ ...typedInMcg, isOpioid: true })).toBe(true);
+    // A fentanyl entry without a route is taken for the patch, the table's only fentanyl.
+    expect(transdermalUnitWrong({ name: 'Fentanyl 25 mcg', unit: 'mcg', isOpioid: true })).toBe(true);
+    expect(transdermalUnitWrong({ name: 'Fentanyl patch', unit: 'mcg/h', route: 'transdermal', isOpioid: true })).toBe(false);
+    expect(transdermalUnitWrong({ name: 'Oxycodone 10 mg', unit: 'mg', route: 'oral', isOpioid: true })).toBe(false);
+  });
+
+  it('shows buprenorphine as not converted, whatever factor was typed, and never as 0', () => {
+    const typed = (factor: number) => ({
+      name: 'Buprenorphine 5 mcg/h patch',
+      strength: 5,
+      unit: 'mcg/h',
+      route: 'transdermal',
+      isOpioid: true,
+      mmeConversionFactor: factor,
+      unitsPerDose: 1,
+      dosesPerDay: 1,
+    });
+    expect(calculateMme([typed(0)]).lines[0]).toEqual({ dailyMme: null, note: 'notConverted' });
+    expect(calculateMme([typed(12.6)]).lines[0]).toEqual({ dailyMme: null, note: 'notConverted' });
+    const marked = { ...opioid('oxycodone', 5, 1, 1), mmeConversionFactor: null, mmeNotConverted: true };
+    expect(calculateMme([marked]).lines[0]).toEqual({ dailyMme: null, note: 'notConverted' });
   });
 });
 

@@ -46,15 +46,33 @@ export type CdcOpioid = keyof typeof cdcMmeFactors;
 export const MME_REVIEW_LEVEL = 50;
 export const MME_HIGH_LEVEL = 90;
 
-/** Why a line adds nothing, or how it was counted. */
-export const mmeNotes = ['notOpioid', 'factorMissing', 'strengthMissing', 'patch'] as const;
+/**
+ * Why a line adds nothing, or how it was counted. `notConverted`: an opioid the CDC table has no factor
+ * for (buprenorphine, or an entry the clinic marked so); it is shown as "not converted", never as 0.
+ * `transdermalUnit`: a patch entered in a unit other than mcg/h, which the table cannot convert.
+ */
+export const mmeNotes = ['notOpioid', 'factorMissing', 'strengthMissing', 'patch', 'notConverted', 'transdermalUnit'] as const;
 export type MmeNote = (typeof mmeNotes)[number];
+
+/** The only unit the table converts a transdermal opioid from: the patch's delivery rate. */
+export const TRANSDERMAL_UNIT = 'mcg/h';
+
+/**
+ * Buprenorphine is left out of the CDC 2022 table (a partial µ-receptor agonist), so any factor a clinic
+ * typed for it would be one the table does not give: it is never converted.
+ */
+export const NOT_IN_CDC_TABLE = /buprenorphin/i;
 
 /** One medicine as taken: the list entry's attributes plus how much of it and how often. */
 export interface MmeInputLine {
+  /** The list entry's name; buprenorphine is recognised by it. */
+  name?: string | null;
   strength?: number | null;
   unit?: string | null;
+  route?: string | null;
   isOpioid?: boolean | null;
+  /** The clinic marked this opioid as having no factor in the CDC table. */
+  mmeNotConverted?: boolean | null;
   isBenzodiazepine?: boolean | null;
   mmeConversionFactor?: number | null;
   unitsPerDose: number;
@@ -86,12 +104,38 @@ export function roundMme(value: number): number {
 /** The exact daily MME of one line, or why it has none. */
 function lineMme(line: MmeInputLine): { value: number | null; note: MmeNote | null } {
   if (!line.isOpioid) return { value: null, note: 'notOpioid' };
+  // A factor of 0 is no conversion either: the table has no opioid worth 0 MME.
+  if (line.mmeNotConverted || NOT_IN_CDC_TABLE.test(line.name ?? '') || line.mmeConversionFactor === 0) {
+    return { value: null, note: 'notConverted' };
+  }
   if (line.mmeConversionFactor === undefined || line.mmeConversionFactor === null) return { value: null, note: 'factorMissing' };
   if (!line.strength) return { value: null, note: 'strengthMissing' };
+  // The table's transdermal factor is per mcg/h; a patch typed in mcg counted by "doses per day" came out
+  // three times too low (25 mcg every 72 h: 19.8 instead of 60), so any other unit is not converted.
+  if (isTransdermal(line) && line.unit !== TRANSDERMAL_UNIT) return { value: null, note: 'transdermalUnit' };
   // A patch's strength is already a rate (mcg/h) and the table's factor applies to that rate; units are
   // the patches worn together, and how often a patch is changed does not change the dose.
-  if (line.unit === 'mcg/h') return { value: line.strength * line.unitsPerDose * line.mmeConversionFactor, note: 'patch' };
+  if (line.unit === TRANSDERMAL_UNIT)
+    return { value: line.strength * line.unitsPerDose * line.mmeConversionFactor, note: 'patch' };
   return { value: line.strength * line.unitsPerDose * line.dosesPerDay * line.mmeConversionFactor, note: null };
+}
+
+/**
+ * A patch: the route says so, or the unit is already a rate, or a fentanyl entry without a route (the
+ * table's only fentanyl is the transdermal one).
+ */
+export function isTransdermal(line: Pick<MmeInputLine, 'route' | 'unit' | 'name'>): boolean {
+  if (line.route === 'transdermal' || line.unit === TRANSDERMAL_UNIT) return true;
+  return !line.route && /fentanyl/i.test(line.name ?? '');
+}
+
+/**
+ * A transdermal opioid must be entered per hour (its strength in mcg/h), the only unit the CDC table
+ * converts a patch from. The medicines list refuses any other unit, and so do the patient's list and the
+ * what-if for an entry stored before this rule.
+ */
+export function transdermalUnitWrong(line: Pick<MmeInputLine, 'route' | 'unit' | 'isOpioid' | 'name'>): boolean {
+  return Boolean(line.isOpioid) && isTransdermal(line) && line.unit !== TRANSDERMAL_UNIT;
 }
 
 /** Lines of the patient's current medicines (or a what-if) to the total MME/day and its flags. */

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { medicineKindOf } from '@pathwell/contracts/enumerations';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import {
   calculateMme,
+  transdermalUnitWrong,
   MME_SOURCE,
   type MedicineUse,
   type MmeInputLine,
@@ -38,10 +40,21 @@ function describeMedicine(item: MedicineItem) {
     isOpioid: attributes.isOpioid === true,
     isBenzodiazepine: attributes.isBenzodiazepine === true,
     mmeConversionFactor: num(attributes.mmeConversionFactor),
+    mmeNotConverted: attributes.mmeNotConverted === true,
   };
 }
 
 const mmeLineOf = (medicine: ReturnType<typeof describeMedicine>, use: MedicineUse): MmeInputLine => ({ ...medicine, ...use });
+
+/**
+ * Why a list entry cannot be one of the patient's medicines: an injectable is given in procedures, not
+ * taken; a patch stored in a unit other than mcg/h (before the list refused it) would be under-counted.
+ */
+function notTakeable(item: MedicineItem): ValidationMessageKey | null {
+  if (medicineKindOf(item.attributes) !== 'prescription') return 'medicineNotTaken';
+  if (transdermalUnitWrong(describeMedicine(item))) return 'transdermalPerHour';
+  return null;
+}
 
 function toView(row: Row, item: MedicineItem): PatientMedicine {
   const medicine = describeMedicine(item);
@@ -124,6 +137,8 @@ export async function addPatientMedicine(
     const patient = await findVisiblePatient(ctx, tx, patientId);
     const item = (await medicineItems(ctx, tx, [input.medicineId], true)).get(input.medicineId);
     if (!item) throw new AppError('VALIDATION', 'valuesInvalid', { fields: { medicineId: 'invalid' } });
+    const refused = notTakeable(item);
+    if (refused) throw new AppError('VALIDATION', 'valuesInvalid', { fields: { medicineId: refused } });
     const [row] = await tx
       .insert(patientMedicines)
       .values({
@@ -217,7 +232,9 @@ export async function calculatePatientMme(ctx: SignedInContext, input: MmeReques
       );
       const fields: Record<string, ValidationMessageKey> = {};
       input.medicines.forEach((medicine, index) => {
-        if (!items.has(medicine.medicineId)) fields[`medicines.${index}.medicineId`] = 'invalid';
+        const item = items.get(medicine.medicineId);
+        const refused = item ? notTakeable(item) : 'invalid';
+        if (refused) fields[`medicines.${index}.medicineId`] = refused;
       });
       if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'valuesInvalid', { fields });
       lines = input.medicines.map((medicine) => ({

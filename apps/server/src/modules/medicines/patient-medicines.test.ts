@@ -57,6 +57,15 @@ beforeAll(async () => {
   await insertItem('gabapentin', riverside, 'medicines', { strength: 300, unit: 'mg', route: 'oral', isOpioid: false });
   await insertItem('retired', riverside, 'medicines', opioid(5, cdcMmeFactors.oxycodone), false);
   await insertItem('room', riverside, 'rooms', { capacity: 1 });
+  // Stored before the list refused it (issue #24): a patch typed as 25 mcg, changed every 72 hours.
+  await insertItem('fentanylMcg', riverside, 'medicines', {
+    ...opioid(25, cdcMmeFactors.fentanylTransdermal, 'mcg'),
+    route: 'transdermal',
+  });
+  // Buprenorphine is not in the CDC 2022 table; a clinic that typed a factor for it gets no conversion.
+  // The required factor made clinics type 0 for it, which showed as 0 MME/day.
+  await insertItem('buprenorphine', riverside, 'medicines', opioid(5, 0));
+  await insertItem('triamcinolone', riverside, 'medicines', { kind: 'steroid', strength: 40, unit: 'mg/mL' });
   await insertItem('lakeside', lakeside, 'medicines', opioid(10, cdcMmeFactors.oxycodone));
 });
 afterAll(async () => {
@@ -185,6 +194,51 @@ describe('current medicines and MME', () => {
     );
     const empty = (await mme({ patientId, medicines: [] })).json<MmeResult>();
     expect(empty).toMatchObject({ totalMme: 0, lines: [], whatIf: true });
+  });
+});
+
+describe('patches per hour, buprenorphine and injectables (issue #24)', () => {
+  it('counts a 25 mcg/h patch changed every 72 hours as 60 MME/day (25 × 2.4, CDC 2022) and flags it at 50', async () => {
+    const result = await mme({ patientId, medicines: [{ medicineId: med.fentanyl, unitsPerDose: 1, dosesPerDay: 0.33 }] });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json<MmeResult>()).toMatchObject({
+      totalMme: 60,
+      flags: { atOrAbove50: true, atOrAbove90: false },
+      lines: [{ dailyMme: 60, note: 'patch' }],
+    });
+  });
+
+  it('refuses a patch stored in mcg on the patient list and in the what-if (it came out as 19.8)', async () => {
+    const added = await add(patientId, 'fentanylMcg', 1, 0.33);
+    expect(added.statusCode, added.body).toBe(400);
+    expect(added.json().fields).toEqual({ medicineId: 'transdermalPerHour' });
+    const whatIf = await mme({ patientId, medicines: [{ medicineId: med.fentanylMcg, unitsPerDose: 1, dosesPerDay: 0.33 }] });
+    expect(whatIf.statusCode).toBe(400);
+    expect(whatIf.json().fields).toEqual({ 'medicines.0.medicineId': 'transdermalPerHour' });
+  });
+
+  it('refuses mcg for a transdermal opioid on the clinic medicines list, and takes mcg/h', async () => {
+    const entry = (unit: string) => ({
+      name: `Fentanyl patch ${unit}`,
+      attributes: { strength: 25, unit, route: 'transdermal', isOpioid: true, mmeConversionFactor: 2.4 },
+    });
+    const refused = await call('POST', '/api/medicines', 'admin', entry('mcg'));
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().fields).toMatchObject({ 'attributes.unit': 'transdermalPerHour' });
+    const taken = await call('POST', '/api/medicines', 'admin', entry('mcg/h'));
+    expect(taken.statusCode, taken.body).toBe(201);
+  });
+
+  it('shows buprenorphine as not converted (null with a reason), never 0 MME/day', async () => {
+    const result = await mme({ patientId, medicines: [{ medicineId: med.buprenorphine, unitsPerDose: 1, dosesPerDay: 1 }] });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json<MmeResult>().lines).toEqual([expect.objectContaining({ dailyMme: null, note: 'notConverted' })]);
+  });
+
+  it('keeps injectables off the patient list: they are given in procedures, not taken', async () => {
+    const added = await add(patientId, 'triamcinolone', 1, 1);
+    expect(added.statusCode).toBe(400);
+    expect(added.json().fields).toEqual({ medicineId: 'medicineNotTaken' });
   });
 });
 

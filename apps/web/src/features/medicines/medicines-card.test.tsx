@@ -150,6 +150,58 @@ describe('medicines and MME on the patient dashboard', () => {
     });
   });
 
+  it('offers only medicines the patient takes, and says "not converted" for buprenorphine, never 0 (issue #24)', async () => {
+    const buprenorphineId = '88888888-8888-4888-8888-888888888884';
+    fakeApi([
+      {
+        path: base,
+        body: [
+          row('99999999-9999-4999-8999-999999999994', {
+            medicineId: buprenorphineId,
+            name: 'Buprenorphine 5 mcg/h',
+            unit: 'mcg/h',
+            route: 'transdermal',
+            dailyMme: null,
+            note: 'notConverted',
+          }),
+        ],
+      },
+      {
+        path: '/api/medicines',
+        body: {
+          ...formulary,
+          data: [
+            ...formulary.data,
+            item(buprenorphineId, 'Buprenorphine 5 mcg/h', {
+              strength: 5,
+              unit: 'mcg/h',
+              route: 'transdermal',
+              isOpioid: true,
+              mmeNotConverted: true,
+            }),
+            item('88888888-8888-4888-8888-888888888885', 'Triamcinolone 40 mg/mL', {
+              kind: 'steroid',
+              strength: 40,
+              unit: 'mg/mL',
+            }),
+          ],
+        },
+      },
+    ]);
+    renderAt(<MedicinesCard patientId={patientId} />);
+    const line = (await screen.findAllByTestId('medicine-row'))[0]!;
+    expect(line).toHaveTextContent('not converted: the CDC table gives no factor for this opioid');
+    expect(line).not.toHaveTextContent('0 MME/day');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Add medicine' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add a medicine' });
+    await user.click(within(dialog).getByTestId('medicine-select'));
+    expect(await screen.findByRole('option', { name: 'Oxycodone 10 mg', hidden: true })).toBeInTheDocument();
+    expect(screen.queryByRole('option', { name: 'Triamcinolone 40 mg/mL', hidden: true })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('option', { name: 'Buprenorphine 5 mcg/h', hidden: true }));
+    expect(within(dialog).getByTestId('medicine-preview')).toHaveTextContent('not converted');
+  });
+
   it('changes how a medicine is taken and stops one', async () => {
     const { calls } = fakeApi([
       { path: base, body: [rows[0]] },

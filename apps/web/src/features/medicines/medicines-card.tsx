@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { medicineKindOf } from '@pathwell/contracts/enumerations';
 import { managedLists } from '@pathwell/contracts/managed-lists';
 import {
   calculateMme,
@@ -190,7 +191,8 @@ function MedicineForm({ patientId, row, onClose }: { patientId: string; row: Pat
       dosesPerDay: row?.dosesPerDay ?? 1,
     },
   });
-  const medicines = options.data ?? [];
+  // Injectables on the same list are given in procedures, not taken: they are not offered here.
+  const medicines = (options.data ?? []).filter((item) => medicineKindOf(item.attributes ?? {}) === 'prescription');
   const chosenId = watch('medicineId');
   const chosen = medicines.find((item) => item.id === chosenId);
   const attributes: Record<string, unknown> = chosen?.attributes ?? (row ? { ...row } : {});
@@ -201,9 +203,12 @@ function MedicineForm({ patientId, row, onClose }: { patientId: string; row: Pat
     chosen || row
       ? calculateMme([
           {
+            name: chosen?.name ?? row?.name ?? null,
             strength: typeof attributes.strength === 'number' ? attributes.strength : null,
             unit: typeof attributes.unit === 'string' ? attributes.unit : null,
+            route: typeof attributes.route === 'string' ? attributes.route : null,
             isOpioid: attributes.isOpioid === true,
+            mmeNotConverted: attributes.mmeNotConverted === true,
             mmeConversionFactor: typeof attributes.mmeConversionFactor === 'number' ? attributes.mmeConversionFactor : null,
             unitsPerDose: Number.isFinite(units) ? units : 0,
             dosesPerDay: Number.isFinite(doses) ? doses : 0,
@@ -297,7 +302,11 @@ function MedicineForm({ patientId, row, onClose }: { patientId: string; row: Pat
         </Group>
         {preview ? (
           <Text size="sm" data-testid="medicine-preview">
-            {preview.dailyMme !== null ? t('form.preview', { value: number(preview.dailyMme) }) : t('form.previewNone')}
+            {preview.dailyMme !== null
+              ? t('form.preview', { value: number(preview.dailyMme) })
+              : preview.note === 'notConverted' || preview.note === 'transdermalUnit'
+                ? t(`notes.${preview.note}`)
+                : t('form.previewNone')}
           </Text>
         ) : null}
         {problem ? <ErrorAlert>{problem}</ErrorAlert> : null}
