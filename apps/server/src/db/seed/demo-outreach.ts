@@ -632,7 +632,7 @@ export async function seedDemoOutreach(tx: Database, options: DemoOutreachOption
         { ...finished, subjectEn: null, subjectEs: null },
         language,
         { firstName: contact.firstName, clinic: clinicName, provider: doctorName, linkCode: code },
-        publicUrl,
+        { publicUrl },
       ).text;
       return {
         recipientId: randomUUID(),

@@ -27,6 +27,7 @@ import { hashPassword, newSixDigitCode, newToken, sha256, sameHash, verifyPasswo
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { accountEmails } from './auth.emails';
+import { publicLink } from '../../lib/public-url';
 
 const TWO_FACTOR_MAX_ATTEMPTS = 5;
 
@@ -86,7 +87,7 @@ async function findLiveToken(db: Database, userId: string, purposes: TokenPurpos
 }
 
 function link(ctx: ServiceContext, path: string, params: Record<string, string>) {
-  return `${ctx.config.publicUrl}${path}?${new URLSearchParams(params).toString()}`;
+  return publicLink(ctx.config, `${path}?${new URLSearchParams(params).toString()}`);
 }
 
 async function sendAccountEmail(
@@ -128,7 +129,7 @@ export async function signUp(ctx: ServiceContext, log: FastifyBaseLogger, input:
         tx,
         existing,
         'already-registered',
-        accountEmails.alreadyRegistered(`${ctx.config.publicUrl}/signin`),
+        accountEmails.alreadyRegistered(publicLink(ctx.config, '/signin')),
       );
     }
     const [user] = await tx

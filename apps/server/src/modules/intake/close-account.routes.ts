@@ -8,7 +8,7 @@ import {
   closeAccountStateSchema,
 } from '@pathwell/contracts/close-account';
 import { formLanguageSchema } from '@pathwell/contracts/forms';
-import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
+import { enterLinkClinic } from '../patient-links/patient-links.service';
 import { bearerOf, linkRouteErrors, open, tokenParams } from '../patient-links/patient-links.routes';
 import * as closeAccount from './close-account.service';
 
@@ -32,7 +32,6 @@ export async function closeAccountRoutes(fastify: FastifyInstance) {
         request.params.token,
         bearerOf(request),
         request.body.language,
-        linkOrigin(request.ctx, request.headers.origin, request.host),
       ),
   });
 

@@ -24,6 +24,7 @@ import {
   patientActivity,
 } from '../patient-links/patient-links.service';
 import { lockOpenIntake } from './intake.service';
+import { publicLink } from '../../lib/public-url';
 
 const HOUR_MS = 3_600_000;
 
@@ -92,7 +93,6 @@ export async function requestAccountClosure(
   token: string,
   bearer: string | undefined,
   language: FormLanguage,
-  origin: string,
 ): Promise<CloseAccountRequested> {
   return ctx.db.transaction(async (tx) => {
     const link = await lockOpenIntake(tx, token, bearer);
@@ -125,7 +125,7 @@ export async function requestAccountClosure(
     const message = requestEmail(language, {
       firstName: patient.firstName,
       clinicName: await clinicName(tx, link.instanceId),
-      url: `${origin}/patients/closeaccount/${link.patientId}/${closeToken}`,
+      url: publicLink(ctx.config, `/patients/closeaccount/${link.patientId}/${closeToken}`),
     });
     await queueMessage(ctx, tx, {
       instanceId: link.instanceId,

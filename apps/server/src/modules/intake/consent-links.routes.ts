@@ -12,7 +12,7 @@ import {
 import { formLanguageSchema } from '@pathwell/contracts/forms';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
+import { enterLinkClinic } from '../patient-links/patient-links.service';
 import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
 import * as consentLinks from './consent-links.service';
 
@@ -36,12 +36,7 @@ export async function consentLinkRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      const created = await consentLinks.createConsentLink(
-        ctx,
-        request.body,
-        linkOrigin(ctx, request.headers.origin, request.host),
-      );
-      return reply.status(201).send(created);
+      return reply.status(201).send(await consentLinks.createConsentLink(ctx, request.body));
     },
   });
 

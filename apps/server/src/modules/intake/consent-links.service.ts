@@ -35,6 +35,7 @@ import { isDrawableSignature } from './consent-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake.service';
 import { mobileOf, toConsent } from './intake-staff.service';
+import { publicLink } from '../../lib/public-url';
 
 const DAY_MS = 86_400_000;
 type LinkRow = typeof patientLinks.$inferSelect;
@@ -108,7 +109,6 @@ export const consentLinkPath = (token: string, kinds: readonly SignableConsentKi
 export async function createConsentLink(
   ctx: SignedInContext,
   input: z.output<typeof createConsentLinkSchema>,
-  origin: string,
 ): Promise<CreatedConsentLink> {
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
@@ -153,7 +153,7 @@ export async function createConsentLink(
         createdBy: ctx.actor.userId,
       })
       .returning();
-    const url = `${origin}${consentLinkPath(token, kinds)}`;
+    const url = publicLink(ctx.config, consentLinkPath(token, kinds));
     await recordActivity(
       tx,
       staffActivity(ctx, 'Intake Information', 'Created', {

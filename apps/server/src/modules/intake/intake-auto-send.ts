@@ -127,7 +127,6 @@ async function sendOne(tx: Database, deps: SweepDeps, instanceId: string, appoin
     patient,
     appointment,
     { patientId: patient.id, appointmentId, send: channels },
-    deps.config.publicUrl,
     { email: patient.email, mobile },
     null,
   );

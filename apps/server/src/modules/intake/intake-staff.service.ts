@@ -43,6 +43,7 @@ import { renderConsentPdf } from './consent-pdf';
 import { intakeForms, previousBodyMap, savedAnswers, stepStates } from './intake.service';
 import { intakeMessage } from './intake.messages';
 import { cardPhotosOf } from './insurance-cards.service';
+import { publicLink } from '../../lib/public-url';
 
 type CreateInput = z.output<typeof createIntakeSchema>;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;
@@ -160,7 +161,6 @@ export async function makeIntake(
   patient: PatientRow,
   appointment: AppointmentRow,
   input: CreateInput,
-  origin: string,
   target: SendTarget,
   batchId: string | null,
 ): Promise<CreatedIntake> {
@@ -201,7 +201,7 @@ export async function makeIntake(
       createdBy: ctx.actor?.userId ?? null,
     })
     .returning();
-  const url = `${origin}${intakePath(token, appointment.id)}`;
+  const url = publicLink(ctx.config, intakePath(token, appointment.id));
   await recordActivity(
     tx,
     activity(ctx, 'Created', link!.id, `Intake link for patient ${patient.id}, steps ${plan.steps.join(',')}`),
@@ -230,7 +230,7 @@ export async function makeIntake(
   return { linkId: link!.id, url, steps: plan.steps, expiresAt: link!.expiresAt.toISOString(), sent };
 }
 
-export async function createIntake(ctx: SignedInContext, input: CreateInput, origin: string): Promise<CreatedIntake> {
+export async function createIntake(ctx: SignedInContext, input: CreateInput): Promise<CreatedIntake> {
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
     const appointment = await findVisibleAppointment(tx, ctx, input.appointmentId);
@@ -239,7 +239,7 @@ export async function createIntake(ctx: SignedInContext, input: CreateInput, ori
     const mobile = input.send.includes('sms') ? await mobileOf(tx, ctx.instanceId, patient.id) : null;
     if (input.send.includes('email') && !patient.email) throw fieldError('send', 'patientEmailMissing');
     if (input.send.includes('sms') && !mobile) throw fieldError('send', 'phoneRequired');
-    return makeIntake(ctx, tx, patient, appointment, input, origin, { email: patient.email, mobile }, null);
+    return makeIntake(ctx, tx, patient, appointment, input, { email: patient.email, mobile }, null);
   });
 }
 
@@ -554,7 +554,6 @@ export async function previewBulkIntake(
 export async function startBulkIntake(
   ctx: SignedInContext,
   input: { date: string; doctorIds: string[]; send: ('email' | 'sms')[] },
-  origin: string,
 ) {
   const candidates = (await bulkCandidates(ctx, input)).filter((candidate) => candidate.channels.length > 0);
   if (candidates.length === 0) throw new AppError('CONFLICT', 'nobodyToNotify');
@@ -570,7 +569,6 @@ export async function startBulkIntake(
         patient,
         appointment,
         { patientId: patient.id, appointmentId: appointment.id, send: candidate.channels },
-        origin,
         { email: candidate.email, mobile: candidate.mobile },
         batchId,
       );

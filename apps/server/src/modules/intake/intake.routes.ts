@@ -35,7 +35,7 @@ import {
 } from '@pathwell/contracts/patient-links';
 import { idSchema, optionalMdyDaySchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
+import { enterLinkClinic } from '../patient-links/patient-links.service';
 import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
 import * as intake from './intake.service';
 import * as cards from './insurance-cards.service';
@@ -245,8 +245,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      const origin = linkOrigin(ctx, request.headers.origin, request.host);
-      return reply.status(201).send(await staffIntake.createIntake(ctx, request.body, origin));
+      return reply.status(201).send(await staffIntake.createIntake(ctx, request.body));
     },
   });
 
@@ -348,8 +347,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      const origin = linkOrigin(ctx, request.headers.origin, request.host);
-      return reply.status(201).send(await staffIntake.startBulkIntake(ctx, request.body, origin));
+      return reply.status(201).send(await staffIntake.startBulkIntake(ctx, request.body));
     },
   });
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import { fillMergeFields, type CampaignFunnel } from '@pathwell/contracts/campaigns';
 import type { CampaignChannel } from '@pathwell/contracts/outreach';
+import type { Config } from '../../config';
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { campaignRecipients, campaigns, instances, patients } from '../../db/schema';
@@ -9,6 +10,7 @@ import { recordActivity } from '../audit/audit.service';
 import { isOptedOut, nextDaytime, queueMessage } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings, readTypedSettings, type SettingsMap } from '../settings/settings.service';
 import { campaignFunnel } from './campaign-responses';
+import { publicLink } from '../../lib/public-url';
 
 /*
  * The campaign sweep (issue #15 §3, decision 0051), run by pg-boss every minute: each approved campaign
@@ -61,7 +63,7 @@ export function campaignMessageFor(
   campaign: Pick<CampaignRow, 'messageEn' | 'messageEs' | 'subjectEn' | 'subjectEs' | 'instructionEn' | 'instructionEs'>,
   language: 'en' | 'es',
   values: MergeValues,
-  publicUrl: string,
+  config: Pick<Config, 'publicUrl'>,
 ) {
   const es = language === 'es';
   const fields = {
@@ -69,7 +71,7 @@ export function campaignMessageFor(
     clinic: values.clinic,
     provider: values.provider,
     instruction: (es ? campaign.instructionEs : campaign.instructionEn) ?? '',
-    link: values.linkCode ? `${publicUrl}/l/${values.linkCode}` : null,
+    link: values.linkCode ? publicLink(config, `/l/${values.linkCode}`) : null,
   };
   const body = fillMergeFields(es ? campaign.messageEs : campaign.messageEn, fields);
   const subject = fillMergeFields((es ? campaign.subjectEs : campaign.subjectEn) ?? '', fields);
@@ -143,7 +145,7 @@ async function sendBatch(tx: Database, deps: CampaignSweepDeps, instanceId: stri
         campaign,
         recipient.language,
         { firstName, clinic, provider: recipient.providerName, linkCode: recipient.linkCode },
-        deps.config.publicUrl,
+        deps.config,
       );
       const change: Partial<typeof campaignRecipients.$inferInsert> = {};
       const common = { instanceId, patientId: recipient.patientId, template: 'campaign', batchId: campaign.id };

@@ -158,7 +158,7 @@ export async function getCampaign(ctx: SignedInContext, id: string): Promise<Cam
   const values = { ...EXAMPLE, clinic, provider };
   const texts = (row.channels as CampaignChannel[]).includes('sms');
   const preview = (language: 'en' | 'es') => {
-    const message = campaignMessageFor(row, language, values, ctx.config.publicUrl);
+    const message = campaignMessageFor(row, language, values, ctx.config);
     return texts ? message.text : message.body;
   };
   const running = row.status === 'approved';

@@ -15,7 +15,7 @@ import {
 } from '@pathwell/contracts/pain-journal';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { enterLinkClinic, linkOrigin } from '../patient-links/patient-links.service';
+import { enterLinkClinic } from '../patient-links/patient-links.service';
 import { linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
 import * as painJournal from './pain-journal.service';
 
@@ -41,8 +41,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      const origin = linkOrigin(ctx, request.headers.origin, request.host);
-      return reply.status(201).send(await painJournal.sendPainJournalLink(ctx, request.params.id, request.body, origin));
+      return reply.status(201).send(await painJournal.sendPainJournalLink(ctx, request.params.id, request.body));
     },
   });
 

@@ -30,6 +30,7 @@ import { queuePatientMessage } from '../outbox/outbox.service';
 import { clinicName, findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
+import { publicLink } from '../../lib/public-url';
 
 const DAY_MS = 86_400_000;
 type LinkRow = typeof patientLinks.$inferSelect;
@@ -84,13 +85,12 @@ const linkAudit = (ctx: PainJournalContext, action: 'Created' | 'Sent', linkId: 
 /**
  * A new pain journal link for a patient of the context's clinic (no visibility check: staff callers
  * check first; a pathway runner acts for the clinic). Valid PAIN_JOURNAL_LINK_DAYS days; it takes one
- * entry per clinic day for as long as it is open. The URL's origin is the configured public URL unless
- * staff gave theirs.
+ * entry per clinic day for as long as it is open. The URL is on the configured public URL (decision 0054).
  */
 export async function issuePainJournalLink(
   ctx: PainJournalContext,
   tx: Database,
-  input: { patientId: string; appointmentId?: string | null; language?: FormLanguage; origin?: string },
+  input: { patientId: string; appointmentId?: string | null; language?: FormLanguage },
 ): Promise<{ linkId: string; url: string; expiresAt: Date; language: FormLanguage }> {
   const [patient] = await tx
     .select({ id: patients.id, preferredLanguage: patients.preferredLanguage, accountClosedAt: patients.accountClosedAt })
@@ -127,9 +127,13 @@ export async function issuePainJournalLink(
       createdBy: ctx.actor?.userId ?? null,
     })
     .returning({ id: patientLinks.id, expiresAt: patientLinks.expiresAt });
-  const origin = input.origin ?? new URL(ctx.config.publicUrl).origin;
   await recordActivity(tx, linkAudit(ctx, 'Created', link!.id, `Pain journal link for patient ${patient.id}`));
-  return { linkId: link!.id, url: `${origin}${painJournalPath(patient.id, token)}`, expiresAt: link!.expiresAt, language };
+  return {
+    linkId: link!.id,
+    url: publicLink(ctx.config, painJournalPath(patient.id, token)),
+    expiresAt: link!.expiresAt,
+    language,
+  };
 }
 
 /**
@@ -140,7 +144,6 @@ export async function sendPainJournalLink(
   ctx: SignedInContext,
   patientId: string,
   input: z.output<typeof sendPainJournalSchema>,
-  origin: string,
 ): Promise<SentPainJournal> {
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, patientId);
@@ -156,7 +159,6 @@ export async function sendPainJournalLink(
       patientId: patient.id,
       appointmentId: input.appointmentId ?? null,
       language: input.language,
-      origin,
     });
     const settings = await readSettings(tx, ctx.instanceId);
     const reachable = (await reachableChannels(tx, settings, ctx.instanceId, patient, mobile, channels)).channels;

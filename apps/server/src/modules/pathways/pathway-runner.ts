@@ -26,6 +26,7 @@ import { issuePainJournalLink } from '../pain-journal/pain-journal.service';
 import { readSettings } from '../settings/settings.service';
 import { educationMessage, requestMessage, type PathwayMessage } from './pathway.messages';
 import { completeIfDone } from './pathways.service';
+import { publicLink } from '../../lib/public-url';
 
 const DAY_MS = 86_400_000;
 /** Every 15 minutes: a step goes out within a quarter of an hour of its due time. */
@@ -412,10 +413,9 @@ async function sendBy(
 }
 
 function formUrl(ctx: SweepContext, step: StepRow, token: string): string {
-  const origin = new URL(ctx.config.publicUrl).origin;
   return step.formCode !== null && isFormCode(step.formCode)
-    ? `${origin}${instrumentPath(step.formCode, token)}`
-    : `${origin}${customFormPath(token)}`;
+    ? publicLink(ctx.config, instrumentPath(step.formCode, token))
+    : publicLink(ctx.config, customFormPath(token));
 }
 
 async function formTitle(tx: Database, instanceId: string, step: StepRow, language: FormLanguage): Promise<string> {

@@ -61,8 +61,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      const origin = links.linkOrigin(ctx, request.headers.origin, request.host);
-      return reply.status(201).send(await links.createLink(ctx, request.log, request.body, origin));
+      return reply.status(201).send(await links.createLink(ctx, request.log, request.body));
     },
   });
 

@@ -58,6 +58,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { linkCodeEmail, linkEmail } from './patient-links.emails';
+import { publicLink } from '../../lib/public-url';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type CreateInput = {
@@ -177,30 +178,7 @@ function toPatientLink(row: LinkRow, formTitle: string, responseId: string | nul
   };
 }
 
-/**
- * Where the patient opens the link: the address staff use (Origin) when it is this application's own
- * (configured public URL, or the same host the request came to); otherwise the configured public URL.
- */
-export function linkOrigin(ctx: ServiceContext, origin: string | undefined, host: string | undefined): string {
-  const configured = new URL(ctx.config.publicUrl).origin;
-  if (!origin) return configured;
-  try {
-    const url = new URL(origin);
-    if ((url.protocol === 'https:' || url.protocol === 'http:') && (url.origin === configured || (host && url.host === host))) {
-      return url.origin;
-    }
-  } catch {
-    // An unparsable Origin header is ignored.
-  }
-  return configured;
-}
-
-export async function createLink(
-  ctx: SignedInContext,
-  log: FastifyBaseLogger,
-  input: CreateInput,
-  origin: string,
-): Promise<CreatedPatientLink> {
+export async function createLink(ctx: SignedInContext, log: FastifyBaseLogger, input: CreateInput): Promise<CreatedPatientLink> {
   const token = newToken();
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, input.patientId);
@@ -252,7 +230,7 @@ export async function createLink(
       link.formCode !== null && isFormCode(link.formCode)
         ? instrumentPath(link.formCode, token, link.appointmentId)
         : customFormPath(token);
-    const url = `${origin}${path}`;
+    const url = publicLink(ctx.config, path);
     await recordActivity(tx, activity(ctx, 'Created', link.id, `Link for patient ${patient.id}: ${title.en}`));
     if (input.send === 'email') {
       const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));

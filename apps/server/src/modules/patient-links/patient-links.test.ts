@@ -203,13 +203,16 @@ describe('staff side', () => {
     expect(logs.map((log) => [log.area, log.action])).toEqual([['Form Submission', 'Created']]);
   });
 
-  it('builds the URL from an allowed Origin and ignores a foreign one', async () => {
+  it('builds the URL on the configured public URL whatever Host and Origin the request names (decision 0054)', async () => {
     const body = { patientId: ids.patientA, customFormId: ids.customForm };
-    const same = await call('POST', '/api/patient-links', 'staff', body, {
-      origin: 'http://localhost:5173',
-      host: 'localhost:5173',
+    // Origin equal to Host used to be trusted: both are the caller's to choose.
+    const forged = await call('POST', '/api/patient-links', 'staff', body, {
+      origin: 'http://evil.example',
+      host: 'evil.example',
     });
-    expect(same.json<CreatedPatientLink>().url).toMatch(/^http:\/\/localhost:5173\/customform\/[A-Za-z0-9_-]{43}\/surveryform$/);
+    expect(forged.json<CreatedPatientLink>().url).toMatch(
+      new RegExp(`^${t.config.publicUrl}/customform/[A-Za-z0-9_-]{43}/surveryform$`),
+    );
     const foreign = await call('POST', '/api/patient-links', 'staff', body, { origin: 'https://evil.example' });
     expect(foreign.json<CreatedPatientLink>().url.startsWith(`${t.config.publicUrl}/customform/`)).toBe(true);
   });
