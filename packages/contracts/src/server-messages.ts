@@ -127,9 +127,9 @@ export const serverMessages = {
     en: 'The clinic already has your request. Please wait for them to contact you, or call the clinic.',
     es: 'La clínica ya tiene su solicitud. Espere a que se comuniquen con usted o llame a la clínica.',
   },
-  selfCheckInLocked: {
-    en: 'Too many answers did not match. Please try again in {{minutes}} minutes or ask at the front desk.',
-    es: 'Demasiadas respuestas no coincidían. Inténtelo de nuevo dentro de {{minutes}} minutos o pregunte en recepción.',
+  identityLocked: {
+    en: 'Too many answers did not match. Please try again in {{minutes}} minutes, or call the clinic.',
+    es: 'Demasiadas respuestas no coincidían. Vuelva a intentarlo dentro de {{minutes}} minutos o llame a la clínica.',
   },
   pinLocked: {
     en: 'Too many wrong PIN attempts. Please try again later.',

@@ -1,18 +1,25 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { SelfCheckIn, SelfCheckInState } from '@pathwell/contracts/intake';
-import { LINK_LOCK_MINUTES, LINK_VERIFY_MAX_FAILURES } from '@pathwell/contracts/patient-links';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { enterClinicOf, withSystemContext, type ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { appointments, patientLinks, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { newToken, sameHash, sha256 } from '../../lib/secrets';
+import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
-import { accessExpiry, clinicName, mdyToIso, normalizeLastName, patientActivity } from '../patient-links/patient-links.service';
+import { accessExpiry, clinicName, patientActivity } from '../patient-links/patient-links.service';
+import {
+  identityFailureText,
+  identityLocked,
+  identityMatches,
+  identityMismatch,
+  lockedMinutes,
+  nextIdentityFailure,
+} from '../patient-links/identity-check';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { checkInByPatient, sameClinicDay } from './intake.service';
 
-const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new AppError('NOT_FOUND', 'appointmentNotFound');
 
@@ -65,9 +72,6 @@ async function findTarget(ctx: ServiceContext, db: Database, patientId: string, 
   return { row, settings };
 }
 
-const lockedMinutes = (lockedUntil: Date | null, now: Date) =>
-  lockedUntil && lockedUntil.getTime() > now.getTime() ? Math.ceil((lockedUntil.getTime() - now.getTime()) / MINUTE_MS) : null;
-
 export async function selfCheckInState(ctx: ServiceContext, patientId: string, appointmentId: string): Promise<SelfCheckInState> {
   const { row, settings } = await findTarget(ctx, ctx.db, patientId, appointmentId);
   const now = new Date();
@@ -85,28 +89,25 @@ export async function selfCheckInState(ctx: ServiceContext, patientId: string, a
 
 /**
  * The patient scanned the QR code staff printed or showed for this visit and answers with last name and
- * date of birth (decision 0034). Wrong answers count on the appointment; every fifth locks the page for
- * LINK_LOCK_MINUTES, as a link's identity check does. A right answer checks the patient in by the same
- * rules as the intake link's check-in.
+ * date of birth (decision 0034), checked as every patient route checks them, and wrong answers counted
+ * on the appointment by the same lockout policy (identity-check.ts). A right answer checks the patient
+ * in by the same rules as the intake link's check-in.
  */
 export async function selfCheckIn(ctx: ServiceContext, patientId: string, appointmentId: string, input: SelfCheckIn) {
   const outcome = await ctx.db.transaction(async (tx) => {
     const { row, settings } = await findTarget(ctx, tx, patientId, appointmentId, true);
     const now = new Date();
-    const locked = lockedMinutes(row.lockedUntil, now);
-    if (locked !== null) return { kind: 'locked' as const, minutes: locked };
-    const nameMatches = sameHash(sha256(normalizeLastName(row.lastName)), sha256(normalizeLastName(input.lastName)));
-    const birthMatches = sameHash(sha256(row.dateOfBirth), sha256(mdyToIso(input.dateOfBirth)));
+    if (lockedMinutes(row.lockedUntil, now) !== null) return { kind: 'locked' as const, until: row.lockedUntil! };
     const target = { instanceId: row.instanceId, patientId: row.patientId, appointment: row };
-    if (!(nameMatches && birthMatches)) {
-      const failures = row.failures + 1;
-      const locks = failures % LINK_VERIFY_MAX_FAILURES === 0;
+    if (!identityMatches(row, input)) {
+      // The last lock lasts until a day after the visit starts: past its day, the page says "not today".
+      const failure = nextIdentityFailure(row.failures, now, new Date(row.startsAt.getTime() + DAY_MS));
       await tx
         .update(appointments)
         .set(
-          locks
-            ? { selfCheckInFailures: failures, selfCheckInLockedUntil: new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS) }
-            : { selfCheckInFailures: failures },
+          failure.lockedUntil
+            ? { selfCheckInFailures: failure.failures, selfCheckInLockedUntil: failure.lockedUntil }
+            : { selfCheckInFailures: failure.failures },
         )
         .where(and(eq(appointments.id, row.id), eq(appointments.instanceId, row.instanceId)));
       await recordActivity(
@@ -114,12 +115,12 @@ export async function selfCheckIn(ctx: ServiceContext, patientId: string, appoin
         patientActivity(ctx, target, 'Patient Sign-In', 'Failed', {
           type: 'appointment',
           id: row.id,
-          description: locks
-            ? `Self check-in: identity did not match; locked for ${LINK_LOCK_MINUTES} minutes`
-            : `Self check-in: identity did not match (${failures % LINK_VERIFY_MAX_FAILURES} of ${LINK_VERIFY_MAX_FAILURES})`,
+          description: identityFailureText('Self check-in: identity', failure),
         }),
       );
-      return locks ? { kind: 'locked' as const, minutes: LINK_LOCK_MINUTES } : { kind: 'mismatch' as const };
+      return failure.lockedUntil
+        ? { kind: 'locked' as const, until: failure.lockedUntil }
+        : { kind: 'mismatch' as const, attemptsLeft: failure.attemptsLeft };
     }
     if (row.failures > 0 || row.lockedUntil) {
       await tx
@@ -131,14 +132,8 @@ export async function selfCheckIn(ctx: ServiceContext, patientId: string, appoin
     const continueIntake = await reissueOpenIntake(ctx, tx, row.instanceId, row.patientId, row.id, now);
     return { kind: 'ok' as const, confirmationPage: isOn(settings, 'checkinConfirmationPage'), continueIntake };
   });
-  if (outcome.kind === 'locked')
-    throw new AppError('RATE_LIMITED', 'selfCheckInLocked', {
-      params: { minutes: outcome.minutes },
-      retryAfterSeconds: outcome.minutes * 60,
-    });
-  if (outcome.kind === 'mismatch') {
-    throw new AppError('VALIDATION', 'identityMismatch', { fields: { lastName: 'identityMismatch' } });
-  }
+  if (outcome.kind === 'locked') throw identityLocked(outcome.until, new Date());
+  if (outcome.kind === 'mismatch') throw identityMismatch(outcome.attemptsLeft);
   return {
     checkedIn: true,
     confirmationPage: outcome.confirmationPage,

@@ -154,6 +154,20 @@ describe('self check-in from the QR page', () => {
     }
   });
 
+  it('takes the first surname alone of a compound last name, as a link does', async () => {
+    const [row] = await t.db
+      .insert(patients)
+      .values({ instanceId: riverside, firstName: 'Rosa', lastName: 'Fernández Peña', dateOfBirth: '1982-02-03' })
+      .returning({ id: patients.id });
+    const [visit] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: row!.id, reason: 'follow_up', startsAt: new Date(Date.now() + 3_600_000) })
+      .returning({ id: appointments.id });
+    const response = await checkIn(row!.id, visit!.id, { lastName: 'fernandez', dateOfBirth: '02/03/1982' });
+    expect(response.statusCode, response.body).toBe(200);
+    expect((await appointment(visit!.id)).status).toBe(AppointmentStatus.Checking_In);
+  });
+
   it('a visit on another day cannot be checked in', async () => {
     expect((await state(ids.patient, ids.tomorrowVisit)).json().state).toBe('notToday');
     const response = await checkIn(ids.patient, ids.tomorrowVisit, WHO);
@@ -167,10 +181,12 @@ describe('self check-in from the QR page', () => {
       const response = await checkIn(ids.patient, ids.lockVisit, { ...WHO, dateOfBirth: '06/16/1968' });
       expect(response.statusCode, response.body).toBe(400);
       expect(response.json().fields).toEqual({ lastName: 'identityMismatch' });
+      // The same answer as a link's identity check, with the tries left before the lock.
+      expect(response.json().params).toEqual({ attemptsLeft: 5 - attempt });
     }
     const fifth = await checkIn(ids.patient, ids.lockVisit, { ...WHO, lastName: 'Ortiz' });
     expect(fifth.statusCode, fifth.body).toBe(429);
-    expect(fifth.json().messageKey).toBe('selfCheckInLocked');
+    expect(fifth.json()).toMatchObject({ messageKey: 'identityLocked', params: { minutes: 15 } });
     const right = await checkIn(ids.patient, ids.lockVisit, WHO);
     expect(right.statusCode).toBe(429);
     expect(await state(ids.patient, ids.lockVisit).then((r) => r.json())).toMatchObject({ state: 'locked', lockedMinutes: 15 });

@@ -9,6 +9,8 @@ import {
   type Scores,
 } from '@pathwell/contracts/forms';
 import { INTAKE_LINK_TITLE } from '@pathwell/contracts/intake';
+import { clinicIsoDate } from '@pathwell/contracts/clinic-time';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { CONSENT_LINK_TITLE } from '@pathwell/contracts/consent-links';
 import { PAIN_JOURNAL_LINK_TITLE } from '@pathwell/contracts/pain-journal';
 import { formProblems, keepVisibleAnswers, visibleQuestions } from '@pathwell/contracts/form-logic';
@@ -22,10 +24,7 @@ import {
   LINK_EMAIL_CODE_MAX_SENDS,
   LINK_EMAIL_CODE_MINUTES,
   LINK_EMAIL_CODE_RESEND_SECONDS,
-  LINK_LOCK_MINUTES,
   LINK_TOKEN_PATTERN,
-  LINK_VERIFY_FAILURES_BEFORE_CLOSED,
-  LINK_VERIFY_MAX_FAILURES,
   type CreatedPatientLink,
   type Draft,
   type EmailCodeSent,
@@ -42,6 +41,7 @@ import type { Database } from '../../db/client';
 import {
   customForms,
   customFormVersions,
+  appointments,
   formDrafts,
   formResponses,
   instances,
@@ -53,7 +53,8 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newSixDigitCode, newToken, sameHash, sha256 } from '../../lib/secrets';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patients.service';
-import { isOn, readSettings } from '../settings/settings.service';
+import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+import { identityLocked, identityMatches, identityFailureText, identityMismatch, nextIdentityFailure } from './identity-check';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
@@ -91,19 +92,7 @@ export function linkStatusOf(
   return 'active';
 }
 
-/** Case, accents, spacing and punctuation such as hyphens or apostrophes do not count against the patient. */
-export function normalizeLastName(value: string): string {
-  return value
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
-export const mdyToIso = (value: string) => {
-  const [month, day, year] = value.split('/');
-  return `${year}-${month}-${day}`;
-};
+export { normalizeLastName } from './identity-check';
 
 // ---- forms -----------------------------------------------------------------------------------------
 
@@ -404,6 +393,35 @@ export const patientActivity = (
 });
 
 export async function linkStatus(ctx: ServiceContext, token: string): Promise<LinkStatusResponse> {
+/**
+ * A link's status at the identity check. A finished intake stays open on its visit's day (clinic time)
+ * while the clinic offers check-in and the visit is not past check-in, so a patient who did the
+ * paperwork at home checks in with the same link on arrival (issue 24 §5); the intake itself stays
+ * read-only (intake.service.ts).
+ */
+export async function identityStatus(db: Database, link: LinkRow, now = new Date()): Promise<LinkStatus> {
+  const status = linkStatusOf(link, now);
+  if (status !== 'completed' || link.kind !== 'intake' || !link.appointmentId) return status;
+  if (link.revokedAt || link.expiresAt.getTime() <= now.getTime()) return status;
+  if (link.lockedUntil && link.lockedUntil.getTime() > now.getTime()) return 'locked';
+  return (await checkInOpenFor(db, link, now)) ? 'active' : status;
+}
+
+async function checkInOpenFor(db: Database, link: LinkRow, now: Date) {
+  const [visit] = await db
+    .select({ startsAt: appointments.startsAt, status: appointments.status })
+    .from(appointments)
+    .where(
+      and(eq(appointments.id, link.appointmentId!), eq(appointments.instanceId, link.instanceId), isNull(appointments.deletedAt)),
+    );
+  if (!visit) return false;
+  if (visit.status !== AppointmentStatus.Upcoming && visit.status !== AppointmentStatus.Checking_In) return false;
+  const settings = await readSettings(db, link.instanceId);
+  if (!isOn(settings, 'enablePatientSelfCheckin') && !isOn(settings, 'enableHomeCheckin')) return false;
+  const timeZone = clinicTimeZoneFrom(settings);
+  return clinicIsoDate(visit.startsAt, timeZone) === clinicIsoDate(now, timeZone);
+}
+
   const link = await findLink(ctx.db, token);
   await findLinkPatient(ctx.db, link);
   const { languages, title } =
@@ -413,7 +431,7 @@ export async function linkStatus(ctx: ServiceContext, token: string): Promise<Li
         ? { languages: [...formLanguages], title: CONSENT_LINK_TITLE }
         : await loadForm(ctx.db, link).then(({ form, title }) => ({ languages: form.languages, title }));
   return {
-    status: linkStatusOf(link),
+    status: await identityStatus(ctx.db, link),
     clinicName: await clinicName(ctx.db, link.instanceId),
     formTitle: title.es ? { en: title.en, es: title.es } : { en: title.en },
     languages,
@@ -421,29 +439,26 @@ export async function linkStatus(ctx: ServiceContext, token: string): Promise<Li
   };
 }
 
-/** A wrong identity answer or code: failures accumulate across lockouts; only a success resets them. */
+/** A wrong identity answer or code, counted by the one lockout policy (identity-check.ts). */
 async function recordIdentityFailure(ctx: ServiceContext, tx: Database, link: LinkRow, what: string, now: Date) {
-  const failures = link.verifyFailures + 1;
-  const closes = failures >= LINK_VERIFY_FAILURES_BEFORE_CLOSED;
-  const locks = closes || failures % LINK_VERIFY_MAX_FAILURES === 0;
-  const lockedUntil = closes ? link.expiresAt : new Date(now.getTime() + LINK_LOCK_MINUTES * MINUTE_MS);
+  const failure = nextIdentityFailure(link.verifyFailures, now, link.expiresAt);
   await tx
     .update(patientLinks)
-    .set(locks ? { verifyFailures: failures, lockedUntil } : { verifyFailures: failures })
+    .set(
+      failure.lockedUntil
+        ? { verifyFailures: failure.failures, lockedUntil: failure.lockedUntil }
+        : { verifyFailures: failure.failures },
+    )
     .where(eq(patientLinks.id, link.id));
   await recordActivity(
     tx,
     patientActivity(ctx, link, 'Patient Sign-In', 'Failed', {
       type: LINK_TARGET,
       id: link.id,
-      description: closes
-        ? `${what} did not match ${failures} times; link locked until it expires`
-        : locks
-          ? `${what} did not match; link locked for ${LINK_LOCK_MINUTES} minutes`
-          : `${what} did not match (${failures % LINK_VERIFY_MAX_FAILURES} of ${LINK_VERIFY_MAX_FAILURES})`,
+      description: identityFailureText(what, failure),
     }),
   );
-  return locks;
+  return failure;
 }
 
 /** The identity is confirmed: a fresh access token for this link, and the failures forgotten. */
@@ -474,26 +489,23 @@ export async function verifyLink(ctx: ServiceContext, token: string, input: Veri
   const accessToken = newToken();
   const outcome = await ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
-    const status = linkStatusOf(link);
+    const now = new Date();
+    const status = await identityStatus(tx, link, now);
+    if (status === 'locked') return { kind: 'locked' as const, until: link.lockedUntil! };
     if (status !== 'active') return { kind: 'gone' as const, status };
     const patient = await findLinkPatient(tx, link);
-    // Hash both sides so that the comparison takes the same time whatever the inputs' lengths.
-    const nameMatches = sameHash(sha256(normalizeLastName(patient.lastName)), sha256(normalizeLastName(input.lastName)));
-    const birthMatches = sameHash(sha256(patient.dateOfBirth), sha256(mdyToIso(input.dateOfBirth)));
-    const now = new Date();
-    if (!(nameMatches && birthMatches)) {
-      const locks = await recordIdentityFailure(ctx, tx, link, 'Identity', now);
-      return locks ? { kind: 'gone' as const, status: 'locked' as const } : { kind: 'mismatch' as const };
+    if (!identityMatches(patient, input)) {
+      const failure = await recordIdentityFailure(ctx, tx, link, 'Identity', now);
+      return failure.lockedUntil
+        ? { kind: 'locked' as const, until: failure.lockedUntil }
+        : { kind: 'mismatch' as const, attemptsLeft: failure.attemptsLeft };
     }
     const expiresAt = await grantAccess(ctx, tx, link, accessToken, 'Patient confirmed identity on a form link', now);
     return { kind: 'ok' as const, expiresAt };
   });
   if (outcome.kind === 'gone') throw gone(outcome.status);
-  if (outcome.kind === 'mismatch') {
-    throw new AppError('VALIDATION', 'identityMismatch', {
-      fields: { lastName: 'identityMismatch' },
-    });
-  }
+  if (outcome.kind === 'locked') throw identityLocked(outcome.until, new Date());
+  if (outcome.kind === 'mismatch') throw identityMismatch(outcome.attemptsLeft);
   return { accessToken, expiresAt: outcome.expiresAt.toISOString() };
 }
 
@@ -513,7 +525,8 @@ const codeHash = (linkId: string, code: string) => sha256(`${linkId}:${code}`);
 export async function sendEmailCode(ctx: ServiceContext, token: string): Promise<EmailCodeSent> {
   return ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
-    const status = linkStatusOf(link);
+    const status = await identityStatus(tx, link);
+    if (status === 'locked') throw identityLocked(link.lockedUntil!, new Date());
     if (status !== 'active') throw gone(status);
     const [patient] = await tx
       .select({ firstName: patients.firstName, email: patients.email, preferredLanguage: patients.preferredLanguage })
@@ -569,10 +582,11 @@ export async function verifyEmailCode(ctx: ServiceContext, token: string, code: 
   const accessToken = newToken();
   const outcome = await ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
-    const status = linkStatusOf(link);
-    if (status !== 'active') return { kind: 'gone' as const, status };
     const now = new Date();
     const live = link.emailCodeHash && link.emailCodeExpiresAt && link.emailCodeExpiresAt.getTime() > now.getTime();
+    const status = await identityStatus(tx, link, now);
+    if (status === 'locked') return { kind: 'locked' as const, until: link.lockedUntil! };
+    if (status !== 'active') return { kind: 'gone' as const, status };
     if (!live) return { kind: 'expired' as const };
     if (!sameHash(link.emailCodeHash!, codeHash(link.id, code))) {
       const attempts = link.emailCodeAttempts + 1;
@@ -585,15 +599,18 @@ export async function verifyEmailCode(ctx: ServiceContext, token: string, code: 
             : { emailCodeAttempts: attempts },
         )
         .where(eq(patientLinks.id, link.id));
-      const locks = await recordIdentityFailure(ctx, tx, link, 'Sign-in code', now);
-      return locks ? { kind: 'gone' as const, status: 'locked' as const } : { kind: 'mismatch' as const };
+      const failure = await recordIdentityFailure(ctx, tx, link, 'Sign-in code', now);
+      return failure.lockedUntil
+        ? { kind: 'locked' as const, until: failure.lockedUntil }
+        : { kind: 'mismatch' as const, attemptsLeft: failure.attemptsLeft };
     }
     const expiresAt = await grantAccess(ctx, tx, link, accessToken, 'Patient confirmed identity with an emailed code', now);
     return { kind: 'ok' as const, expiresAt };
   });
   if (outcome.kind === 'gone') throw gone(outcome.status);
   if (outcome.kind === 'expired') throw new AppError('VALIDATION', 'codeNotValid', { fields: { code: 'codeExpired' } });
-  if (outcome.kind === 'mismatch') throw new AppError('VALIDATION', 'codeNotValid', { fields: { code: 'codeWrong' } });
+  if (outcome.kind === 'locked') throw identityLocked(outcome.until, new Date());
+  if (outcome.kind === 'mismatch') throw identityMismatch(outcome.attemptsLeft, 'code');
   return { accessToken, expiresAt: outcome.expiresAt.toISOString() };
 }
 

@@ -29,6 +29,7 @@ import {
 } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { linkStatusOf, normalizeLastName } from './patient-links.service';
+import { lastNameMatches, nextIdentityFailure } from './identity-check';
 
 let t: TestApp;
 let riverside: string;
@@ -401,7 +402,7 @@ describe('patient side', () => {
     expect(noAccessYet.statusCode).toBe(401);
     const wrongDate = await open('POST', `/api/patient-links/${link.token}/verify`, { ...A, dateOfBirth: '03/10/1975' });
     expect(wrongDate.statusCode).toBe(400);
-    expect(wrongDate.json()).toMatchObject({ fields: { lastName: 'identityMismatch' } });
+    expect(wrongDate.json()).toMatchObject({ fields: { lastName: 'identityMismatch' }, params: { attemptsLeft: 4 } });
     expect((await open('POST', `/api/patient-links/${link.token}/verify`, { ...A, lastName: 'Smith' })).statusCode).toBe(400);
     const badInput = await open('POST', `/api/patient-links/${link.token}/verify`, { lastName: '', dateOfBirth: '1975-03-09' });
     expect(badInput.statusCode).toBe(400);
@@ -423,10 +424,12 @@ describe('patient side', () => {
       expect((await open('POST', `/api/patient-links/${locking.token}/verify`, B)).statusCode).toBe(400);
     }
     const last = await open('POST', `/api/patient-links/${locking.token}/verify`, B);
-    expect(last.statusCode).toBe(410);
-    expect(last.json()).toMatchObject({ code: 'GONE', error: 'locked' });
+    // The one answer to a lock on every patient route (identity-check.ts): 429 with the minutes left.
+    expect(last.statusCode).toBe(429);
+    expect(last.json()).toMatchObject({ code: 'RATE_LIMITED', messageKey: 'identityLocked', params: { minutes: 15 } });
+    expect(last.headers['retry-after']).toBe('900');
     const evenRight = await open('POST', `/api/patient-links/${locking.token}/verify`, A);
-    expect(evenRight.json()).toMatchObject({ code: 'GONE', error: 'locked' });
+    expect(evenRight.json()).toMatchObject({ code: 'RATE_LIMITED', messageKey: 'identityLocked' });
     expect((await status(locking.token)).status).toBe('locked');
     await t.db
       .update(patientLinks)
@@ -434,6 +437,20 @@ describe('patient side', () => {
       .where(eq(patientLinks.id, locking.id));
     expect((await status(locking.token)).status).toBe('active');
     await verified(locking.token);
+  });
+
+  it('accepts any one surname of a compound last name, accent- and case-insensitively', async () => {
+    for (const lastName of ['nunez', 'GARCÍA', 'Núñez García']) {
+      const link = await phq9Link();
+      const response = await open('POST', `/api/patient-links/${link.token}/verify`, { lastName, dateOfBirth: A.dateOfBirth });
+      expect(response.statusCode, `${lastName}: ${response.body}`).toBe(200);
+    }
+    const link = await phq9Link();
+    const partial = await open('POST', `/api/patient-links/${link.token}/verify`, {
+      lastName: 'Núñ',
+      dateOfBirth: A.dateOfBirth,
+    });
+    expect(partial.statusCode).toBe(400);
   });
 
   it('stays locked until it expires after three lockouts, so birth dates cannot be guessed over days', async () => {
@@ -445,7 +462,7 @@ describe('patient side', () => {
     const [row] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, link.id));
     expect(row!.lockedUntil!.getTime()).toBe(row!.expiresAt.getTime());
     const right = await open('POST', `/api/patient-links/${link.token}/verify`, A);
-    expect(right.json()).toMatchObject({ code: 'GONE', error: 'locked' });
+    expect(right.json()).toMatchObject({ code: 'RATE_LIMITED', messageKey: 'identityLocked' });
   });
 
   it('serves the form with the draft, keeps only visible answers, extends access', async () => {
@@ -688,6 +705,35 @@ describe('rules', () => {
     expect(normalizeLastName("O'Brien")).toBe(normalizeLastName('obrien'));
     expect(normalizeLastName('Smith')).not.toBe(normalizeLastName('Smyth'));
   });
+
+  it('takes any one surname of a compound last name, never a joining word alone', () => {
+    expect(lastNameMatches('Fernández Peña', 'Fernandez')).toBe(true);
+    expect(lastNameMatches('Fernández Peña', 'PEÑA')).toBe(true);
+    expect(lastNameMatches('Fernández Peña', 'fernandez-pena')).toBe(true);
+    expect(lastNameMatches('García y López', 'lopez')).toBe(true);
+    expect(lastNameMatches('García y López', 'y')).toBe(false);
+    expect(lastNameMatches('de la Cruz Ruiz', 'Cruz')).toBe(true);
+    expect(lastNameMatches('de la Cruz Ruiz', 'De La Cruz')).toBe(true);
+    expect(lastNameMatches('de la Cruz Ruiz', 'de')).toBe(false);
+    expect(lastNameMatches("O'Brien", 'obrien')).toBe(true);
+    expect(lastNameMatches('Fernández Peña', 'Fernan')).toBe(false);
+    expect(lastNameMatches('Fernández Peña', 'Pena Fernandez')).toBe(false);
+  });
+
+  it('one lockout policy: tries left, a lock every fifth, the last lock until the close', () => {
+    const now = new Date('2026-01-01T00:00:00Z');
+    const closesAt = new Date('2026-01-08T00:00:00Z');
+    expect(nextIdentityFailure(0, now, closesAt)).toMatchObject({ failures: 1, attemptsLeft: 4, lockedUntil: null });
+    expect(nextIdentityFailure(3, now, closesAt)).toMatchObject({ failures: 4, attemptsLeft: 1, lockedUntil: null });
+    expect(nextIdentityFailure(4, now, closesAt)).toMatchObject({
+      failures: 5,
+      attemptsLeft: 0,
+      lockedUntil: new Date('2026-01-01T00:15:00Z'),
+      closed: false,
+    });
+    expect(nextIdentityFailure(5, now, closesAt)).toMatchObject({ failures: 6, attemptsLeft: 4, lockedUntil: null });
+    expect(nextIdentityFailure(14, now, closesAt)).toMatchObject({ lockedUntil: closesAt, closed: true });
+  });
 });
 
 describe('a 6-digit code by email instead of last name and date of birth (decision 0035)', () => {
@@ -757,8 +803,9 @@ describe('a 6-digit code by email instead of last name and date of birth (decisi
     const wrongCode = code === '999999' ? '999998' : '999999';
     for (let attempt = 1; attempt <= 4; attempt++) expect((await verifyCode(link.token, wrongCode)).statusCode).toBe(400);
     const fifth = await verifyCode(link.token, wrongCode);
-    expect(fifth.statusCode).toBe(410);
-    expect((await verifyCode(link.token, code)).statusCode).toBe(410);
+    expect(fifth.statusCode).toBe(429);
+    expect(fifth.json().messageKey).toBe('identityLocked');
+    expect((await verifyCode(link.token, code)).statusCode).toBe(429);
     expect((await status(link.token)).status).toBe('locked');
   });
 });
