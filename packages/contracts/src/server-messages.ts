@@ -295,6 +295,10 @@ export const serverMessages = {
 
   // Files.
   textWithNul: { en: 'Text may not contain the NUL character', es: 'El texto no puede contener el carácter NUL' },
+  jsonTooDeep: {
+    en: 'The request nests more than {{limit}} levels deep',
+    es: 'La solicitud tiene más de {{limit}} niveles de anidamiento',
+  },
   fileEmpty: { en: 'The file is empty', es: 'El archivo está vacío' },
   fileLargerThan: { en: 'The file is larger than {{megabytes}} MB', es: 'El archivo supera los {{megabytes}} MB' },
   fileTypesAccepted: { en: 'Accepted here: {{types}}', es: 'Aquí se aceptan: {{types}}' },

@@ -37,6 +37,8 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
+export const POOL_CHECKOUT_TIMEOUT_MS = 10_000;
+
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 export type DatabaseTarget =
@@ -53,7 +55,8 @@ export function createPglite(dataDir: string | undefined, options: Omit<PGliteOp
 /** `dataDir` undefined means an in-memory PGlite (tests restore a snapshot into one). */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
   if (target.kind === 'postgresql') {
-    const pool = new pg.Pool({ connectionString: target.url, max: 10 });
+    // A request waits at most this long for a free connection, then answers 503 instead of queueing forever.
+    const pool = new pg.Pool({ connectionString: target.url, max: 10, connectionTimeoutMillis: POOL_CHECKOUT_TIMEOUT_MS });
     // An idle connection that the server drops (restart, failover) must not take the process down:
     // the pool discards it and opens a new one on the next request.
     pool.on('error', (error) => console.error(`database connection lost: ${error.message}`));

@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import type { Database } from './client';
 
 /**
@@ -99,11 +101,42 @@ export async function withSystemAccess<T>(
 
 class RollbackRequest extends Error {}
 
+/**
+ * A statement sent on a request's transaction after that transaction ended (the client went away, or a
+ * handler kept working after its answer). It must fail: on a pooled connection it would otherwise run
+ * outside the transaction, as the login role, perhaps in the middle of another request's work.
+ */
+export class RequestTransactionEnded extends Error {
+  constructor() {
+    super('the request transaction has already ended');
+    this.name = 'RequestTransactionEnded';
+  }
+}
+
+/** The client went away before its request's work began: nothing is opened for it, nobody is answered. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the request');
+    this.name = 'ClientGone';
+  }
+}
+
 export interface RequestTransaction {
   db: Database;
-  /** Ends the transaction; resolves once COMMIT or ROLLBACK has been answered. */
+  /** Ends the transaction; resolves once COMMIT or ROLLBACK has been answered. Later calls return the first. */
   finish(commit: boolean): Promise<void>;
 }
+
+/**
+ * Limits each request transaction sets for itself (PostgreSQL servers; decision 0054). A statement that
+ * runs for a minute is a fault, and a transaction left idle for half a minute is a request whose
+ * process lost track of it: the server ends the session, so the connection can never be held forever.
+ */
+export const REQUEST_STATEMENT_TIMEOUT_MS = 60_000;
+export const REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+
+const startStatement = (start: { reason: SystemAccessReason } | 'no-clinic') =>
+  start === 'no-clinic' ? asApp([]) : asSystem(start.reason);
 
 /**
  * A transaction that stays open across Fastify hooks: opened when the request arrives, finished just
@@ -111,6 +144,15 @@ export interface RequestTransaction {
  * It starts as the system role (the session lookup) or as the app role with no clinic (open routes).
  */
 export function openRequestTransaction(
+  root: Database,
+  start: { reason: SystemAccessReason } | 'no-clinic',
+): Promise<RequestTransaction> {
+  const pool = postgresPoolOf(root);
+  return pool ? openPostgresRequestTransaction(root, pool, start) : openPgliteRequestTransaction(root, start);
+}
+
+/** PGlite's own transaction object refuses statements once it has ended ("Transaction is closed"). */
+function openPgliteRequestTransaction(
   root: Database,
   start: { reason: SystemAccessReason } | 'no-clinic',
 ): Promise<RequestTransaction> {
@@ -122,7 +164,7 @@ export function openRequestTransaction(
     let opened = false;
     const done = root.transaction(async (tx) => {
       const scoped = tx as unknown as Database;
-      await scoped.execute(start === 'no-clinic' ? asApp([]) : asSystem(start.reason));
+      await scoped.execute(startStatement(start));
       opened = true;
       resolveOpen({ db: scoped, finish });
       if (!(await decided)) throw new RollbackRequest();
@@ -141,4 +183,74 @@ export function openRequestTransaction(
       return ended;
     }
   });
+}
+
+/** What a Drizzle node-postgres database keeps, to build a transaction on one checked-out connection. */
+interface NodePgInternals {
+  $client: unknown;
+  dialect: ConstructorParameters<typeof NodePgTransaction>[0];
+  session: { schema: ConstructorParameters<typeof NodePgTransaction>[2]; options: ConstructorParameters<typeof NodePgSession>[3] };
+}
+
+function postgresPoolOf(root: Database): pg.Pool | null {
+  const client = (root as unknown as NodePgInternals).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
+/**
+ * On a PostgreSQL server the request holds one pooled connection for its whole length. Drizzle's own
+ * transaction would hand that connection back to the pool while a handler could still use it, so the
+ * request gets a guarded view of the connection instead: every statement after `finish` fails with
+ * `RequestTransactionEnded`, COMMIT or ROLLBACK go out on the connection itself, and only then does it
+ * return to the pool, in its base role (the role and clinic settings are transaction-local).
+ */
+async function openPostgresRequestTransaction(
+  root: Database,
+  pool: pg.Pool,
+  start: { reason: SystemAccessReason } | 'no-clinic',
+): Promise<RequestTransaction> {
+  const connection = await pool.connect();
+  let ended = false;
+  const guarded = {
+    query: (...args: Parameters<pg.PoolClient['query']>) =>
+      ended ? Promise.reject(new RequestTransactionEnded()) : (connection.query as (...a: unknown[]) => unknown)(...args),
+  };
+  const internals = root as unknown as NodePgInternals;
+  const session = new NodePgSession(guarded as unknown as pg.PoolClient, internals.dialect, internals.session.schema, internals.session.options);
+  const tx = new NodePgTransaction(internals.dialect, session, internals.session.schema) as unknown as Database;
+  try {
+    await connection.query('begin');
+    await connection.query(
+      `select set_config('statement_timeout', '${REQUEST_STATEMENT_TIMEOUT_MS}', true), set_config('idle_in_transaction_session_timeout', '${REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS}', true)`,
+    );
+    await tx.execute(startStatement(start));
+  } catch (error) {
+    ended = true;
+    await connection.query('rollback').then(
+      () => connection.release(),
+      () => connection.release(true),
+    );
+    throw error;
+  }
+  let finished: Promise<void> | null = null;
+  const finish = (commit: boolean) => {
+    finished ??= (async () => {
+      ended = true;
+      try {
+        await connection.query(commit ? 'commit' : 'rollback');
+      } catch (error) {
+        // A failed COMMIT (or a connection that broke) must not go back to the pool mid-transaction.
+        const clean = await connection.query('rollback').then(
+          () => true,
+          () => false,
+        );
+        connection.release(clean ? undefined : true);
+        if (commit) throw error;
+        return;
+      }
+      connection.release();
+    })();
+    return finished;
+  };
+  return { db: tx, finish };
 }

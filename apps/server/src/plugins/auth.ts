@@ -10,7 +10,7 @@ import type { Config } from '../config';
 import type { Actor, ServiceContext } from '../context';
 import type { Database } from '../db/client';
 import { reusableQuery } from '../db/reusable-query';
-import { enterClinics, openRequestTransaction, type RequestTransaction } from '../db/tenancy';
+import { ClientGone, enterClinics, openRequestTransaction, type RequestTransaction } from '../db/tenancy';
 import { instances, instanceSettings, sessions, userInstances, users } from '../db/schema';
 import { AppError } from '../lib/app-error';
 import { sha256 } from '../lib/secrets';
@@ -32,6 +32,8 @@ declare module 'fastify' {
     allClinics?: boolean;
     /** A report: it may read from the read replica (`READ_DATABASE_URL`) through `ctx.readDb`. */
     readReplica?: boolean;
+    /** An open route that opens no request transaction and manages its own database use (health). */
+    ownTransaction?: boolean;
   }
   interface FastifyInstance {
     /** Every API route with who may call it, as checked at start-up. */
@@ -44,6 +46,8 @@ declare module 'fastify' {
     ctx: ServiceContext;
     /** The request's transaction (API routes): row-level security follows the clinic it acts for. */
     requestTransaction: RequestState | null;
+    /** The response closed before the request's work was done (the client went away). */
+    clientGone: boolean;
   }
 }
 
@@ -147,7 +151,6 @@ interface RequestState {
   /** The read-only transaction on the replica, for `readReplica` routes when one is configured. */
   readTransaction?: RequestTransaction;
   finished: boolean;
-  handlerStarted: boolean;
 }
 
 export interface RouteAccess {
@@ -205,6 +208,7 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
   const { db, readDb, config, mailer, jobs, events } = options;
   app.decorateRequest('ctx', null as unknown as ServiceContext);
   app.decorateRequest('requestTransaction', null);
+  app.decorateRequest('clientGone', false);
 
   const inventory: RouteAccess[] = [];
   app.decorate('routeAccess', inventory);
@@ -239,14 +243,33 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
       allClinics: false,
       instanceIds: [],
     };
+    // Whatever the client does (closes the tab, loses signal, a proxy gives up, a hook fails), the
+    // response's 'close' comes once: a transaction still open then is rolled back. After a normal answer
+    // onSend has already committed it and this does nothing.
+    reply.raw.once('close', () => {
+      request.clientGone = true;
+      finishRequest(request, false).catch((error: unknown) => request.log.warn({ err: error }, 'rollback after close failed'));
+    });
+  });
+
+  // The request's transaction opens only once the whole request has arrived: a client that sends its
+  // headers and then nothing (or half a body) holds no database connection while it dawdles.
+  app.addHook('preValidation', async (request: FastifyRequest, reply: FastifyReply) => {
     const routeConfig = request.routeOptions.config;
     const routeUrl = request.routeOptions.url;
     if (!request.url.startsWith('/api/') || !routeUrl || isDocsRoute(routeUrl)) return;
+    if (routeConfig.public && routeConfig.ownTransaction) return;
 
     const begin = async (start: Parameters<typeof openRequestTransaction>[1]) => {
+      if (request.clientGone) throw new ClientGone();
       const transaction = await openRequestTransaction(db, start);
-      request.requestTransaction = { transaction, finished: false, handlerStarted: false };
+      request.requestTransaction = { transaction, finished: false };
       request.ctx.db = transaction.db;
+      // The client left while the connection was being checked out: nobody will answer or close it.
+      if (request.clientGone) {
+        await finishRequest(request, false);
+        throw new ClientGone();
+      }
       return transaction.db;
     };
     // Open routes start with no clinic: they see no tenant row until they name one (a patient link).
@@ -309,9 +332,6 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
     }
   });
 
-  app.addHook('preHandler', async (request: FastifyRequest) => {
-    if (request.requestTransaction) request.requestTransaction.handlerStarted = true;
-  });
   // The answer leaves only after COMMIT succeeded; a failed COMMIT becomes an error answer instead.
   // A refusal (4xx) still commits what was written on purpose before it, as it did before requests had
   // a transaction: a failed sign-in or identity answer counts toward a lockout. A service's own
@@ -322,10 +342,5 @@ export const authPlugin = fp(async (app: FastifyInstance, options: AuthPluginOpt
   });
   app.addHook('onResponse', async (request: FastifyRequest) => {
     await finishRequest(request, false);
-  });
-  // A client that goes away before its handler ran leaves nothing to wait for; once the handler runs,
-  // its answer (even unsent) passes onSend, which ends the transaction there.
-  app.addHook('onRequestAbort', async (request: FastifyRequest) => {
-    if (request.requestTransaction && !request.requestTransaction.handlerStarted) await finishRequest(request, false);
   });
 });

@@ -5,6 +5,7 @@ import { type ErrorBody, type ErrorCode } from '@pathwell/contracts/errors';
 import { isValidationMessageKey } from '@pathwell/contracts/messages';
 import { renderServerMessage, type MessageKey } from '@pathwell/contracts/server-messages';
 import { AppError } from '../lib/app-error';
+import { ClientGone, RequestTransactionEnded } from '../db/tenancy';
 
 /** An error body naming its message by key, with the English text for API users. */
 const bodyOf = (code: ErrorCode, messageKey: MessageKey, extra: Partial<ErrorBody> = {}): ErrorBody => ({
@@ -57,7 +58,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof candidate.code === 'string' && DATABASE_UNAVAILABLE_CODES.has(candidate.code)) return true;
     if (
       typeof candidate.message === 'string' &&
-      /Connection terminated|connection is closed|Client has encountered a connection error/i.test(candidate.message)
+      /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(candidate.message)
     )
       return true;
     current = candidate.cause;
@@ -68,6 +69,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /** The one place where errors become HTTP answers: `{ error, code, fields? }`, never a stack trace. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ClientGone || (error instanceof RequestTransactionEnded && request.clientGone)) {
+      // Nobody is listening; the transaction has been rolled back. Worth a line, not an alarm.
+      request.log.info('client closed the request before its answer');
+      return reply.status(499).send(bodyOf('UNAVAILABLE', 'serviceUnavailable'));
+    }
     if (error instanceof AppError) {
       if (error.options.retryAfterSeconds) reply.header('Retry-After', String(error.options.retryAfterSeconds));
       const body: ErrorBody = { error: error.message, code: error.code, messageKey: error.messageKey };
