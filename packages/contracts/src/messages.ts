@@ -169,6 +169,10 @@ export const validationMessages = {
     en: 'This text uses a placeholder that is not in the list',
     es: 'Este texto usa un marcador que no está en la lista',
   },
+  placeholdersUnfilled: {
+    en: 'This note still has parts to be completed by the provider',
+    es: 'Esta nota aún tiene partes que debe completar el profesional',
+  },
   patientEmailMissing: { en: 'This patient has no email address', es: 'Este paciente no tiene correo electrónico' },
   patientEmailOff: {
     en: 'This patient does not want email; copy the link instead',

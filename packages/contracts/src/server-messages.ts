@@ -356,6 +356,10 @@ export const serverMessages = {
     en: 'Unknown placeholders: {{names}}',
     es: 'Marcadores desconocidos: {{names}}',
   },
+  procedureNoteUnfilled: {
+    en: 'Complete the note before signing it; still to be written: {{names}}',
+    es: 'Complete la nota antes de firmarla; falta por escribir: {{names}}',
+  },
   // Encounter import and code groups (issue #15 §1, decision 0050)
   codeGroupNotFound: { en: 'Code group not found', es: 'No se ha encontrado el grupo de códigos' },
   encounterImportNotFound: { en: 'Encounter import not found', es: 'No se ha encontrado la importación de visitas' },
