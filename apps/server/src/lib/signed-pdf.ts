@@ -1,10 +1,10 @@
-import PDFDocument from 'pdfkit';
+import { createPdfDocument, PDF_FONT } from './pdf-fonts';
 
 /**
- * The frame shared by Pathwell's signed documents (consents, procedure notes): US Letter, standard
- * Helvetica (WinAnsi covers English and Spanish), deterministic bytes (the document info dates are the
- * signature time and fonts are referenced, not embedded, so the same input gives the same file), the title
- * and clinic at the top, and a footer line with "Page X of Y" on every page.
+ * The frame shared by Pathwell's PDFs (consents, procedure notes, the spotlight): US Letter, the embedded
+ * Unicode fonts of lib/pdf-fonts, deterministic bytes (the document info dates are the signature time and the
+ * font subset tags are fixed, so the same input gives the same file), the title and clinic at the top, and a
+ * footer line with "Page X of Y" on every page.
  */
 export const PDF_MARGIN = 54;
 
@@ -22,10 +22,9 @@ export interface SignedPdfFrame {
 const LOGO_FIT: [number, number] = [150, 48];
 
 export function startSignedPdf(frame: SignedPdfFrame) {
-  const doc = new PDFDocument({
+  const doc = createPdfDocument({
     size: 'LETTER',
     margin: PDF_MARGIN,
-    font: 'Helvetica',
     bufferPages: true,
     compress: frame.compress ?? true,
     lang: frame.language === 'es' ? 'es-US' : 'en-US',
@@ -56,9 +55,9 @@ export function startSignedPdf(frame: SignedPdfFrame) {
       // An image pdfkit cannot read leaves the header without a logo rather than failing the document.
     }
   }
-  doc.font('Helvetica-Bold').fontSize(18).text(frame.title, left, PDF_MARGIN, { width: titleWidth });
+  doc.font(PDF_FONT.bold).fontSize(18).text(frame.title, left, PDF_MARGIN, { width: titleWidth });
   doc.moveDown(0.2);
-  doc.font('Helvetica').fontSize(12).fillColor('#444444').text(frame.clinicName, { width: titleWidth });
+  doc.font(PDF_FONT.regular).fontSize(12).fillColor('#444444').text(frame.clinicName, { width: titleWidth });
   doc.fillColor('black');
   if (titleWidth !== width) doc.y = Math.max(doc.y, PDF_MARGIN + LOGO_FIT[1]);
   return { doc, output, left, width };
@@ -78,7 +77,7 @@ export function finishSignedPdf(
     doc.page.margins.bottom = 0;
     const footerY = doc.page.height - PDF_MARGIN + 18;
     const label = pageLabel(index - range.start + 1, range.count);
-    doc.font('Helvetica').fontSize(8).fillColor('#666666');
+    doc.font(PDF_FONT.regular).fontSize(8).fillColor('#666666');
     doc.text(footer, left, footerY, { lineBreak: false });
     doc.text(label, left + width - doc.widthOfString(label), footerY, { lineBreak: false });
     doc.page.margins.bottom = bottomMargin;

@@ -1,5 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { pdfText } from '../../../test/pdf-text';
 import { type ConsentPdfInput, renderConsentPdf } from './consent-pdf';
 
 const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -52,20 +53,6 @@ function countPages(pdf: Buffer): number {
   return latin1(pdf).match(/\/Type \/Page(?!s)/g)?.length ?? 0;
 }
 
-/**
- * The drawn text of an uncompressed PDF: pdfkit writes each line as a TJ array of hex strings (split where it
- * kerns) in the font's WinAnsi (Windows-1252) encoding. One line of text per TJ.
- */
-function drawnText(pdf: Buffer): string {
-  const decoder = new TextDecoder('windows-1252');
-  const lines: string[] = [];
-  for (const [, array = ''] of latin1(pdf).matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-    const hex = [...array.matchAll(/<([0-9a-fA-F]*)>/g)].map(([, chunk]) => chunk).join('');
-    lines.push(decoder.decode(Buffer.from(hex, 'hex')));
-  }
-  return lines.join('\n');
-}
-
 const longText = Array.from(
   { length: 40 },
   (_, i) =>
@@ -79,7 +66,7 @@ describe('renderConsentPdf', () => {
     expect(latin1(pdf.subarray(0, 5))).toBe('%PDF-');
     expect(latin1(pdf).trimEnd().endsWith('%%EOF')).toBe(true);
     expect(countPages(pdf)).toBe(1);
-    const text = drawnText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('New patient agreement');
     expect(text).toContain('Riverside Surgical Clinic');
     expect(text).toContain('I understand my rights and responsibilities.');
@@ -90,7 +77,9 @@ describe('renderConsentPdf', () => {
     expect(text).toContain('Document version: sha256:ab12cd34ef56ab12');
     expect(text).toContain('Page 1 of 1');
     expect(latin1(pdf)).not.toContain('/Subtype /Image');
-    expect(latin1(pdf)).toContain('/Helvetica-Oblique');
+    // The typed signature is in italic: Noto Sans Italic, embedded (as a subset), like every font of the document.
+    expect(latin1(pdf)).toMatch(/\/BaseFont \/[A-Z]{6}\+NotoSans-Italic/);
+    expect(latin1(pdf)).not.toContain('/Helvetica');
   });
 
   it('compresses by default and still ends with %%EOF', async () => {
@@ -101,7 +90,7 @@ describe('renderConsentPdf', () => {
   });
 
   it('says when the consent does not expire', async () => {
-    const text = drawnText(await renderConsentPdf(input({ expiresAtText: null }), { compress: false }));
+    const text = await pdfText(await renderConsentPdf(input({ expiresAtText: null }), { compress: false }));
     expect(text).toContain('Does not expire');
     expect(text).not.toContain('Expires:');
   });
@@ -110,7 +99,7 @@ describe('renderConsentPdf', () => {
     const pdf = await renderConsentPdf(input({ documentText: longText }), { compress: false });
     const pages = countPages(pdf);
     expect(pages).toBeGreaterThan(1);
-    const text = drawnText(pdf);
+    const text = await pdfText(pdf);
     for (let page = 1; page <= pages; page++) expect(text).toContain(`Page ${page} of ${pages}`);
     expect(text.match(/Document version: /g)).toHaveLength(pages);
     expect(text).toContain('Paragraph 40.');
@@ -119,7 +108,7 @@ describe('renderConsentPdf', () => {
   it('embeds a drawn signature as an image', async () => {
     const pdf = await renderConsentPdf(input({ signature: { image: PNG_DATA_URL } }), { compress: false });
     expect(latin1(pdf)).toContain('/Subtype /Image');
-    const text = drawnText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('Drawn signature');
     expect(text).not.toContain('Typed signature');
   });
@@ -181,7 +170,7 @@ describe('renderConsentPdf', () => {
       patientName: 'José Peña',
     });
     const pdf = await renderConsentPdf(spanish, { compress: false });
-    const text = drawnText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('Acuerdo para pacientes nuevos');
     expect(text).toContain('¿Está de acuerdo con el tratamiento? Sí, señor: acepto la atención médica.');
     expect(text).toContain('Firmado por José Peña (fecha de nacimiento 01/02/1990)');
@@ -192,5 +181,23 @@ describe('renderConsentPdf', () => {
     expect(text).toContain('Página 1 de 1');
     expect(text).not.toMatch(/Signed|Typed signature|Page 1 of 1/);
     expect(latin1(pdf)).toContain('/Lang (es-US)');
+  });
+
+  it('prints names and text outside Windows-1252 as written', async () => {
+    const samples = ['≥ 5 mg', 'Nguyễn Thị Ánh', 'Łukasz Żółć', '王小明', 'Andrés Díaz Ortega'];
+    const pdf = await renderConsentPdf(
+      input({
+        clinicName: 'Clínica Łódź 王',
+        documentTitle: 'Consentimiento ≥ 18 años',
+        documentText: samples.join('\n\n'),
+        patientName: 'Nguyễn Thị Ánh',
+        signature: { typedName: '王小明' },
+      }),
+    );
+    const text = await pdfText(pdf);
+    for (const sample of samples) expect(text).toContain(sample);
+    expect(text).toContain('Clínica Łódź 王');
+    expect(text).toContain('Consentimiento ≥ 18 años');
+    expect(text).toContain('Signed by Nguyễn Thị Ánh (DOB 01/02/1990)');
   });
 });

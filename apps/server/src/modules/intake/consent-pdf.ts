@@ -1,16 +1,16 @@
 import { crc32, inflateSync } from 'node:zlib';
+import { PDF_FONT } from '../../lib/pdf-fonts';
 import { finishSignedPdf, PDF_MARGIN, startSignedPdf } from '../../lib/signed-pdf';
 
 /**
  * Renders a signed patient consent (the agreement text plus the patient's signature) to a PDF.
  *
  * The output is deterministic: the same input gives the same bytes. pdfkit's file /ID is an MD5 of the
- * document info, whose CreationDate and ModDate are set to `signedAt`, and the standard Helvetica fonts
- * are referenced, not embedded, so there is no random subset tag.
+ * document info, whose CreationDate and ModDate are set to `signedAt`, and the embedded fonts' subset tags
+ * are derived from their resource names, not random.
  *
- * Text is drawn with the PDF standard 14 fonts, which pdfkit encodes as WinAnsi (Windows-1252): that covers
- * English and Spanish (á é í ó ú ü ñ ¿ ¡ « », curly quotes, dashes). A character outside it (e.g. CJK or
- * emoji) would not render; embed a TrueType font if the consent texts ever need one.
+ * Text is drawn with the embedded Unicode fonts of lib/pdf-fonts, so a patient's name in any script the
+ * fonts cover (Latin with Vietnamese and Polish letters, Greek, Cyrillic, Chinese, Japanese, Korean) prints.
  */
 export interface ConsentPdfInput {
   clinicName: string;
@@ -196,7 +196,7 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
   doc.moveDown(1);
 
   // The agreement itself; pdfkit wraps lines and continues on new pages.
-  doc.font('Helvetica').fontSize(11);
+  doc.font(PDF_FONT.regular).fontSize(11);
   for (const paragraph of paragraphs(input.documentText)) {
     doc.text(paragraph, left, doc.y, { width, lineGap: 2 });
     doc.moveDown(0.7);
@@ -205,9 +205,9 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
   // Signature block, kept on one page.
   doc.moveDown(0.5);
   if (doc.y + SIGNATURE_BLOCK_HEIGHT > doc.page.height - PDF_MARGIN) doc.addPage();
-  doc.font('Helvetica-Bold').fontSize(12).text(labels.signature, left, doc.y, { width });
+  doc.font(PDF_FONT.bold).fontSize(12).text(labels.signature, left, doc.y, { width });
   doc.moveDown(0.3);
-  doc.font('Helvetica').fontSize(11);
+  doc.font(PDF_FONT.regular).fontSize(11);
   doc.text(`${labels.signedBy} ${input.patientName} (${labels.dateOfBirth} ${input.dateOfBirth})`, { width });
   doc.text(`${labels.signedAt}: ${input.signedAtText}`, { width });
   doc.text(input.expiresAtText === null ? labels.noExpiry : `${labels.expires}: ${input.expiresAtText}`, { width });
@@ -221,7 +221,7 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
   } else {
     const typedName = 'typedName' in input.signature ? input.signature.typedName : '';
     doc
-      .font('Helvetica-Oblique')
+      .font(PDF_FONT.italic)
       .fontSize(22)
       .text(typedName, left, signatureTop + 30, { width: SIGNATURE_FIT[0] * 2 });
     lineY = Math.max(doc.y, signatureTop + SIGNATURE_FIT[1]) + 4;
@@ -233,7 +233,7 @@ export async function renderConsentPdf(input: ConsentPdfInput, options: ConsentP
     .strokeColor('#888888')
     .stroke();
   doc
-    .font('Helvetica')
+    .font(PDF_FONT.regular)
     .fontSize(9)
     .fillColor('#444444')
     .text(signatureImage ? labels.drawnSignature : labels.typedSignature, left, lineY + 4, { width });
