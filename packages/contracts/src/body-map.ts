@@ -130,6 +130,8 @@ export const bodyMapSchema = z
       z.number({ error: 'invalid' }).int('invalid').min(PAIN_LEVEL_MIN, 'invalid').max(PAIN_LEVEL_MAX, 'invalid'),
       { error: 'invalid' },
     ),
+    /** The patient said "I have no pain anywhere" (decision 0061): the only way to finish with no area. */
+    noPain: z.boolean({ error: 'invalid' }).optional(),
   })
   .superRefine((value, context) => {
     const ids = Object.keys(value.regions);
@@ -142,6 +144,17 @@ export const bodyMapSchema = z
     }
   });
 export type BodyMap = z.infer<typeof bodyMapSchema>;
+
+/**
+ * What stops a finished body map (decision 0061): an empty map is an answer only when the patient said
+ * "no pain anywhere", and that statement cannot stand beside marked areas. Drafts may be anything.
+ */
+export function bodyMapProblems(map: BodyMap): Record<string, 'bodyMapEmpty' | 'bodyMapNoPainWithAreas'> {
+  const count = Object.keys(map.regions).length;
+  if (count === 0 && !map.noPain) return { regions: 'bodyMapEmpty' };
+  if (count > 0 && map.noPain) return { noPain: 'bodyMapNoPainWithAreas' };
+  return {};
+}
 
 /**
  * How widespread the pain is: the number of marked areas (0..35). Shown to staff as a figure beside

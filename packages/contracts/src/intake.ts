@@ -157,7 +157,15 @@ export function paperworkProblems(paperwork: Paperwork, rules: PaperworkRules): 
 
 export const PAIN_SCALE_MIN = 0;
 export const PAIN_SCALE_MAX = 10;
-const painScore = z.number().int().min(PAIN_SCALE_MIN, 'numberOutOfRange').max(PAIN_SCALE_MAX, 'numberOutOfRange');
+/**
+ * A pain score is an answer the patient gives (issue #24 §1): no default, and a missing one is
+ * 'painScoreRequired', never 0. 0 is the patient's explicit "no pain".
+ */
+const painScore = z
+  .number({ error: (issue) => (issue.input === undefined ? 'painScoreRequired' : 'numberInvalid') })
+  .int('numberInvalid')
+  .min(PAIN_SCALE_MIN, 'numberOutOfRange')
+  .max(PAIN_SCALE_MAX, 'numberOutOfRange');
 /** Section 9: 0 no pain, 5 moderate, 10 worst possible. */
 export const vasScoresSchema = z.object({
   current: painScore,
@@ -250,7 +258,6 @@ export const intakeViewSchema = z.object({
     .object({ title: localizedTextSchema, text: localizedTextSchema, version: z.string(), fileUrl: z.string().nullable() })
     .nullable(),
   options: z.object({
-    defaultPainScore: z.number().int(),
     welcomeScreen: z.boolean(),
     hideExitPro: z.boolean(),
     checkinConfirmation: z.boolean(),

@@ -115,6 +115,15 @@ export const validationMessages = {
   timeZoneInvalid: { en: 'Choose a time zone from the list', es: 'Elija una zona horaria de la lista' },
   numberInvalid: { en: 'Enter a number', es: 'Introduzca un número' },
   numberOutOfRange: { en: 'This number is out of range', es: 'Este número está fuera del rango permitido' },
+  painScoreRequired: { en: 'Choose a number from 0 (no pain) to 10', es: 'Elija un número de 0 (sin dolor) a 10' },
+  bodyMapEmpty: {
+    en: 'Mark where it hurts, or tick “I have no pain anywhere”',
+    es: 'Marque dónde le duele o marque «No tengo dolor en ninguna parte»',
+  },
+  bodyMapNoPainWithAreas: {
+    en: 'You marked areas that hurt: untick “I have no pain anywhere” or remove the areas',
+    es: 'Marcó zonas con dolor: desmarque «No tengo dolor en ninguna parte» o quite las zonas',
+  },
   formIdsInvalid: {
     en: 'Form ids are the outcome forms 1 to 15 or custom form identifiers',
     es: 'Los formularios son los de resultados del 1 al 15 o identificadores de formularios personalizados',

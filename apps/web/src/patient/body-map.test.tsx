@@ -74,49 +74,82 @@ describe('BodyMapInput', () => {
     expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
   });
 
-  it('marks a tapped area with level 5, then sets its level to 8', async () => {
+  it('a tapped area records nothing until a level is chosen in the sheet, then shows that level', async () => {
     const { onChange, user } = renderInput();
     await user.click(region('Lower back'));
-    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'lower-back': 5 } });
-    const marked = region('Lower back, pain 5 of 10');
+    // Issue #24 §1: no implicit 5 — the tap only opens the sheet.
+    expect(onChange).not.toHaveBeenCalled();
+    expect(region('Lower back')).toHaveAttribute('aria-pressed', 'false');
+    expect(screen.getByText('No areas marked')).toBeInTheDocument();
+    const sheet = screen.getByRole('dialog', { name: 'How strong is the pain in: Lower back?' });
+    expect(sheet).toHaveAttribute('aria-modal', 'true');
+    expect(sheet).toHaveClass('pw-bm-sheet');
+    const levels = within(sheet).getAllByRole('button', { name: /^\d+$/ });
+    expect(levels.map((button) => button.textContent)).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9', '10']);
+    for (const button of levels) expect(button).toHaveAttribute('aria-pressed', 'false');
+    expect(within(sheet).queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
+    expect(levels[0]).toHaveFocus();
+
+    await user.click(within(sheet).getByRole('button', { name: '8' }));
+    expect(onChange).toHaveBeenCalledTimes(1);
+    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'lower-back': 8 } });
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    const marked = region('Lower back, pain 8 of 10');
     expect(marked).toHaveAttribute('aria-pressed', 'true');
-    expect(marked).toHaveTextContent('5');
+    expect(marked).toHaveTextContent('8');
+    expect(marked).toHaveFocus();
     expect(screen.getByText('1 area marked')).toBeInTheDocument();
     expect(within(screen.getByRole('list', { name: 'Areas you marked' })).getByRole('listitem')).toHaveTextContent(
-      'Lower back: 5 of 10',
+      'Lower back: 8 of 10',
     );
-
-    const levels = screen.getByRole('group', { name: 'How strong is the pain in: Lower back?' });
-    expect(within(levels).getByRole('button', { name: '5' })).toHaveAttribute('aria-pressed', 'true');
-    await user.click(within(levels).getByRole('button', { name: '8' }));
-    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'lower-back': 8 } });
-    expect(within(levels).getByRole('button', { name: '8' })).toHaveAttribute('aria-pressed', 'true');
-    expect(region('Lower back, pain 8 of 10')).toHaveTextContent('8');
-    expect(screen.getByRole('listitem')).toHaveTextContent('Lower back: 8 of 10');
   });
 
-  it('selects a marked area for its level, keeps the others, and lists them head to feet', async () => {
+  it('a second area tapped and left without a level is not saved (Cancel, Escape or a tap outside)', async () => {
+    const { onChange, user } = renderInput({ initial: { regions: { neck: 3 } } });
+    await user.click(region('Right knee'));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(region('Left hip'));
+    await user.keyboard('{Escape}');
+    expect(region('Left hip')).toHaveFocus();
+    await user.click(region('Chest'));
+    await user.click(document.querySelector('.pw-bm-sheet-backdrop')!);
+    expect(onChange).not.toHaveBeenCalled();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByText('1 area marked')).toBeInTheDocument();
+    expect(region('Right knee')).toHaveAttribute('aria-pressed', 'false');
+  });
+
+  it('changes a marked area’s level in the sheet, keeps the others, and lists them head to feet', async () => {
     const { onChange, user } = renderInput({ initial: { regions: { 'left-lower-leg-back': 6, neck: 3 } } });
     expect(screen.getByText('2 areas marked')).toBeInTheDocument();
     expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['3Neck: 3 of 10', '6Left calf: 6 of 10']);
     await user.click(region('Left calf, pain 6 of 10'));
+    const sheet = screen.getByRole('dialog', { name: 'How strong is the pain in: Left calf?' });
+    expect(within(sheet).getByRole('button', { name: '6' })).toHaveAttribute('aria-pressed', 'true');
+    expect(within(sheet).getByRole('button', { name: '6' })).toHaveFocus();
+    await user.click(within(sheet).getByRole('button', { name: 'Keep this level' }));
     expect(onChange).not.toHaveBeenCalled();
-    await user.click(screen.getByRole('button', { name: '2' }));
+    await user.click(region('Left calf, pain 6 of 10'));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: '2' }));
     expect(onChange).toHaveBeenLastCalledWith({ regions: { 'left-lower-leg-back': 2, neck: 3 } });
   });
 
-  it('toggles an area with Enter and Space from the keyboard', async () => {
+  it('works from the keyboard: Enter opens the sheet, Tab stays in it, a level marks the area and focus returns', async () => {
     const { onChange, user } = renderInput();
     region('Right knee').focus();
     await user.keyboard('{Enter}');
-    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'right-knee': 5 } });
-    expect(region('Right knee, pain 5 of 10')).toHaveFocus();
-    expect(region('Right knee, pain 5 of 10')).toHaveAttribute('aria-pressed', 'true');
-    await user.keyboard('{Enter}');
-    expect(onChange).toHaveBeenLastCalledWith({ regions: {} });
-    expect(region('Right knee')).toHaveAttribute('aria-pressed', 'false');
+    expect(onChange).not.toHaveBeenCalled();
+    const sheet = screen.getByRole('dialog', { name: 'How strong is the pain in: Right knee?' });
+    expect(within(sheet).getByRole('button', { name: '1' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(within(sheet).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.tab();
+    expect(within(sheet).getByRole('button', { name: '1' })).toHaveFocus();
+    await user.tab();
+    await user.tab();
     await user.keyboard(' ');
-    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'right-knee': 5 } });
+    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'right-knee': 3 } });
+    expect(region('Right knee, pain 3 of 10')).toHaveFocus();
   });
 
   it('reaches the areas with Tab', async () => {
@@ -125,22 +158,37 @@ describe('BodyMapInput', () => {
     expect(region('Head')).toHaveFocus();
   });
 
-  it('removes the selected area and gives the focus back to it', async () => {
+  it('removes a marked area from its sheet and gives the focus back to it', async () => {
     const { onChange, user } = renderInput({ initial: { regions: { 'lower-back': 4, 'right-hip': 7 } } });
     await user.click(region('Lower back, pain 4 of 10'));
-    await user.click(screen.getByRole('button', { name: 'Remove' }));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Remove' }));
     expect(onChange).toHaveBeenLastCalledWith({ regions: { 'right-hip': 7 } });
     expect(region('Lower back')).toHaveAttribute('aria-pressed', 'false');
     expect(region('Lower back')).toHaveFocus();
-    expect(screen.queryByRole('button', { name: 'Remove' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByText('1 area marked')).toBeInTheDocument();
   });
 
-  it('marks an area chosen from the list', async () => {
+  it('an area chosen from the list opens its sheet too, and is marked only with a level', async () => {
     const { onChange, user } = renderInput();
     await user.selectOptions(screen.getByRole('combobox', { name: 'Or choose an area from a list' }), 'Left wrist and hand');
-    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'left-hand': 5 } });
-    expect(screen.getByRole('group', { name: 'How strong is the pain in: Left wrist and hand?' })).toBeInTheDocument();
+    expect(onChange).not.toHaveBeenCalled();
+    const sheet = screen.getByRole('dialog', { name: 'How strong is the pain in: Left wrist and hand?' });
+    await user.click(within(sheet).getByRole('button', { name: '4' }));
+    expect(onChange).toHaveBeenLastCalledWith({ regions: { 'left-hand': 4 } });
+  });
+
+  it('offers "I have no pain anywhere" only while nothing is marked, and a level replaces it', async () => {
+    const { onChange, user } = renderInput();
+    const none = screen.getByRole('checkbox', { name: 'I have no pain anywhere' });
+    expect(none).not.toBeChecked();
+    await user.click(none);
+    expect(onChange).toHaveBeenLastCalledWith({ regions: {}, noPain: true });
+    expect(screen.getByText('No pain anywhere')).toBeInTheDocument();
+    await user.click(region('Neck'));
+    await user.click(within(screen.getByRole('dialog')).getByRole('button', { name: '2' }));
+    expect(onChange).toHaveBeenLastCalledWith({ regions: { neck: 2 } });
+    expect(screen.queryByRole('checkbox', { name: 'I have no pain anywhere' })).not.toBeInTheDocument();
   });
 
   it('speaks Spanish', async () => {
@@ -149,10 +197,14 @@ describe('BodyMapInput', () => {
       screen.getByText('Toque donde siente dolor y luego elija qué tan fuerte es (1 leve … 10 el peor posible).'),
     ).toBeVisible();
     expect(screen.getByRole('group', { name: 'De espalda' })).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: 'No tengo dolor en ninguna parte' })).toBeInTheDocument();
     await user.click(region('Parte baja de la espalda'));
+    const sheet = screen.getByRole('dialog', { name: '¿Qué tan fuerte es el dolor en: Parte baja de la espalda?' });
+    expect(within(sheet).getByRole('button', { name: 'Cancelar' })).toBeInTheDocument();
+    await user.click(within(sheet).getByRole('button', { name: '5' }));
     expect(onChange).toHaveBeenLastCalledWith({ regions: { 'lower-back': 5 } });
     expect(region('Parte baja de la espalda, dolor 5 de 10')).toBeInTheDocument();
-    expect(screen.getByRole('group', { name: '¿Qué tan fuerte es el dolor en: Parte baja de la espalda?' })).toBeInTheDocument();
+    await user.click(region('Parte baja de la espalda, dolor 5 de 10'));
     expect(screen.getByRole('button', { name: 'Quitar' })).toBeInTheDocument();
     expect(screen.getByText('1 zona marcada')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Muslo izquierdo (delante)' })).toBeInTheDocument();

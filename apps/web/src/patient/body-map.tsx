@@ -1,5 +1,5 @@
 import './body-map.css';
-import { useId, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   bodyMapRegions,
@@ -19,7 +19,6 @@ import {
 
 type Language = 'en' | 'es';
 
-const DEFAULT_LEVEL = 5;
 const WIDTH = 120;
 const HEIGHT = 240;
 /** The figures' box: the body spans x 21.5–98.5, so the sides are cropped to draw it larger. */
@@ -144,7 +143,7 @@ type FigureProps = {
   view: View;
   value: BodyMap;
   language: Language;
-  /** Present in the input only: the areas become toggle buttons. */
+  /** Present in the input only: the areas become buttons that open the level sheet. */
   interactive?: {
     selected: string | null;
     onActivate: (id: string) => void;
@@ -243,6 +242,7 @@ function Figure({ view, value, language, interactive }: FigureProps) {
               data-region={region.id}
               role="button"
               tabIndex={0}
+              aria-haspopup="dialog"
               aria-pressed={marked}
               aria-label={marked ? t('regionMarked', { region: label, level }) : label}
               onClick={() => interactive.onActivate(region.id)}
@@ -264,7 +264,7 @@ function MarkedList({ value, language, labelledBy }: { value: BodyMap; language:
     const level = levelOf(value, region.id);
     return level === undefined ? [] : [{ region, level }];
   });
-  if (marked.length === 0) return <p className="pw-bm-none">{t('noneMarked')}</p>;
+  if (marked.length === 0) return <p className="pw-bm-none">{t(value.noPain ? 'noPainAnywhere' : 'noneMarked')}</p>;
   return (
     <ul className="pw-bm-list" aria-labelledby={labelledBy}>
       {marked.map(({ region, level }) => (
@@ -317,54 +317,155 @@ export function BodyMapView({ value, language, title }: { value: BodyMap; langua
 }
 
 /**
- * The patient's input. Activating an unmarked area marks it with level 5 and selects it; activating a
- * marked area selects it, and activating the selected area again unmarks it (a toggle for Enter and
- * Space too). The level buttons and Remove act on the selected area.
+ * The 1–10 choice for one area, as a sheet along the bottom of the screen (issue #24 §1): on a phone
+ * it opens where the thumb is, whatever part of the figure was tapped. Nothing is recorded until a
+ * level is chosen; closing it (Cancel, Escape, a tap outside) leaves the area as it was.
+ */
+function LevelSheet({
+  region,
+  level,
+  language,
+  onChoose,
+  onRemove,
+  onClose,
+}: {
+  region: BodyMapRegion;
+  level: number | undefined;
+  language: Language;
+  onChoose: (level: number) => void;
+  onRemove: () => void;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('bodyMap', { lng: language });
+  const titleId = useId();
+  const hintId = useId();
+  const sheet = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const first =
+      sheet.current?.querySelector<HTMLButtonElement>('[aria-pressed="true"]') ?? sheet.current?.querySelector('button');
+    first?.focus();
+  }, []);
+  // A modal sheet keeps the keyboard inside it until it closes.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      onClose();
+      return;
+    }
+    if (event.key !== 'Tab') return;
+    const buttons = Array.from(sheet.current?.querySelectorAll<HTMLButtonElement>('button') ?? []);
+    const first = buttons[0];
+    const last = buttons[buttons.length - 1];
+    if (event.shiftKey && document.activeElement === first) {
+      event.preventDefault();
+      last?.focus();
+    } else if (!event.shiftKey && document.activeElement === last) {
+      event.preventDefault();
+      first?.focus();
+    }
+  };
+  return (
+    <>
+      <div className="pw-bm-sheet-backdrop" aria-hidden="true" onClick={onClose} />
+      <div
+        ref={sheet}
+        className="pw-bm-sheet"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={hintId}
+        data-testid="body-map-sheet"
+        onKeyDown={onKeyDown}
+      >
+        <p className="pw-bm-level-legend" id={titleId}>
+          {t('levelFor', { region: region.label[language] })}
+        </p>
+        <p className="pw-bm-anchors" id={hintId}>
+          <span>{t('levelMild')}</span>
+          <span>{t('levelWorst')}</span>
+        </p>
+        <div className="pw-bm-level-buttons">
+          {LEVELS.map((candidate) => (
+            <button
+              key={candidate}
+              type="button"
+              className="pw-bm-level-button"
+              aria-pressed={level === candidate}
+              style={{ '--pw-bm-level-colour': levelColour(candidate) } as CSSProperties}
+              onClick={() => onChoose(candidate)}
+            >
+              {candidate}
+            </button>
+          ))}
+        </div>
+        <div className="pw-bm-sheet-actions">
+          {level !== undefined && (
+            <button type="button" className="pw-bm-remove" onClick={onRemove}>
+              {t('remove')}
+            </button>
+          )}
+          <button type="button" className="pw-bm-remove" onClick={onClose}>
+            {t(level === undefined ? 'cancel' : 'keep')}
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}
+
+/**
+ * The patient's input. Activating an area (tap, click, Enter or Space, or the list) opens the level
+ * sheet for it; only a chosen level marks it (decision 0061). An empty map is an answer only with
+ * "I have no pain anywhere" ticked, which is offered while no area is marked.
  */
 export function BodyMapInput({
   value,
   onChange,
   language,
   previous,
+  error,
 }: {
   value: BodyMap;
   onChange: (next: BodyMap) => void;
   language: Language;
   previous?: BodyMap | null;
+  /** A validation message key for the whole map (nothing marked, or areas beside "no pain"). */
+  error?: string;
 }) {
   const { t } = useTranslation('bodyMap', { lng: language });
-  const [selected, setSelected] = useState<string | null>(null);
+  const { t: tv } = useTranslation('validation', { lng: language });
+  const [open, setOpen] = useState<string | null>(null);
   const regionElements = useRef(new Map<string, SVGGElement>());
   const listTitleId = useId();
   const pickerId = useId();
+  const errorId = useId();
 
-  const selectedLevel = selected === null ? undefined : levelOf(value, selected);
-  const selectedRegion = selectedLevel === undefined ? undefined : bodyMapRegions.find((region) => region.id === selected);
-
-  const mark = (id: string) => {
-    if (levelOf(value, id) === undefined) onChange({ regions: { ...value.regions, [id]: DEFAULT_LEVEL } });
-    setSelected(id);
+  const openRegion = open === null ? undefined : bodyMapRegions.find((region) => region.id === open);
+  const close = (focusRegion = true) => {
+    const id = open;
+    setOpen(null);
+    // Back to the area the sheet was for, so keyboard and screen-reader users keep their place.
+    if (focusRegion && id !== null) regionElements.current.get(id)?.focus();
   };
-  const remove = (id: string) => {
-    const regions = Object.fromEntries(Object.entries(value.regions).filter(([key]) => key !== id));
-    onChange({ regions });
-    setSelected(null);
+  const choose = (level: number) => {
+    if (open === null) return;
+    onChange({ regions: { ...value.regions, [open]: level } });
+    close();
   };
-  const onActivate = (id: string) => {
-    if (levelOf(value, id) !== undefined && selected === id) remove(id);
-    else mark(id);
-  };
-  const setLevel = (level: number) => {
-    if (selected !== null) onChange({ regions: { ...value.regions, [selected]: level } });
+  const remove = () => {
+    if (open === null) return;
+    onChange({ regions: Object.fromEntries(Object.entries(value.regions).filter(([key]) => key !== open)) });
+    close();
   };
   const interactive = {
-    selected,
-    onActivate,
+    selected: open,
+    onActivate: (id: string) => setOpen(id),
     register: (id: string, element: SVGGElement | null) => {
       if (element) regionElements.current.set(id, element);
       else regionElements.current.delete(id);
     },
   };
+  const count = widespreadCount(value);
 
   return (
     <div className="pw-bm pw-bm-input">
@@ -381,7 +482,7 @@ export function BodyMapInput({
           className="pw-bm-select"
           value=""
           onChange={(event) => {
-            if (event.target.value) mark(event.target.value);
+            if (event.target.value) setOpen(event.target.value);
           }}
         >
           <option value="">{t('choose')}</option>
@@ -399,39 +500,21 @@ export function BodyMapInput({
         </select>
       </div>
 
-      {selectedRegion && selectedLevel !== undefined && (
-        <fieldset className="pw-bm-level">
-          <legend className="pw-bm-level-legend">{t('levelFor', { region: selectedRegion.label[language] })}</legend>
-          <div className="pw-bm-level-buttons">
-            {LEVELS.map((level) => (
-              <button
-                key={level}
-                type="button"
-                className="pw-bm-level-button"
-                aria-pressed={selectedLevel === level}
-                style={{ '--pw-bm-level-colour': levelColour(level) } as CSSProperties}
-                onClick={() => setLevel(level)}
-              >
-                {level}
-              </button>
-            ))}
-          </div>
-          <p className="pw-bm-anchors">
-            <span>{t('levelMild')}</span>
-            <span>{t('levelWorst')}</span>
-          </p>
-          <button
-            type="button"
-            className="pw-bm-remove"
-            onClick={() => {
-              const element = regionElements.current.get(selectedRegion.id);
-              remove(selectedRegion.id);
-              element?.focus();
-            }}
-          >
-            {t('remove')}
-          </button>
-        </fieldset>
+      {count === 0 && (
+        <label className="pw-choice pw-bm-no-pain">
+          <input
+            type="checkbox"
+            checked={Boolean(value.noPain)}
+            aria-describedby={error ? errorId : undefined}
+            onChange={(event) => onChange(event.target.checked ? { regions: {}, noPain: true } : { regions: {} })}
+          />
+          <span>{t('noPainAnywhereChoice')}</span>
+        </label>
+      )}
+      {error && (
+        <p className="pw-error" id={errorId}>
+          {tv(error)}
+        </p>
       )}
 
       <div className="pw-bm-summary">
@@ -439,12 +522,24 @@ export function BodyMapInput({
           {t('marked')}
         </p>
         <p className="pw-bm-count" aria-live="polite">
-          {t('count', { count: widespreadCount(value) })}
+          {t('count', { count })}
         </p>
         <MarkedList value={value} language={language} labelledBy={listTitleId} />
       </div>
 
       {previous && <ReadOnlyMap value={previous} language={language} title={t('lastVisit')} compact />}
+
+      {openRegion && (
+        <LevelSheet
+          key={openRegion.id}
+          region={openRegion}
+          level={levelOf(value, openRegion.id)}
+          language={language}
+          onChoose={choose}
+          onRemove={remove}
+          onClose={() => close()}
+        />
+      )}
     </div>
   );
 }

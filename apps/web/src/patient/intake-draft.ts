@@ -39,6 +39,8 @@ interface Options<T> {
   initial: T;
   onGone: (status: 'completed' | 'expired' | 'revoked' | 'locked') => void;
   onSessionEnded: () => void;
+  /** The step's own rules, checked before it is sent as final (the server checks them again). */
+  check?: (data: T) => FieldErrors;
 }
 
 /**
@@ -46,7 +48,17 @@ interface Options<T> {
  * this device at once and to the server 800 ms later; a device copy the server never got wins on
  * resume; offline saves retry every 5 s and on the `online` event. `finish` sends the step as final.
  */
-export function useStepDraft<T>({ token, accessToken, slug, language, saved, initial, onGone, onSessionEnded }: Options<T>) {
+export function useStepDraft<T>({
+  token,
+  accessToken,
+  slug,
+  language,
+  saved,
+  initial,
+  onGone,
+  onSessionEnded,
+  check,
+}: Options<T>) {
   const [data, setData] = useState<T>(() => {
     const local = readLocal<T>(token, slug);
     if (local?.unsynced) return local.data;
@@ -127,6 +139,11 @@ export function useStepDraft<T>({ token, accessToken, slug, language, saved, ini
   /** Sends the step as final; answers true when the server took it. */
   const finish = useCallback(
     async (final: T = latest.current): Promise<boolean> => {
+      const problems = check?.(final) ?? {};
+      if (Object.keys(problems).length > 0) {
+        setErrors(problems);
+        return false;
+      }
       clearTimeout(debounce.current);
       await queue.current;
       setFinishing(true);
@@ -148,7 +165,7 @@ export function useStepDraft<T>({ token, accessToken, slug, language, saved, ini
         setFinishing(false);
       }
     },
-    [accessToken, failed, language, slug, token],
+    [accessToken, check, failed, language, slug, token],
   );
 
   return { data, update, saveState, errors, finish, finishing };

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IntakeView } from '@pathwell/contracts/intake';
@@ -30,7 +30,6 @@ function viewOf(overrides: Partial<IntakeView> = {}): IntakeView {
     previousBodyMap: null,
     agreement: null,
     options: {
-      defaultPainScore: 3,
       welcomeScreen: false,
       hideExitPro: false,
       checkinConfirmation: false,
@@ -178,7 +177,7 @@ describe('the intake flow', () => {
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Where you feel pain' })).toBeInTheDocument());
   });
 
-  it('pain scores start at the clinic default, save drafts as the patient goes, and finish with all four', async () => {
+  it('pain scores start unanswered, an untouched step cannot be saved, and it finishes with the four the patient chose', async () => {
     const calls = fakeServer([
       (call) =>
         call.method === 'PUT' && call.path.endsWith('/vas')
@@ -203,9 +202,23 @@ describe('the intake flow', () => {
     ]);
     renderFlow(viewOf());
     fireEvent.click(screen.getByRole('button', { name: 'Start' }));
-    const now = await screen.findByLabelText('Your pain right now');
-    expect(now).toHaveValue('3');
-    fireEvent.change(now, { target: { value: '7' } });
+    const now = await screen.findByRole('radiogroup', { name: 'Your pain right now' });
+    // Nothing is chosen for the patient: no number, and the page says so.
+    expect(within(now).getAllByRole('radio')).toHaveLength(11);
+    for (const radio of screen.getAllByRole('radio')) expect(radio).not.toBeChecked();
+    expect(screen.getAllByText('Not answered yet')).toHaveLength(4);
+
+    // Issue #24 §1: "Save and continue" on an untouched step records nothing and stays.
+    fireEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Some answers need attention');
+    expect(screen.getAllByText('Choose a number from 0 (no pain) to 10')).toHaveLength(4);
+    expect(calls.some((call) => call.method === 'PUT' && (call.body as { final: boolean }).final)).toBe(false);
+    expect(within(now).getByRole('radio', { name: '0, no pain' })).toHaveFocus();
+    expect(screen.getByRole('heading', { name: 'Pain scores' })).toBeInTheDocument();
+
+    fireEvent.click(within(now).getByRole('radio', { name: '7' }));
+    expect(within(now).getByRole('radio', { name: '7' })).toBeChecked();
+    expect(screen.getByText('You chose 7 of 10')).toBeInTheDocument();
     await waitFor(
       () => expect(calls.some((call) => call.method === 'PUT' && !(call.body as { final: boolean }).final)).toBe(true),
       {
@@ -213,12 +226,68 @@ describe('the intake flow', () => {
       },
     );
     expect(JSON.parse(sessionStorage.getItem(`intake.${TOKEN}.vas`) ?? '{}')).toMatchObject({ data: { current: 7 } });
+    // Three still missing: still refused, and only those three are named.
+    fireEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => expect(screen.getAllByText('Choose a number from 0 (no pain) to 10')).toHaveLength(3));
+    expect(
+      within(screen.getByRole('radiogroup', { name: 'Your average pain in the last week' })).getByRole('radio', {
+        name: '0, no pain',
+      }),
+    ).toHaveFocus();
+
+    fireEvent.click(
+      within(screen.getByRole('radiogroup', { name: 'Your average pain in the last week' })).getByRole('radio', { name: '5' }),
+    );
+    fireEvent.click(
+      within(screen.getByRole('radiogroup', { name: 'Your pain at its best in the last week' })).getByRole('radio', {
+        name: '0, no pain',
+      }),
+    );
+    fireEvent.click(
+      within(screen.getByRole('radiogroup', { name: 'Your pain at its worst in the last week' })).getByRole('radio', {
+        name: '10, worst possible pain',
+      }),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
     await waitFor(() => expect(screen.getByRole('heading', { name: 'Where you feel pain' })).toBeInTheDocument());
     const final = calls.find((call) => call.method === 'PUT' && (call.body as { final: boolean }).final);
-    expect(final?.body).toEqual({ final: true, language: 'en', data: { current: 7, average: 3, best: 3, worst: 3 } });
+    expect(final?.body).toEqual({ final: true, language: 'en', data: { current: 7, average: 5, best: 0, worst: 10 } });
     // The device copy goes once the server has the finished step.
     expect(sessionStorage.getItem(`intake.${TOKEN}.vas`)).toBeNull();
+  });
+
+  it('the body map cannot be saved empty unless the patient says "no pain anywhere", and a tap records no level', async () => {
+    const view = viewOf({ steps: [{ step: 5, done: false }] });
+    const calls = fakeServer(
+      [
+        (call) =>
+          call.method === 'PUT' && call.path.endsWith('/bodymap')
+            ? { status: 200, body: { done: Boolean((call.body as { final: boolean }).final), completed: false } }
+            : undefined,
+      ],
+      view,
+    );
+    renderFlow(view, 'es');
+    fireEvent.click(screen.getByRole('button', { name: 'Empezar' }));
+    await screen.findByRole('heading', { name: 'Dónde siente dolor' });
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar y continuar' }));
+    expect(await screen.findByText('Marque dónde le duele o marque «No tengo dolor en ninguna parte»')).toBeInTheDocument();
+    // A tapped area without a chosen level is not an answer either.
+    fireEvent.click(screen.getByRole('button', { name: 'Parte baja de la espalda' }));
+    expect(screen.getByTestId('body-map-sheet')).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancelar' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar y continuar' }));
+    expect(calls.some((call) => call.method === 'PUT' && (call.body as { final: boolean }).final)).toBe(false);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: 'No tengo dolor en ninguna parte' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Guardar y continuar' }));
+    await waitFor(() =>
+      expect(calls.find((call) => call.method === 'PUT' && (call.body as { final: boolean }).final)?.body).toEqual({
+        final: true,
+        language: 'es',
+        data: { regions: {}, noPain: true },
+      }),
+    );
   });
 
   it('a device copy the server never got wins when the step opens again', async () => {
@@ -227,7 +296,8 @@ describe('the intake flow', () => {
     fakeServer([], view);
     renderFlow(view);
     fireEvent.click(screen.getByRole('button', { name: 'Start' }));
-    expect(await screen.findByLabelText('Your pain right now')).toHaveValue('9');
+    const now = await screen.findByRole('radiogroup', { name: 'Your pain right now' });
+    expect(within(now).getByRole('radio', { name: '9' })).toBeChecked();
   });
 
   it('field problems from the server are shown and keep the patient on the step', async () => {

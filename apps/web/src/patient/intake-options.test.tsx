@@ -10,7 +10,6 @@ import { sampleForm, TOKEN } from './test-helpers';
 /** The clinic settings that shape the flow's pages (issue #12 §1), each seen on and off. */
 type Options = IntakeView['options'];
 const baseOptions: Options = {
-  defaultPainScore: 0,
   welcomeScreen: false,
   hideExitPro: false,
   checkinConfirmation: false,

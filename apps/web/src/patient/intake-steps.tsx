@@ -1,11 +1,19 @@
-import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SignatureAnswer } from '@pathwell/contracts/forms';
-import { vasKeys, type HealthHistory, type IntakeView, type Paperwork, type VasScores } from '@pathwell/contracts/intake';
-import type { BodyMap } from '@pathwell/contracts/body-map';
+import {
+  vasKeys,
+  vasScoresSchema,
+  type HealthHistory,
+  type IntakeView,
+  type Paperwork,
+  type VasScores,
+} from '@pathwell/contracts/intake';
+import { bodyMapProblems, type BodyMap } from '@pathwell/contracts/body-map';
 import { intakeApi } from './api';
 import { BodyMapInput } from './body-map';
 import { hasSecondaryInsurance } from './insurance-text';
+import { PainScale } from './pain-scale';
 
 // Only the paperwork step takes card photos: the camera code loads when it is shown.
 const InsuranceCardPhotos = lazy(() =>
@@ -665,9 +673,15 @@ export function HistoryStep(props: StepProps) {
 
 // ---- 4. pain scores ------------------------------------------------------------------------------------
 
+/** Every score must be chosen (issue #24 §1): the contract's own rule, so the page and the server agree. */
+function vasProblems(data: Partial<VasScores>): FieldErrors {
+  const parsed = vasScoresSchema.safeParse(data);
+  return parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
+}
+
 export function VasStep(props: StepProps) {
-  const { t } = useTranslation('intake');
-  const start = props.view.options.defaultPainScore;
+  const { t } = useTranslation(['intake', 'validation']);
+  const scales = useRef<HTMLDivElement>(null);
   const draft = useStepDraft<Partial<VasScores>>({
     token: props.token,
     accessToken: props.accessToken,
@@ -677,44 +691,53 @@ export function VasStep(props: StepProps) {
     initial: {},
     onGone: props.onGone,
     onSessionEnded: props.onSessionEnded,
+    check: vasProblems,
   });
-  const values = Object.fromEntries(vasKeys.map((key) => [key, draft.data[key] ?? start])) as VasScores;
+  const values = draft.data;
+  // After a refused finish the keyboard lands on the first question still unanswered.
+  const focusFirstUnanswered = () => {
+    const key = vasKeys.find((candidate) => values[candidate] === undefined);
+    if (key) scales.current?.querySelector<HTMLInputElement>(`input[name="pw-vas-${key}"]`)?.focus();
+  };
   return (
-    <div className="pw-intake-step">
+    <div className="pw-intake-step" ref={scales}>
       <p className="pw-hint">{t('vas.scale')}</p>
-      {vasKeys.map((key) => (
-        <div className="pw-card pw-vas" key={key}>
-          <label htmlFor={`pw-vas-${key}`} className="pw-section-title">
-            {t(`vas.${key}`)}
-          </label>
-          <div className="pw-vas-row">
-            <input
-              id={`pw-vas-${key}`}
-              type="range"
-              min={0}
-              max={10}
-              step={1}
-              value={values[key]}
-              aria-valuetext={t('vas.valueText', { value: values[key] })}
-              onChange={(event) => draft.update({ ...values, [key]: Number(event.target.value) })}
+      {vasKeys.map((key) => {
+        const value = values[key];
+        const error = errorOf(draft.errors, key);
+        return (
+          <div className="pw-card pw-vas" key={key} data-testid={`vas-${key}`}>
+            <p id={`pw-vas-${key}-title`} className="pw-section-title">
+              {t(`vas.${key}`)}
+            </p>
+            <p className="pw-vas-state" id={`pw-vas-${key}-state`}>
+              {value === undefined ? t('vas.notAnswered') : t('vas.answered', { value })}
+            </p>
+            <PainScale
+              name={`pw-vas-${key}`}
+              value={value}
+              labelledBy={`pw-vas-${key}-title`}
+              describedBy={[`pw-vas-${key}-state`, error ? `pw-vas-${key}-error` : ''].filter(Boolean).join(' ')}
+              invalid={Boolean(error)}
+              onChange={(score) => draft.update({ ...values, [key]: score })}
             />
-            <output htmlFor={`pw-vas-${key}`} className="pw-vas-value">
-              {values[key]}
-            </output>
+            <p className="pw-vas-anchors" aria-hidden="true">
+              {t('vas.anchors')}
+            </p>
+            {error && (
+              <p className="pw-error" id={`pw-vas-${key}-error`}>
+                {t(`validation:${error}`)}
+              </p>
+            )}
           </div>
-          <div className="pw-vas-anchors" aria-hidden="true">
-            <span>{t('vas.anchorNone')}</span>
-            <span>{t('vas.anchorModerate')}</span>
-            <span>{t('vas.anchorWorst')}</span>
-          </div>
-        </div>
-      ))}
+        );
+      })}
       <SaveNotice state={draft.saveState} />
       <ErrorSummary errors={draft.errors} />
       <FinishButton
         busy={draft.finishing}
         label={t('saveContinue')}
-        onClick={() => void draft.finish(values).then((ok) => ok && props.onFinished())}
+        onClick={() => void draft.finish().then((ok) => (ok ? props.onFinished() : focusFirstUnanswered()))}
       />
     </div>
   );
@@ -733,10 +756,17 @@ export function BodyMapStep(props: StepProps) {
     initial: { regions: {} },
     onGone: props.onGone,
     onSessionEnded: props.onSessionEnded,
+    check: bodyMapProblems,
   });
   return (
     <div className="pw-intake-step">
-      <BodyMapInput value={draft.data} onChange={draft.update} language={props.language} previous={props.view.previousBodyMap} />
+      <BodyMapInput
+        value={draft.data}
+        onChange={draft.update}
+        language={props.language}
+        previous={props.view.previousBodyMap}
+        error={errorOf(draft.errors, 'regions') ?? errorOf(draft.errors, 'noPain')}
+      />
       <SaveNotice state={draft.saveState} />
       <ErrorSummary errors={draft.errors} />
       <FinishButton

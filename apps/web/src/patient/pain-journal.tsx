@@ -1,15 +1,10 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FormLanguage } from '@pathwell/contracts/forms';
-import {
-  PAIN_NOTE_MAX_LENGTH,
-  PAIN_SCORE_MAX,
-  PAIN_SCORE_MIN,
-  type PainJournalDay,
-  type PainJournalSaved,
-} from '@pathwell/contracts/pain-journal';
+import { PAIN_NOTE_MAX_LENGTH, type PainJournalDay, type PainJournalSaved } from '@pathwell/contracts/pain-journal';
 import { isNetworkError, PatientApiError, painJournalApi } from './api';
 import './pain-journal.css';
+import { PainScale } from './pain-scale';
 
 /**
  * The answer not yet confirmed by the server, kept on this device (sessionStorage, like every link's
@@ -52,8 +47,6 @@ type Props = {
   onClinicName: (name: string) => void;
   onLanguage: (language: FormLanguage) => void;
 };
-
-const scores = Array.from({ length: PAIN_SCORE_MAX - PAIN_SCORE_MIN + 1 }, (_, index) => PAIN_SCORE_MIN + index);
 
 /**
  * /periodicvas/{patientId}/{token} (decision 0042): pain 0–10 and an optional note, one tap per number.
@@ -244,13 +237,6 @@ export function PainJournalPage({ journalToken, language, retryDelaysMs = [1000,
     );
   }
 
-  const labelOf = (score: number) =>
-    score === PAIN_SCORE_MIN
-      ? t('painJournal.scoreLabelNone')
-      : score === PAIN_SCORE_MAX
-        ? t('painJournal.scoreLabelWorst')
-        : t('painJournal.scoreLabel', { score });
-
   return (
     <form
       className="pw-card pw-journal"
@@ -268,28 +254,16 @@ export function PainJournalPage({ journalToken, language, retryDelaysMs = [1000,
         <p className="pw-hint" id={hintId}>
           {t('painJournal.scaleHint')}
         </p>
-        <div className="pw-journal-scale" role="radiogroup" aria-labelledby={scaleId}>
-          {scores.map((score) => {
-            const checked = pending.score === score;
-            return (
-              <label key={score} className={checked ? 'pw-journal-score pw-journal-score-checked' : 'pw-journal-score'}>
-                <input
-                  type="radio"
-                  name={`${scaleId}-score`}
-                  value={score}
-                  checked={checked}
-                  aria-label={labelOf(score)}
-                  disabled={busy}
-                  onChange={() => {
-                    setProblem(null);
-                    keep({ ...pending, score, key: crypto.randomUUID(), sending: false });
-                  }}
-                />
-                <span aria-hidden="true">{score}</span>
-              </label>
-            );
-          })}
-        </div>
+        <PainScale
+          name={`${scaleId}-score`}
+          value={pending.score}
+          labelledBy={scaleId}
+          disabled={busy}
+          onChange={(score) => {
+            setProblem(null);
+            keep({ ...pending, score, key: crypto.randomUUID(), sending: false });
+          }}
+        />
         <div className="pw-journal-anchors" aria-hidden="true">
           <span>0 = {t('painJournal.anchorNone')}</span>
           <span>10 = {t('painJournal.anchorWorst')}</span>

@@ -20,7 +20,7 @@ import {
   contactChoiceSchema,
   type ContactChoice,
 } from '@pathwell/contracts/intake';
-import { bodyMapSchema, type BodyMap } from '@pathwell/contracts/body-map';
+import { bodyMapProblems, bodyMapSchema, type BodyMap } from '@pathwell/contracts/body-map';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import type { Draft, LinkForm, SubmitLink } from '@pathwell/contracts/patient-links';
 import { FORM_RESPONSE_ADDED } from '@pathwell/contracts/patient-links';
@@ -230,7 +230,6 @@ async function appointmentOf(db: Database, link: LinkRow) {
 
 export function viewOptions(settings: SettingsMap) {
   return {
-    defaultPainScore: numberSetting(settings, 'defaultPainScore') ?? 0,
     welcomeScreen: isOn(settings, 'welcomeScreenEnabled'),
     hideExitPro: isOn(settings, 'hideExitPro'),
     checkinConfirmation: isOn(settings, 'checkinConfirmationPage'),
@@ -624,6 +623,10 @@ export async function saveStep(
       }
       if (slug === 'history') {
         const problems = healthHistoryProblems(data);
+        if (Object.keys(problems).length > 0) throw needsAttention(problems);
+      }
+      if (slug === 'bodymap') {
+        const problems = bodyMapProblems(data as BodyMap);
         if (Object.keys(problems).length > 0) throw needsAttention(problems);
       }
     }

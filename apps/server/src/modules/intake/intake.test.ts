@@ -655,3 +655,53 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
     }
   });
 });
+
+describe('pain answers nobody gave (issue #24 §1)', () => {
+  let token: string;
+  let access: string;
+  let visitId: string;
+
+  beforeAll(async () => {
+    const [row] = await t.db
+      .insert(appointments)
+      .values({
+        instanceId: riverside,
+        patientId: ids.newPatient,
+        doctorId: ids.doctor,
+        reason: 'follow_up',
+        startsAt: new Date(Date.now() + 24 * 40 * 3_600_000),
+      })
+      .returning({ id: appointments.id });
+    visitId = row!.id;
+    const created = await createIntake({ patientId: ids.newPatient, appointmentId: visitId, steps: [4, 5], formCodes: [] });
+    token = created.token;
+    access = await verified(token);
+  });
+
+  it('a pain score nobody gave is refused, not stored as 0; an empty body map needs an explicit "no pain anywhere"', async () => {
+    // Issue #24 §1: a patient who scrolled past the sliders recorded "no pain" four times.
+    const missing = await save(token, access, 'vas', { current: 0 }, true);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json<{ fields: Record<string, string> }>().fields).toEqual({
+      average: 'painScoreRequired',
+      best: 'painScoreRequired',
+      worst: 'painScoreRequired',
+    });
+    const notANumber = await save(token, access, 'vas', { current: null, average: 1, best: 0, worst: 2 }, true);
+    expect(notANumber.json<{ fields: Record<string, string> }>().fields).toEqual({ 'data.current': 'numberInvalid' });
+    const [visit] = await t.db.select().from(appointments).where(eq(appointments.id, visitId));
+    expect(visit!.painScore).toBeNull();
+    // 0 is a real answer when the patient chose it.
+    expect((await save(token, access, 'vas', { current: 0, average: 0, best: 0, worst: 0 }, true)).statusCode).toBe(200);
+
+    const empty = await save(token, access, 'bodymap', { regions: {} }, true);
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ fields: Record<string, string> }>().fields).toEqual({ regions: 'bodyMapEmpty' });
+    const contradictory = await save(token, access, 'bodymap', { regions: { neck: 3 }, noPain: true }, true);
+    expect(contradictory.json<{ fields: Record<string, string> }>().fields).toEqual({ noPain: 'bodyMapNoPainWithAreas' });
+    const noLevel = await save(token, access, 'bodymap', { regions: { neck: null } }, true);
+    expect(noLevel.statusCode).toBe(400);
+    expect(await save(token, access, 'bodymap', { regions: {}, noPain: true }, true)).toMatchObject({ statusCode: 200 });
+    expect((await view(token, access)).saved.bodymap).toEqual({ regions: {}, noPain: true });
+  });
+});
