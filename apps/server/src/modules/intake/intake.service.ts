@@ -24,7 +24,6 @@ import { bodyMapProblems, bodyMapSchema, type BodyMap } from '@pathwell/contract
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import type { Draft, LinkForm, SubmitLink } from '@pathwell/contracts/patient-links';
 import { FORM_RESPONSE_ADDED } from '@pathwell/contracts/patient-links';
-import { recordCriticalFindings, responseHasFindings } from '../critical-findings/critical-findings.service';
 import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
@@ -738,11 +737,8 @@ export async function submitIntakeForm(
   bearer: string | undefined,
   key: string,
   input: SubmitLink,
-): Promise<{ replay: boolean; body: { message: string; responseId: string; crisisResources: boolean } }> {
-  const answered = (responseId: string, replay: boolean, crisisResources: boolean) => ({
-    replay,
-    body: { message: FORM_RESPONSE_ADDED, responseId, crisisResources },
-  });
+): Promise<{ replay: boolean; body: { message: string; responseId: string } }> {
+  const answered = (responseId: string, replay: boolean) => ({ replay, body: { message: FORM_RESPONSE_ADDED, responseId } });
   return ctx.db.transaction(async (tx) => {
     const link = await lockOpenIntake(tx, token, bearer);
     const planned = formOf(link, key);
@@ -751,8 +747,7 @@ export async function submitIntakeForm(
       .from(formResponses)
       .where(and(eq(formResponses.instanceId, link.instanceId), eq(formResponses.idempotencyKey, input.idempotencyKey)));
     if (earlier) {
-      if (earlier.linkId === link.id)
-        return answered(earlier.id, true, await responseHasFindings(tx, link.instanceId, earlier.id));
+      if (earlier.linkId === link.id) return answered(earlier.id, true);
       throw new AppError('CONFLICT', 'submissionKeyUsed');
     }
     const [entry] = await tx
@@ -793,18 +788,6 @@ export async function submitIntakeForm(
       .returning({ id: formResponses.id });
     // The link row is locked, so only another link's request can have taken this key meanwhile.
     if (!inserted) throw new AppError('CONFLICT', 'submissionKeyUsed');
-    const crisisResources = await recordCriticalFindings(
-      ctx,
-      tx,
-      {
-        id: inserted.id,
-        instanceId: link.instanceId,
-        patientId: link.patientId,
-        appointmentId: link.appointmentId,
-        formCode: planned.formCode,
-      },
-      answers,
-    );
     const values = {
       data: {},
       position: 0,
@@ -826,6 +809,6 @@ export async function submitIntakeForm(
       }),
     );
     await completeIfDone(ctx, tx, link);
-    return answered(inserted.id, false, crisisResources);
+    return answered(inserted.id, false);
   });
 }

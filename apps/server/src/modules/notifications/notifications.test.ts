@@ -195,8 +195,6 @@ describe('the forms-completed notification', () => {
           patientLastName: PATIENT.lastName,
           seen: false,
           notified: false,
-          responseId: null,
-          urgent: false,
         },
       ]);
       expect(list.data[0]!.id).toBe(notificationId);

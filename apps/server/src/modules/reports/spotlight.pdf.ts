@@ -1,4 +1,5 @@
 import type { SpotlightProcedure } from '@pathwell/contracts/reports-spotlight';
+import { PDF_FONT } from '../../lib/pdf-fonts';
 import { finishSignedPdf, PDF_MARGIN, startSignedPdf } from '../../lib/signed-pdf';
 import type { SpotlightMeasure } from './spotlight.service';
 
@@ -154,12 +155,12 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
   // Who: two columns of label and value.
   const field = (x: number, top: number, label: string, value: string, fieldWidth: number) => {
     doc
-      .font('Helvetica')
+      .font(PDF_FONT.regular)
       .fontSize(8)
       .fillColor(COLORS.muted)
       .text(label.toUpperCase(), x, top, { width: fieldWidth, characterSpacing: 0.3 });
     doc
-      .font('Helvetica-Bold')
+      .font(PDF_FONT.bold)
       .fontSize(10.5)
       .fillColor(COLORS.text)
       .text(value, x, top + 11, {
@@ -190,7 +191,7 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
     doc.roundedRect(left, y, width, boxHeight, 4).fill(improved ? COLORS.betterFill : COLORS.neutralFill);
     // WinAnsi has no arrow: the arrow between the two scores is drawn.
     const color = improved === false ? COLORS.worse : improved ? COLORS.better : COLORS.text;
-    doc.font('Helvetica-Bold').fontSize(22).fillColor(color);
+    doc.font(PDF_FONT.bold).fontSize(22).fillColor(color);
     const from = number.format(baseline.score);
     doc.text(from, left + 14, y + 14, { lineBreak: false });
     const arrowX = left + 14 + doc.widthOfString(from) + 6;
@@ -203,13 +204,13 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
       .stroke();
     doc.polygon([arrowX + 24, arrowY], [arrowX + 16, arrowY - 5], [arrowX + 16, arrowY + 5]).fill(color);
     doc
-      .font('Helvetica-Bold')
+      .font(PDF_FONT.bold)
       .fontSize(22)
       .fillColor(color)
       .text(number.format(latest.score), arrowX + 30, y + 14, { lineBreak: false });
     const status = improved === null ? labels.unchanged : improved ? labels.improved : labels.worse;
     const signed = `${change > 0 ? '+' : change < 0 ? '–' : ''}${number.format(Math.abs(change))}`;
-    doc.font('Helvetica').fontSize(10).fillColor(COLORS.text);
+    doc.font(PDF_FONT.regular).fontSize(10).fillColor(COLORS.text);
     doc.text(
       `${labels.baseline}: ${number.format(baseline.score)} (${mdy(baseline.date)})    ${labels.latest}: ${number.format(latest.score)} (${mdy(latest.date)})`,
       left + 160,
@@ -217,7 +218,7 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
       { width: width - 174, lineBreak: false },
     );
     doc
-      .font('Helvetica-Bold')
+      .font(PDF_FONT.bold)
       .text(
         `${labels.change}: ${signed} ${labels.points} (${labels.mcidTimes(number.format(Math.abs(better) / input.measure.mcid))}, ${status})`,
         left + 160,
@@ -227,7 +228,7 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
   } else {
     doc.roundedRect(left, y, width, boxHeight, 4).fill(COLORS.neutralFill);
     doc
-      .font('Helvetica')
+      .font(PDF_FONT.regular)
       .fontSize(10.5)
       .fillColor(COLORS.text)
       .text(input.scores.length === 0 ? labels.noScores : labels.noFollowUp, left + 14, y + 19, { width: width - 28 });
@@ -235,13 +236,13 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
   y += boxHeight + 14;
 
   // The chart.
-  doc.font('Helvetica-Bold').fontSize(11).fillColor(COLORS.text).text(labels.chartTitle, left, y);
+  doc.font(PDF_FONT.bold).fontSize(11).fillColor(COLORS.text).text(labels.chartTitle, left, y);
   y += 16;
   const chartHeight = 178;
   drawChart(doc, input, { left, top: y, width, height: chartHeight }, number);
   y += chartHeight + 4;
   doc
-    .font('Helvetica')
+    .font(PDF_FONT.regular)
     .fontSize(7.5)
     .fillColor(COLORS.muted)
     .text(labels.chartNote(number.format(input.measure.mcid), input.measure.mcidSource), left, y, { width });
@@ -301,12 +302,12 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
     const top = Math.min(Math.max(scoresEnd, proceduresEnd) + 20, bottom - storyHeight);
     doc.rect(left, top, 3, storyHeight).fill(COLORS.line);
     doc
-      .font('Helvetica-Bold')
+      .font(PDF_FONT.bold)
       .fontSize(11)
       .fillColor(COLORS.text)
       .text(labels.storyTitle, left + 14, top + 2, { width: width - 14 });
     doc
-      .font('Helvetica-Oblique')
+      .font(PDF_FONT.italic)
       .fontSize(10)
       .fillColor(COLORS.text)
       .text(`“${input.story}”`, left + 14, top + 18, {
@@ -316,7 +317,7 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
         lineGap: 1.5,
       });
     doc
-      .font('Helvetica')
+      .font(PDF_FONT.regular)
       .fontSize(7.5)
       .fillColor(COLORS.muted)
       .text(labels.storyNote, left + 14, top + storyHeight - 10, { width: width - 14, lineBreak: false });
@@ -328,7 +329,7 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
 
 /** The story gets what it needs, up to 7 lines, so the tables keep room for several rows. */
 function storyBlockHeight(doc: Doc, story: string, width: number): number {
-  doc.font('Helvetica-Oblique').fontSize(10);
+  doc.font(PDF_FONT.italic).fontSize(10);
   const textHeight = doc.heightOfString(`“${story}”`, { width: width - 14, lineGap: 1.5 });
   return Math.min(textHeight, 7 * 13.5) + 32;
 }
@@ -357,14 +358,14 @@ interface TableSpec {
 function table(doc: Doc, spec: TableSpec): number {
   const { x, width, rowHeight } = spec;
   let y = spec.y;
-  doc.font('Helvetica-Bold').fontSize(11).fillColor(COLORS.text).text(spec.title, x, y, { width, lineBreak: false });
+  doc.font(PDF_FONT.bold).fontSize(11).fillColor(COLORS.text).text(spec.title, x, y, { width, lineBreak: false });
   y += 17;
   const cells = (values: string[], top: number, font: string, color: string) => {
     let cellX = x;
     spec.columns.forEach((column, index) => {
       doc
         .font(font)
-        .fontSize(font === 'Helvetica-Bold' ? 8 : 9)
+        .fontSize(font === PDF_FONT.bold ? 8 : 9)
         .fillColor(color)
         .text(values[index] ?? '', cellX + 4, top + 3.5, {
           width: column.width - 8,
@@ -379,7 +380,7 @@ function table(doc: Doc, spec: TableSpec): number {
   cells(
     spec.columns.map((column) => column.header.toUpperCase()),
     y,
-    'Helvetica-Bold',
+    PDF_FONT.bold,
     COLORS.muted,
   );
   y += rowHeight;
@@ -391,7 +392,7 @@ function table(doc: Doc, spec: TableSpec): number {
     .stroke();
   if (spec.rows.length === 0) {
     doc
-      .font('Helvetica')
+      .font(PDF_FONT.regular)
       .fontSize(9)
       .fillColor(COLORS.muted)
       .text(spec.empty, x + 4, y + 4, { width: width - 8 });
@@ -399,12 +400,12 @@ function table(doc: Doc, spec: TableSpec): number {
   }
   spec.rows.forEach((row, index) => {
     if (index % 2 === 1) doc.rect(x, y, width, rowHeight).fill(COLORS.zebra);
-    cells(row, y, 'Helvetica', COLORS.text);
+    cells(row, y, PDF_FONT.regular, COLORS.text);
     y += rowHeight;
   });
   if (!spec.more) return y;
   doc
-    .font('Helvetica-Oblique')
+    .font(PDF_FONT.italic)
     .fontSize(8.5)
     .fillColor(COLORS.muted)
     .text(spec.more, x + 4, y + 3, { width: width - 8 });
@@ -430,7 +431,7 @@ function drawChart(
     const tickY = yOf(tick);
     doc.moveTo(plotLeft, tickY).lineTo(plotRight, tickY).lineWidth(0.5).strokeColor(COLORS.grid).stroke();
     doc
-      .font('Helvetica')
+      .font(PDF_FONT.regular)
       .fontSize(7.5)
       .fillColor(COLORS.muted)
       .text(number.format(tick), box.left + 2, tickY - 3.5, { width: plotLeft - box.left - 6, align: 'right', lineBreak: false });
@@ -472,7 +473,7 @@ function drawChart(
       .stroke();
     const labelX = Math.min(Math.max(tickX - 25, box.left + 2), box.left + box.width - 52);
     doc
-      .font('Helvetica')
+      .font(PDF_FONT.regular)
       .fontSize(7.5)
       .fillColor(COLORS.muted)
       .text(shortMdy(iso), labelX, plotBottom + 5, { width: 50, align: 'center', lineBreak: false });
@@ -492,7 +493,7 @@ function drawChart(
     doc.restore();
     doc.circle(lineX, plotTop - 7, 6).fill(COLORS.procedure);
     doc
-      .font('Helvetica-Bold')
+      .font(PDF_FONT.bold)
       .fontSize(7)
       .fillColor('white')
       .text(String(index + 1), lineX - 6, plotTop - 10, { width: 12, align: 'center', lineBreak: false });
@@ -515,7 +516,7 @@ function drawChart(
       doc.circle(pointX, pointY, 1.6).fill('white');
       const labelY = pointY - 14 < plotTop ? pointY + 6 : pointY - 14;
       doc
-        .font('Helvetica-Bold')
+        .font(PDF_FONT.bold)
         .fontSize(8)
         .fillColor(COLORS.line)
         .text(number.format(score.score), pointX - 20, labelY, { width: 40, align: 'center', lineBreak: false });

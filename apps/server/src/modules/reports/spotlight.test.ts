@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
@@ -14,6 +13,7 @@ import {
   patients,
   users,
 } from '../../db/schema';
+import { pdfText } from '../../../test/pdf-text';
 import { createTestApp, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
 import { renderSpotlightPdf } from './spotlight.pdf';
 import { spotlightMeasure } from './spotlight.service';
@@ -78,25 +78,6 @@ async function odi(patientId: string, scores: [string, number][]) {
   );
 }
 
-/** Text drawn in a pdfkit PDF: each content stream inflated, each TJ array's hex strings decoded (WinAnsi). */
-function pdfText(pdf: Buffer): string {
-  const decoder = new TextDecoder('windows-1252');
-  const raw = pdf.toString('latin1');
-  const lines: string[] = [];
-  for (const match of raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)) {
-    let content: string;
-    try {
-      content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
-    } catch {
-      content = match[1]!;
-    }
-    for (const [, array = ''] of content.matchAll(/\[([^\]]*)\]\s*TJ/g)) {
-      const hex = [...array.matchAll(/<([0-9a-fA-F]*)>/g)].map(([, chunk]) => chunk).join('');
-      lines.push(decoder.decode(Buffer.from(hex, 'hex')));
-    }
-  }
-  return lines.join('\n');
-}
 const pageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type \/Page(?!s)/g)?.length ?? 0;
 
 beforeAll(async () => {
@@ -314,7 +295,7 @@ describe('GET /api/patients/patientsspotlightpdf and PATCH hassuccessstorybeensh
     const pdf = response.rawPayload;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pageCount(pdf)).toBe(1);
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('Patient progress summary');
     expect(text).toContain('Spot Álvarez');
     expect(text).toContain('Dr. Ada Spotlight');
@@ -338,12 +319,12 @@ describe('GET /api/patients/patientsspotlightpdf and PATCH hassuccessstorybeensh
     });
     expect(notShared.statusCode, notShared.body).toBe(200);
     expect(notShared.json()).toMatchObject({ patientId: ids.p1, successStory: story, successStorySharedAt: null });
-    expect(pdfText((await pdfOf(`patientId=${ids.p1}`)).rawPayload)).not.toContain('walk my dog');
+    expect(await pdfText((await pdfOf(`patientId=${ids.p1}`)).rawPayload)).not.toContain('walk my dog');
 
     const shared = await call('PATCH', '/api/patients/hassuccessstorybeenshared', 'doctor', { patientId: ids.p1, shared: true });
     expect(shared.statusCode, shared.body).toBe(200);
     expect(shared.json<{ successStory: string; successStorySharedAt: string }>().successStory).toBe(story);
-    const text = pdfText((await pdfOf(`patientId=${ids.p1}&language=es`)).rawPayload);
+    const text = await pdfText((await pdfOf(`patientId=${ids.p1}&language=es`)).rawPayload);
     expect(text).toContain('Resumen de la evolución del paciente');
     expect(text).toContain('En palabras del paciente');
     expect(text).toContain('walk my dog');
@@ -395,7 +376,7 @@ describe('renderSpotlightPdf', () => {
       { compress: false },
     );
     expect(pageCount(pdf)).toBe(1);
-    const text = pdfText(pdf);
+    const text = await pdfText(pdf);
     expect(text).toContain('None recorded');
     expect(text).toMatch(/and \d+ more/);
   });
