@@ -382,12 +382,25 @@ export const serverMessages = {
     es: 'Ya se han enviado mensajes de esta campaña; archívela en lugar de eliminarla',
   },
   campaignApproveOwn: {
-    en: 'Another System Manager or Admin must approve a campaign you wrote',
-    es: 'Otro administrador debe aprobar una campaña que usted ha redactado',
+    en: 'Another System Manager or Admin must approve a campaign you wrote or changed',
+    es: 'Otro administrador debe aprobar una campaña que usted ha redactado o cambiado',
   },
   campaignStateInvalid: {
     en: 'This campaign cannot do that in its current state',
     es: 'Esta campaña no permite hacer eso en su estado actual',
+  },
+  // Issue #24 §3 (decision 0054): approval binds to the content the approver saw.
+  campaignContentChanged: {
+    en: 'This campaign was changed after you opened it; review it again before approving',
+    es: 'Esta campaña se cambió después de que usted la abriera; revísela de nuevo antes de aprobarla',
+  },
+  campaignTextsOff: {
+    en: 'Text messages are turned off for this clinic: turn them on in the settings, or send this campaign by email only',
+    es: 'Los mensajes de texto están desactivados en esta clínica: actívelos en la configuración o envíe esta campaña solo por correo electrónico',
+  },
+  campaignEmailsOff: {
+    en: 'Emails are turned off for this clinic: turn them on in the settings, or send this campaign by text only',
+    es: 'Los correos electrónicos están desactivados en esta clínica: actívelos en la configuración o envíe esta campaña solo por mensaje de texto',
   },
 } as const satisfies Record<string, ServerMessage>;
 
