@@ -47,7 +47,7 @@ describe('request portal access', () => {
 
   it('is offered on the locked page too, and says so when the clinic already has enough requests', async () => {
     fakePatientApi({
-      verify: [{ status: 410, body: { error: 'locked', code: 'GONE' } }],
+      verify: [{ status: 429, body: { code: 'RATE_LIMITED', messageKey: 'identityLocked', params: { minutes: 15 } } }],
       accessRequest: [{ status: 429, body: { code: 'RATE_LIMITED', messageKey: 'accessRequestsTooMany' } }],
     });
     renderPatient();

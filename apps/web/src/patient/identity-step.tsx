@@ -1,4 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LINK_LOCK_MINUTES, type LinkStatus } from '@pathwell/contracts/patient-links';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
@@ -22,6 +23,12 @@ export function normalizeDateOfBirth(input: string): string {
 }
 
 type Identity = { lastName: string; dateOfBirth: string };
+
+/** A wrong answer says how many tries are left before the lock (the server counts them, decision 0059). */
+function withAttemptsLeft(t: TFunction<['patient', 'validation']>, message: string, attemptsLeft: unknown): string {
+  if (typeof attemptsLeft !== 'number') return message;
+  return `${message} ${t('identity.attemptsLeft', { count: attemptsLeft, minutes: LINK_LOCK_MINUTES })}`;
+}
 type Props = {
   notice: string | null;
   onGone: (status: Exclude<LinkStatus, 'active'>) => void;
@@ -70,8 +77,10 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
         const gone = failure.goneStatus;
         if (gone) return onGone(gone);
         if (failure.status === 429) {
+          // A link's lock has its own page (with the way to ask the clinic for access); the QR page says it here.
+          if (!check) return onGone('locked');
           const minutes = Number(failure.body.params?.minutes ?? LINK_LOCK_MINUTES);
-          return setFormError(t(check ? 'selfCheckIn.lockedForm' : 'gone.locked.body', { minutes }));
+          return setFormError(t('selfCheckIn.lockedForm', { minutes }));
         }
         const fields = failure.body.fields;
         // A mismatch names no field (the server sends it on lastName): one message for the pair.
@@ -81,7 +90,7 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
           return;
         }
         setMismatched(true);
-        return setFormError(t('validation:identityMismatch'));
+        return setFormError(withAttemptsLeft(t, t('validation:identityMismatch'), failure.body.params?.attemptsLeft));
       }
       setFormError(isNetworkError(failure) ? t('problem.body') : t('review.failed'));
     }
@@ -249,7 +258,7 @@ function EmailCodeForm({ token, sentTo, onVerified, onGone, onResend, onBack, re
     event.preventDefault();
     const typed = code.replace(/\D/g, '');
     if (typed.length !== 6) {
-      setError('codeInvalid');
+      setError(t('validation:codeInvalid'));
       return inputRef.current?.focus();
     }
     setBusy(true);
@@ -262,9 +271,11 @@ function EmailCodeForm({ token, sentTo, onVerified, onGone, onResend, onBack, re
       if (failure instanceof PatientApiError) {
         const gone = failure.goneStatus;
         if (gone) return onGone(gone);
-        return setError(failure.body.fields?.code ?? 'codeWrong');
+        if (failure.status === 429) return onGone('locked');
+        const key = failure.body.fields?.code ?? 'codeWrong';
+        return setError(withAttemptsLeft(t, t(`validation:${key}`), failure.body.params?.attemptsLeft));
       }
-      setError(isNetworkError(failure) ? 'network' : 'codeWrong');
+      setError(isNetworkError(failure) ? t('problem.body') : t('validation:codeWrong'));
     }
   };
 
@@ -295,7 +306,7 @@ function EmailCodeForm({ token, sentTo, onVerified, onGone, onResend, onBack, re
         />
         {error && (
           <p className="pw-error" id={ids.error} role="alert">
-            {error === 'network' ? t('problem.body') : t(`validation:${error}`)}
+            {error}
           </p>
         )}
       </div>

@@ -246,8 +246,16 @@ describe('link states and identity', () => {
   it('shows the mismatch message, then the lockout page', async () => {
     fakePatientApi({
       verify: [
-        { status: 400, body: { error: 'Validation failed', code: 'VALIDATION', fields: { lastName: 'identityMismatch' } } },
-        { status: 410, body: { error: 'locked', code: 'GONE' } },
+        {
+          status: 400,
+          body: {
+            error: 'Validation failed',
+            code: 'VALIDATION',
+            fields: { lastName: 'identityMismatch' },
+            params: { attemptsLeft: 4 },
+          },
+        },
+        { status: 429, body: { code: 'RATE_LIMITED', messageKey: 'identityLocked', params: { minutes: 15 } } },
       ],
     });
     renderPatient();
@@ -263,7 +271,9 @@ describe('link states and identity', () => {
     await user.clear(screen.getByLabelText('Date of birth'));
     await user.type(screen.getByLabelText('Date of birth'), '01131990');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('The last name or date of birth does not match our records');
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'The last name or date of birth does not match our records 4 tries left before a 15-minute pause.',
+    );
     expect(screen.getByLabelText('Last name')).not.toHaveAttribute('aria-invalid');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByTestId('gone-locked')).toHaveTextContent('too many attempts');

@@ -84,13 +84,16 @@ describe('self check-in from the QR page', () => {
 
   it('says plainly when the answers do not match, then when the page is locked', async () => {
     fakeSelfCheckIn(ready, [
-      { status: 400, body: { code: 'VALIDATION', fields: { lastName: 'identityMismatch' } } },
-      { status: 429, body: { code: 'RATE_LIMITED', messageKey: 'selfCheckInLocked', params: { minutes: 15 } } },
+      { status: 400, body: { code: 'VALIDATION', fields: { lastName: 'identityMismatch' }, params: { attemptsLeft: 1 } } },
+      { status: 429, body: { code: 'RATE_LIMITED', messageKey: 'identityLocked', params: { minutes: 15 } } },
     ]);
     renderPatient(PATH);
     const user = userEvent.setup();
     await answer(user, 'Ortiz', '06151968');
-    expect(await screen.findByRole('alert')).toHaveTextContent(/do not match|does not match|no coinciden/i);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(/do not match|does not match|no coinciden/i);
+    // The lockout warns before it pauses the page.
+    expect(alert).toHaveTextContent('1 try left before a 15-minute pause.');
     await answer(user, 'Ortiz', '06151968');
     expect(await screen.findByRole('alert')).toHaveTextContent('Please try again in 15 minutes or ask at the front desk.');
   });
