@@ -10,6 +10,7 @@ import { appointmentRoutes } from './modules/appointments/appointments.routes';
 import { customFormRoutes } from './modules/custom-forms/custom-forms.routes';
 import { enumRoutes } from './modules/enums/enums.routes';
 import { fhirRoutes } from './modules/fhir/fhir.routes';
+import { criticalFindingRoutes } from './modules/critical-findings/critical-findings.routes';
 import { formResponseRoutes } from './modules/form-responses/form-responses.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { instanceRoutes } from './modules/instances/instances.routes';
@@ -194,6 +195,7 @@ export async function buildApp({
   await app.register(patientLinkRoutes);
   await app.register(interventionRoutes);
   await app.register(formResponseRoutes);
+  await app.register(criticalFindingRoutes);
   await app.register(fhirRoutes);
   await app.register(userMessageRoutes);
   await app.register(communicationRoutes);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { bodyMapSchema } from './body-map.js';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation.js';
+import { criticalFindingSchema } from './critical-findings.js';
 import { formLanguageSchema, localizedTextSchema, signatureAnswerSchema } from './forms.js';
 import { verifyLinkSchema } from './patient-links.js';
 
@@ -396,6 +397,8 @@ export const appointmentDashboardRowSchema = z.object({
   roomName: z.string().nullable(),
   status: z.number().int(),
   checkedIn: z.boolean(),
+  /** Raised in this appointment, and the patient's still unacknowledged ones (decision 0058): red until acknowledged. */
+  criticalFindings: z.array(criticalFindingSchema),
   intake: z
     .object({
       linkStatus: z.enum(['active', 'completed', 'expired', 'revoked', 'locked']),

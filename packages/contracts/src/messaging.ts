@@ -135,9 +135,11 @@ export const NOTIFICATION_POPUP_MS = 10_000;
 
 /**
  * formsCompleted: the patient finished the intake (section 3); accessRequest: someone whose identity check
- * did not match asks for access to a link (issue #12); accountClosed: the patient closed their account.
+ * did not match asks for access to a link (issue #12); accountClosed: the patient closed their account;
+ * criticalFinding: a response has a safety item answered (PHQ-9 item 9 above 0, decision 0058), urgent,
+ * for the patient's Doctor and the clinic's Admins only.
  */
-export const notificationKinds = ['formsCompleted', 'accessRequest', 'accountClosed', 'pathwayTask'] as const;
+export const notificationKinds = ['formsCompleted', 'accessRequest', 'accountClosed', 'pathwayTask', 'criticalFinding'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 export const notificationSchema = z.object({
   id: idSchema,
@@ -149,6 +151,10 @@ export const notificationSchema = z.object({
   patientLastName: z.string(),
   seen: z.boolean(),
   notified: z.boolean(),
+  /** The response a criticalFinding is about (its page has the Acknowledge action); null for the other kinds. */
+  responseId: idSchema.nullable(),
+  /** A criticalFinding whose finding nobody has acknowledged yet: shown red. */
+  urgent: z.boolean(),
 });
 export type StaffNotification = z.infer<typeof notificationSchema>;
 

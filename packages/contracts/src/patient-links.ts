@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { answersSchema, formLanguageSchema, renderableFormSchema, scoresSchema } from './forms.js';
+import { criticalFindingSchema } from './critical-findings.js';
 import { idSchema, isValidMdyDate } from './validation.js';
 
 /**
@@ -196,7 +197,12 @@ export const submitLinkSchema = z.object({
 export type SubmitLink = z.infer<typeof submitLinkSchema>;
 
 export const FORM_RESPONSE_ADDED = 'Form Response added successfully';
-export const submitLinkResponseSchema = z.object({ message: z.string(), responseId: idSchema });
+export const submitLinkResponseSchema = z.object({
+  message: z.string(),
+  responseId: idSchema,
+  /** The answers include a critical item (decision 0058): the patient is shown crisis resources at once. */
+  crisisResources: z.boolean(),
+});
 
 // ---- responses for staff -----------------------------------------------------------------------
 
@@ -213,6 +219,8 @@ export const formResponseSummarySchema = z.object({
   headlineScore: z.number().nullable(),
   band: z.number().int().nullable(),
   submittedAt: z.string(),
+  /** Safety items answered at or above their threshold (decision 0058); red until acknowledged. */
+  criticalFindings: z.array(criticalFindingSchema),
 });
 export type FormResponseSummary = z.infer<typeof formResponseSummarySchema>;
 

@@ -59,6 +59,38 @@ export function fillPlaceholders(body: string, values: Partial<Record<ProcedureN
   });
 }
 
+/**
+ * What a template leaves for the provider to write: the example templates (decision 0040) mark it
+ * "[to be completed by the provider]"; a clinic's own template may write any "[to be completed …]" or,
+ * in Spanish, "[a completar …]" / "[por completar …]". A note is not signed while one is left.
+ */
+export const PROVIDER_FILL_IN = '[to be completed by the provider]';
+const FILL_IN = /\[\s*(?:to be completed|a completar|por completar)[^\]\n]*\]/i;
+
+/**
+ * The places a note still has to be written (issue #24): each "[to be completed …]" named by the line
+ * that heads it ("Indication", "Description"; the marker itself when nothing does), and any `{{placeholder}}`
+ * left unfilled (by its name), each once, in the order they appear. Signing refuses a note while this is not empty.
+ */
+export function unfilledPlaceholders(body: string): string[] {
+  const names: string[] = [];
+  const lines = body.split(/\r?\n/);
+  let heading: string | null = null;
+  lines.forEach((line) => {
+    const marker = FILL_IN.exec(line);
+    // Named bare: a message cannot carry "{{…}}", which is its own parameter syntax.
+    for (const match of line.matchAll(PLACEHOLDER)) names.push(match[1]!);
+    if (marker) {
+      const before = line
+        .slice(0, marker.index)
+        .trim()
+        .replace(/[:\s]+$/, '');
+      names.push(before || heading || marker[0]);
+    } else if (line.trim()) heading = line.trim().replace(/[:\s]+$/, '');
+  });
+  return [...new Set(names)];
+}
+
 const bodySchema = z
   .string({ error: 'required' })
   .max(PROCEDURE_NOTE_BODY_MAX, 'tooLong')

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import type { CriticalFinding } from '@pathwell/contracts/critical-findings';
 import type { FormContent, RenderableForm } from '@pathwell/contracts/forms';
 import type { FormResponseDetail, FormResponseSummary } from '@pathwell/contracts/patient-links';
 import {
@@ -24,6 +25,7 @@ import type { Database } from '../../db/client';
 import { appointmentProSets, customFormVersions, formResponses, instrumentWordings, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
+import { findingsOfResponses } from '../critical-findings/critical-findings.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { visiblePatients } from '../patients/patients.service';
 import { readTypedSettings } from '../settings/settings.service';
@@ -93,7 +95,7 @@ type ResponseRow = {
 const titleOf = (row: ResponseRow): string =>
   row.response.formCode !== null ? definitionOf(row.response.formCode).name.en : (row.customContent?.title.en ?? '');
 
-function toSummary(row: ResponseRow): FormResponseSummary {
+function toSummary(row: ResponseRow, findings: Map<string, CriticalFinding[]>): FormResponseSummary {
   const { response } = row;
   return {
     id: response.id,
@@ -108,6 +110,7 @@ function toSummary(row: ResponseRow): FormResponseSummary {
     headlineScore: response.headlineScore,
     band: response.band,
     submittedAt: response.submittedAt.toISOString(),
+    criticalFindings: findings.get(response.id) ?? [],
   };
 }
 
@@ -220,8 +223,9 @@ export async function responseDetail(ctx: SignedInContext, responseId: string): 
       }),
     );
 
+    const findings = await findingsOfResponses(tx, ctx.instanceId, [response.id]);
     return {
-      ...toSummary(row),
+      ...toSummary(row, findings),
       patientName: fullName(row),
       form,
       answers: response.answers,
@@ -258,7 +262,12 @@ export async function patientResponses(ctx: SignedInContext, patientId: string):
       }),
     );
 
-    return { data: rows.map(toSummary), series: seriesOf(rows) };
+    const findings = await findingsOfResponses(
+      tx,
+      ctx.instanceId,
+      rows.map((row) => row.response.id),
+    );
+    return { data: rows.map((row) => toSummary(row, findings)), series: seriesOf(rows) };
   });
 }
 

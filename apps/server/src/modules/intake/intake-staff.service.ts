@@ -33,6 +33,7 @@ import {
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { appointmentScope, findVisibleAppointment, selectAppointments } from '../appointments/appointments.service';
+import { findingsOfAppointmentRows } from '../critical-findings/critical-findings.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { appointmentFormCodes } from '../form-responses/form-responses.service';
 import { isOptedOut, queuePatientMessage } from '../outbox/outbox.service';
@@ -439,6 +440,11 @@ export async function appointmentDashboard(
         .from(intakeEntries)
         .where(inArray(intakeEntries.linkId, linkIds))
     : [];
+  const findings = await findingsOfAppointmentRows(
+    ctx.db,
+    ctx.instanceId,
+    rows.map((row) => ({ appointmentId: row.id, patientId: row.patientId })),
+  );
   const now = new Date();
   await recordActivity(ctx.db, activity(ctx, 'Viewed', ctx.instanceId, `Viewed the appointment dashboard for ${day}`));
   return {
@@ -456,6 +462,7 @@ export async function appointmentDashboard(
         roomName: row.roomName ?? null,
         status: row.status,
         checkedIn: row.checkedInAt !== null,
+        criticalFindings: findings.get(row.id) ?? [],
         intake: link
           ? {
               linkStatus: linkStatusOf(link, now),

@@ -24,6 +24,7 @@ import { bodyMapProblems, bodyMapSchema, type BodyMap } from '@pathwell/contract
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import type { Draft, LinkForm, SubmitLink } from '@pathwell/contracts/patient-links';
 import { FORM_RESPONSE_ADDED } from '@pathwell/contracts/patient-links';
+import { recordCriticalFindings, responseHasFindings } from '../critical-findings/critical-findings.service';
 import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
@@ -737,8 +738,11 @@ export async function submitIntakeForm(
   bearer: string | undefined,
   key: string,
   input: SubmitLink,
-): Promise<{ replay: boolean; body: { message: string; responseId: string } }> {
-  const answered = (responseId: string, replay: boolean) => ({ replay, body: { message: FORM_RESPONSE_ADDED, responseId } });
+): Promise<{ replay: boolean; body: { message: string; responseId: string; crisisResources: boolean } }> {
+  const answered = (responseId: string, replay: boolean, crisisResources: boolean) => ({
+    replay,
+    body: { message: FORM_RESPONSE_ADDED, responseId, crisisResources },
+  });
   return ctx.db.transaction(async (tx) => {
     const link = await lockOpenIntake(tx, token, bearer);
     const planned = formOf(link, key);
@@ -747,7 +751,8 @@ export async function submitIntakeForm(
       .from(formResponses)
       .where(and(eq(formResponses.instanceId, link.instanceId), eq(formResponses.idempotencyKey, input.idempotencyKey)));
     if (earlier) {
-      if (earlier.linkId === link.id) return answered(earlier.id, true);
+      if (earlier.linkId === link.id)
+        return answered(earlier.id, true, await responseHasFindings(tx, link.instanceId, earlier.id));
       throw new AppError('CONFLICT', 'submissionKeyUsed');
     }
     const [entry] = await tx
@@ -788,6 +793,18 @@ export async function submitIntakeForm(
       .returning({ id: formResponses.id });
     // The link row is locked, so only another link's request can have taken this key meanwhile.
     if (!inserted) throw new AppError('CONFLICT', 'submissionKeyUsed');
+    const crisisResources = await recordCriticalFindings(
+      ctx,
+      tx,
+      {
+        id: inserted.id,
+        instanceId: link.instanceId,
+        patientId: link.patientId,
+        appointmentId: link.appointmentId,
+        formCode: planned.formCode,
+      },
+      answers,
+    );
     const values = {
       data: {},
       position: 0,
@@ -809,6 +826,6 @@ export async function submitIntakeForm(
       }),
     );
     await completeIfDone(ctx, tx, link);
-    return answered(inserted.id, false);
+    return answered(inserted.id, false, crisisResources);
   });
 }

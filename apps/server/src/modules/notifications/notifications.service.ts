@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import {
   NOTIFICATION_LIST_SIZE,
   type NotificationKind,
@@ -8,19 +8,28 @@ import {
 } from '@pathwell/contracts/messaging';
 import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { notificationReceipts, notifications, patientLinks, patients } from '../../db/schema';
+import { criticalFindings, notificationReceipts, notifications, patientLinks, patients } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 
 /**
  * The notifications a user may see: their clinics' (a parent user's all-clinics view spans several);
- * a Doctor only those about their own patients (decision 0014), since the text names the patient.
+ * a Doctor only those about their own patients (decision 0014), since the text names the patient. A
+ * critical finding is for the patient's Doctor and the clinic's Admins only (decision 0058).
  */
 function visibleTo(ctx: SignedInContext): SQL {
   const conditions = [inArray(notifications.instanceId, ctx.instanceIds), isNull(patients.deletedAt)];
   if (ctx.actor.role === 'Doctor') conditions.push(eq(patients.doctorId, ctx.actor.userId));
+  if (ctx.actor.role !== 'Doctor' && ctx.actor.role !== 'Admin') conditions.push(ne(notifications.kind, 'criticalFinding'));
   return and(...conditions)!;
 }
+
+/** A critical finding's notification stays urgent while a finding of its response is unacknowledged. */
+const urgent = sql<boolean>`(${notifications.kind} = 'criticalFinding' and exists (
+  select 1 from ${criticalFindings}
+  where ${criticalFindings.instanceId} = ${notifications.instanceId}
+    and ${criticalFindings.responseId} = ${notifications.responseId}
+    and ${criticalFindings.acknowledgedAt} is null))`;
 
 const receiptJoin = (ctx: SignedInContext) =>
   and(eq(notificationReceipts.notificationId, notifications.id), eq(notificationReceipts.userId, ctx.actor.userId));
@@ -34,6 +43,8 @@ function selectVisible(ctx: SignedInContext, db: Database) {
       kind: notifications.kind,
       createdAt: notifications.createdAt,
       patientId: notifications.patientId,
+      responseId: notifications.responseId,
+      urgent,
       patientFirstName: patients.firstName,
       patientLastName: patients.lastName,
       seenAt: notificationReceipts.seenAt,
@@ -55,6 +66,8 @@ const toNotification = (row: Row): StaffNotification => ({
   patientLastName: row.patientLastName,
   seen: row.seenAt !== null,
   notified: row.notifiedAt !== null,
+  responseId: row.responseId,
+  urgent: row.urgent === true,
 });
 
 async function unseenCount(ctx: SignedInContext): Promise<number> {
@@ -181,7 +194,13 @@ export async function notifyIfAppointmentFormsComplete(
 export async function raiseNotification(
   ctx: ServiceContext,
   db: Database,
-  notification: { instanceId: string; kind: NotificationKind; patientId: string; appointmentId: string | null },
+  notification: {
+    instanceId: string;
+    kind: NotificationKind;
+    patientId: string;
+    appointmentId: string | null;
+    responseId?: string | null;
+  },
 ): Promise<boolean> {
   const inserted = await db.insert(notifications).values(notification).onConflictDoNothing().returning({ id: notifications.id });
   if (inserted.length === 0) return false;

@@ -195,6 +195,8 @@ describe('the forms-completed notification', () => {
           patientLastName: PATIENT.lastName,
           seen: false,
           notified: false,
+          responseId: null,
+          urgent: false,
         },
       ]);
       expect(list.data[0]!.id).toBe(notificationId);

@@ -57,6 +57,7 @@ import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.ser
 import { identityLocked, identityMatches, identityFailureText, identityMismatch, nextIdentityFailure } from './identity-check';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
+import { recordCriticalFindings, responseHasFindings } from '../critical-findings/critical-findings.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { linkCodeEmail, linkEmail } from './patient-links.emails';
 import { publicLink } from '../../lib/public-url';
@@ -707,12 +708,17 @@ export async function submitLink(
   token: string,
   bearer: string | undefined,
   input: SubmitLink,
-): Promise<{ replay: boolean; body: { message: string; responseId: string } }> {
-  const answered = (responseId: string, replay: boolean) => ({ replay, body: { message: FORM_RESPONSE_ADDED, responseId } });
+): Promise<{ replay: boolean; body: { message: string; responseId: string; crisisResources: boolean } }> {
+  const answered = (responseId: string, replay: boolean, crisisResources: boolean) => ({
+    replay,
+    body: { message: FORM_RESPONSE_ADDED, responseId, crisisResources },
+  });
   return ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
     if (link.kind !== 'form') throw linkNotFound();
     requireAccess(link, bearer);
+    const replayed = async (responseId: string) =>
+      answered(responseId, true, await responseHasFindings(tx, link.instanceId, responseId));
     const previous = async () => {
       const [row] = await tx
         .select({ id: formResponses.id, linkId: formResponses.linkId })
@@ -722,7 +728,7 @@ export async function submitLink(
     };
     const earlier = await previous();
     if (earlier) {
-      if (earlier.linkId === link.id) return answered(earlier.id, true);
+      if (earlier.linkId === link.id) return replayed(earlier.id);
       throw new AppError('CONFLICT', 'submissionKeyUsed');
     }
     requireOpen(link);
@@ -757,7 +763,7 @@ export async function submitLink(
     if (!inserted) {
       // Another request with the same key won the race: answer as the retry it is.
       const winner = await previous();
-      if (winner?.linkId === link.id) return answered(winner.id, true);
+      if (winner?.linkId === link.id) return replayed(winner.id);
       throw gone('completed');
     }
     await tx
@@ -765,6 +771,7 @@ export async function submitLink(
       .set({ completedAt: sql`now()` })
       .where(eq(patientLinks.id, link.id));
     await tx.delete(formDrafts).where(eq(formDrafts.linkId, link.id));
+    const crisisResources = await recordCriticalFindings(ctx, tx, { ...link, id: inserted.id }, answers);
     await notifyIfAppointmentFormsComplete(ctx, tx, link);
     await recordActivity(
       tx,
@@ -774,6 +781,6 @@ export async function submitLink(
         description: `Patient ${link.patientId} submitted ${form.title.en} through a link`,
       }),
     );
-    return answered(inserted.id, false);
+    return answered(inserted.id, false, crisisResources);
   });
 }

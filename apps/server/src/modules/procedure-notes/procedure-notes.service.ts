@@ -14,6 +14,7 @@ import {
   type ProcedureNoteTemplate,
   type procedureNoteTemplateInputSchema,
   type UpdateProcedureNote,
+  unfilledPlaceholders,
   unknownPlaceholders,
 } from '@pathwell/contracts/procedure-notes';
 import type { SignedInContext } from '../../context';
@@ -591,6 +592,14 @@ export async function signNote(ctx: SignedInContext, id: string): Promise<Proced
     const { note, loaded } = await findNote(ctx, tx, id);
     if (note.status !== 'draft') throw new AppError('CONFLICT', 'procedureNoteSigned');
     if (!maySign(ctx, note)) throw new AppError('FORBIDDEN', 'procedureNoteSignOwn');
+    // The PDF printed "[to be completed by the provider]" under the signature (issue #24).
+    const unfilled = unfilledPlaceholders(note.body);
+    if (unfilled.length > 0) {
+      throw new AppError('VALIDATION', 'procedureNoteUnfilled', {
+        params: { names: unfilled.join(', ') },
+        fields: { body: 'placeholdersUnfilled' },
+      });
+    }
     const now = new Date();
     const [row] = await tx
       .update(procedureNotes)

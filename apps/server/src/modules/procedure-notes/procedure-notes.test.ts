@@ -358,6 +358,34 @@ describe('procedure notes', () => {
     expect((await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor')).statusCode).toBe(409);
   });
 
+  it('refuses to sign while the template\'s "[to be completed by the provider]" is left, and names each place', async () => {
+    const note = await openNote(await intervention());
+    const unfinished = [
+      'Indication:',
+      '[to be completed by the provider]',
+      '',
+      'Description:',
+      '[to be completed by the provider]',
+      'Plan: {{followUpPlan}}',
+    ].join('\n');
+    await call('PUT', `/api/procedurenotes/${note.id}`, 'doctor', { body: unfinished });
+    const refused = await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor');
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      messageKey: 'procedureNoteUnfilled',
+      params: { names: 'Indication, Description, followUpPlan' },
+      fields: { body: 'placeholdersUnfilled' },
+    });
+    const [still] = await t.db.select().from(procedureNotes).where(eq(procedureNotes.id, note.id));
+    expect(still).toMatchObject({ status: 'draft', signedAt: null });
+
+    await call('PUT', `/api/procedurenotes/${note.id}`, 'doctor', {
+      body: 'Indication:\nLumbar radicular pain.\n\nDescription:\nInjected under fluoroscopy.\nPlan: review in two weeks.',
+    });
+    const signed = await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor');
+    expect(signed.statusCode, signed.body).toBe(200);
+  });
+
   it('amends into a new version; the signed one is superseded only when the amendment is signed', async () => {
     const id = await intervention();
     const v1 = await openNote(id);

@@ -19,7 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { ProcedureNote, ProcedureNoteStatus } from '@pathwell/contracts/procedure-notes';
+import { unfilledPlaceholders, type ProcedureNote, type ProcedureNoteStatus } from '@pathwell/contracts/procedure-notes';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api-client';
@@ -208,10 +208,12 @@ function DraftEditor({ note, onChanged }: { note: ProcedureNote; onChanged: (not
   const [problem, setProblem] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
   const dirty = body !== note.body;
+  const unfilled = unfilledPlaceholders(body);
 
   const failed = (failure: unknown) => {
     const field = failure instanceof ApiError ? failure.fields.body : undefined;
-    if (field) setFieldError(translateValidation(field) ?? field);
+    // The server's message names what is left to write ("Indication, Description"); the key alone does not.
+    if (field) setFieldError((failure as ApiError).serverMessage ?? translateValidation(field) ?? field);
     else setProblem(errorText(failure));
   };
   const save = useMutation({
@@ -279,6 +281,11 @@ function DraftEditor({ note, onChanged }: { note: ProcedureNote; onChanged: (not
             ) : null}
           </Group>
         </Group>
+        {unfilled.length > 0 ? (
+          <Text size="sm" c="orange.9" data-testid="procedure-note-unfilled">
+            {t('editor.unfilled', { names: unfilled.join(', ') })}
+          </Text>
+        ) : null}
         {note.canSign ? null : (
           <Text size="sm" c="dimmed" data-testid="procedure-note-cannot-sign">
             {t('editor.cannotSign')}

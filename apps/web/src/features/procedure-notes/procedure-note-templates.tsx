@@ -26,6 +26,7 @@ import { ADMIN_GROUP_MENU_PATH, findManagedList } from '@pathwell/contracts/mana
 import {
   procedureNoteKinds,
   procedureNotePlaceholders,
+  PROVIDER_FILL_IN,
   procedureNoteTemplateInputSchema,
   type ProcedureNoteKind,
   type ProcedureNoteTemplate,
@@ -201,6 +202,9 @@ function TemplateForm({ template, onDone }: { template: ProcedureNoteTemplate | 
           </Text>
           <Text size="xs" c="dimmed">
             {t('templates.placeholdersHelp')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('templates.fillInHelp', { marker: PROVIDER_FILL_IN })}
           </Text>
           <Group gap={6} role="group" aria-labelledby="placeholder-label" data-testid="template-placeholders">
             {procedureNotePlaceholders.map((placeholder) => (

@@ -165,6 +165,42 @@ describe('procedure note page', () => {
     expect(screen.getByRole('button', { name: 'Amend' })).toBeInTheDocument();
   });
 
+  it('names the parts still to be completed, and shows the server refusing to sign them (issue #24)', async () => {
+    const unfinished = 'Indication:\n[to be completed by the provider]\n\nDescription:\n[to be completed by the provider]';
+    fakeApi([
+      { method: 'POST', path: '/api/procedurenotes', status: 201, body: note({ body: unfinished }) },
+      {
+        method: 'POST',
+        path: `/api/procedurenotes/${noteId}/sign`,
+        status: 400,
+        body: {
+          error: 'Complete the note before signing it; still to be written: Indication, Description',
+          code: 'VALIDATION',
+          messageKey: 'procedureNoteUnfilled',
+          params: { names: 'Indication, Description' },
+          fields: { body: 'placeholdersUnfilled' },
+        },
+      },
+    ]);
+    renderEditor();
+    expect(await screen.findByTestId('procedure-note-unfilled')).toHaveTextContent(
+      'Still to be completed before signing: Indication, Description',
+    );
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Sign' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Sign this note?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Sign' }));
+    expect(
+      await screen.findByText('Complete the note before signing it; still to be written: Indication, Description'),
+    ).toBeInTheDocument();
+    expect(screen.getByTestId('procedure-note-body')).toHaveAttribute('aria-invalid', 'true');
+
+    const body = screen.getByTestId('procedure-note-body');
+    await user.clear(body);
+    await user.type(body, 'Indication: lumbar radicular pain');
+    expect(screen.queryByTestId('procedure-note-unfilled')).not.toBeInTheDocument();
+  });
+
   it('is read-only once signed, amends into a new draft version, and lists the versions', async () => {
     const amended = note({
       id: v2Id,
