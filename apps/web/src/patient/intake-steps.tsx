@@ -10,6 +10,7 @@ import {
   type VasScores,
 } from '@pathwell/contracts/intake';
 import { bodyMapProblems, type BodyMap } from '@pathwell/contracts/body-map';
+import type { IntakeOnFile } from '@pathwell/contracts/intake-record';
 import { intakeApi } from './api';
 import { BodyMapInput } from './body-map';
 import { hasSecondaryInsurance } from './insurance-text';
@@ -199,13 +200,20 @@ function ErrorSummary({ errors }: { errors: FieldErrors }) {
 export function PaperworkStep(props: StepProps) {
   const { t } = useTranslation('intake');
   const { view, language } = props;
+  const onFile = (view as IntakeView & { onFile?: IntakeOnFile | null }).onFile ?? null;
+  const [prefilled] = useState(
+    () =>
+      view.saved.paperwork === null &&
+      Boolean(onFile?.email || onFile?.streetAddress1 || onFile?.phones?.length || onFile?.contacts?.length || onFile?.primaryInsurance),
+  );
   const draft = useStepDraft<Paperwork>({
     token: props.token,
     accessToken: props.accessToken,
     slug: 'paperwork',
     language,
     saved: view.saved.paperwork,
-    initial: { preferredLanguage: language, phones: [], contacts: [] },
+    // What the clinic has on file (sent only past the identity check), to confirm or correct (issue #24 §4).
+    initial: { phones: [], contacts: [], ...onFile, preferredLanguage: language },
     onGone: props.onGone,
     onSessionEnded: props.onSessionEnded,
   });
@@ -244,6 +252,11 @@ export function PaperworkStep(props: StepProps) {
         void draft.finish().then((ok) => ok && props.onFinished());
       }}
     >
+      {prefilled ? (
+        <p className="pw-hint" data-testid="paperwork-on-file">
+          {t('paperwork.onFile')}
+        </p>
+      ) : null}
       <Section title={t('paperwork.contact')}>
         <TextField
           label={t('paperwork.email')}

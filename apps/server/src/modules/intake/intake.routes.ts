@@ -17,14 +17,12 @@ import {
   insuranceCardSideSchema,
   intakeSaveResponseSchema,
   intakeStepSaves,
-  intakeViewSchema,
   onePagerQuerySchema,
   onePagerSchema,
   patientCheckInResponseSchema,
   selfCheckInParamsSchema,
   selfCheckInSchema,
   selfCheckInStateSchema,
-  staffIntakeSchema,
   type IntakeStepSlug,
 } from '@pathwell/contracts/intake';
 import {
@@ -42,6 +40,9 @@ import * as cards from './insurance-cards.service';
 import * as staffIntake from './intake-staff.service';
 import { onePager } from './one-pager.service';
 import * as selfCheckIn from './self-check-in.service';
+import * as intakeRecord from './intake-details.service';
+import { intakeRecordRoutes } from './intake-record.routes';
+import { intakeViewWithRecordSchema, staffIntakeDetailSchema } from '@pathwell/contracts/intake-record';
 
 const errors = linkRouteErrors;
 const staff = { roles: staffRoles };
@@ -61,7 +62,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'The intake: steps, what is saved, the options the clinic set',
       params: tokenParams,
-      response: { 200: intakeViewSchema, ...errors },
+      response: { 200: intakeViewWithRecordSchema, ...errors },
     },
     handler: async (request) =>
       intake.intakeView(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
@@ -273,10 +274,11 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       tags,
       summary: "A patient's intakes, newest appointment first, with answers, forms and consents",
       params: z.object({ id: idSchema }),
-      response: { 200: z.array(staffIntakeSchema), ...errors },
+      response: { 200: z.array(staffIntakeDetailSchema), ...errors },
     },
-    handler: async (request) => staffIntake.patientIntakes(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => intakeRecord.patientIntakeDetails(requireSignedIn(request.ctx), request.params.id),
   });
+  await intakeRecordRoutes(fastify);
 
   app.get('/api/patientappointments/one-pager', {
     config: staff,

@@ -65,6 +65,8 @@ import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap
 import { defaultAgreement } from './intake-documents';
 import { isDrawableSignature } from './consent-pdf';
 import { cardSidesOf } from './insurance-cards.service';
+import { fillBlanks, onFileFor } from './intake-record.service';
+import type { IntakeViewWithRecord } from '@pathwell/contracts/intake-record';
 import { refuseTransition } from '../appointments/appointment-status';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
@@ -256,7 +258,11 @@ export function savedAnswers(entries: EntryRow[]): IntakeView['saved'] {
   };
 }
 
-export async function intakeView(ctx: ServiceContext, token: string, bearer: string | undefined): Promise<IntakeView> {
+export async function intakeView(
+  ctx: ServiceContext,
+  token: string,
+  bearer: string | undefined,
+): Promise<IntakeViewWithRecord> {
   return ctx.db.transaction(async (tx) => {
     const link = await findIntakeLink(tx, token);
     requireAccess(link, bearer);
@@ -306,6 +312,8 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
         checkedIn: appointment.status === AppointmentStatus.Checking_In,
       },
       insuranceCards: plan.steps.includes(1) ? await cardSidesOf(tx, link.id) : [],
+      // Past the identity check only (requireAccess above): what the clinic has, for the patient to confirm or correct.
+      onFile: plan.steps.includes(1) ? await onFileFor(tx, link.instanceId, link.patientId) : null,
     };
   });
 }
@@ -497,43 +505,12 @@ const clinicDay = (settings: SettingsMap, instant: Date) => clinicIsoDate(instan
 async function applyPaperwork(ctx: ServiceContext, tx: Database, link: LinkRow, paperwork: Paperwork, language: FormLanguage) {
   const settings = await readSettings(tx, link.instanceId);
   const now = new Date();
-  // The extended answers stay with the intake: the record's extended fields are coded list items.
+  // What the record lacks is filled; anything that differs waits for staff (decision 0056).
+  const filled = await fillBlanks(tx, link.instanceId, link.patientId, paperwork);
   await tx
     .update(patients)
-    .set({
-      ...(paperwork.email ? { email: paperwork.email } : {}),
-      streetAddress1: paperwork.streetAddress1 || null,
-      streetAddress2: paperwork.streetAddress2 || null,
-      city: paperwork.city || null,
-      state: paperwork.state || null,
-      zip: paperwork.zip || null,
-      ...(paperwork.preferredLanguage ? { preferredLanguage: paperwork.preferredLanguage } : {}),
-      agreementSignedDate: clinicDay(settings, now),
-      updatedAt: now,
-    })
+    .set({ agreementSignedDate: clinicDay(settings, now), updatedAt: now })
     .where(and(eq(patients.id, link.patientId), eq(patients.instanceId, link.instanceId)));
-  const phoneTypeCodes = { MOBILE: 7, HOME: 1, WORK: 2 } as const;
-  for (const phone of paperwork.phones ?? []) {
-    const type = phoneTypeCodes[phone.type];
-    const digits = phone.number.replace(/\D/g, '').slice(-10);
-    await tx
-      .delete(patientPhoneNumbers)
-      .where(
-        and(
-          eq(patientPhoneNumbers.instanceId, link.instanceId),
-          eq(patientPhoneNumbers.patientId, link.patientId),
-          eq(patientPhoneNumbers.phoneType, type),
-        ),
-      );
-    await tx.insert(patientPhoneNumbers).values({
-      instanceId: link.instanceId,
-      patientId: link.patientId,
-      phoneType: type,
-      number: phone.number,
-      digits,
-      isPrimary: type === 7,
-    });
-  }
   const signature = paperwork.agreementSignature!;
   const days = numberSetting(settings, 'consentExpiration');
   await tx
@@ -558,7 +535,9 @@ async function applyPaperwork(ctx: ServiceContext, tx: Database, link: LinkRow, 
     patientActivity(ctx, link, 'Intake Information', 'Updated', {
       type: 'patient',
       id: link.patientId,
-      description: 'Patient completed new-patient paperwork and signed the agreement',
+      description: `Patient completed new-patient paperwork and signed the agreement${
+        filled.length > 0 ? `; filled where the record was empty: ${filled.join(', ')}` : ''
+      }`,
     }),
   );
 }
