@@ -651,7 +651,7 @@ export const medicationUnits: EnumOption[] = [
 ];
 
 /**
- * What kind of medicine an entry of the clinic's medicines list is (decision 0054): one the patient takes
+ * What kind of medicine an entry of the clinic's medicines list is (decision 0062): one the patient takes
  * (tablets, patches, liquids: the Medicines card and MME) or an injectable given during a procedure
  * (the procedure record's "medicines given"). An entry stored before kinds existed is `prescription`.
  */

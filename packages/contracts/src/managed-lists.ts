@@ -160,7 +160,7 @@ export const managedLists: readonly ManagedListDefinition[] = [
     titleKey: 'menu:medicines',
     attributes: z
       .object({
-        /** Taken by the patient, or an injectable given in procedures (decision 0054). */
+        /** Taken by the patient, or an injectable given in procedures (decision 0062). */
         kind: oneOf(medicineKinds).default('prescription'),
         /** For an injectable, its concentration (mg/mL, %…). */
         strength: optionalNumber(0.0001, 100_000),
@@ -178,7 +178,7 @@ export const managedLists: readonly ManagedListDefinition[] = [
         if (value.isOpioid && !value.mmeNotConverted && value.mmeConversionFactor === undefined) {
           context.addIssue({ code: 'custom', path: ['mmeConversionFactor'], message: 'mmeFactorRequired' });
         }
-        // The CDC table converts a patch from its rate only (decision 0039 as amended by 0054).
+        // The CDC table converts a patch from its rate only (decision 0039 as amended by 0062).
         if (
           transdermalUnitWrong({ isOpioid: value.isOpioid, unit: String(value.unit ?? ''), route: String(value.route ?? '') })
         ) {
