@@ -585,7 +585,8 @@ describe('patient side', () => {
 
     const retry = await open('POST', `/api/patient-links/${link.token}/submit`, body, access);
     expect(retry.statusCode).toBe(200);
-    expect(retry.json()).toEqual({ message: FORM_RESPONSE_ADDED, responseId });
+    // Item 9 is answered above 0 here: the retry, like the first answer, asks for crisis resources.
+    expect(retry.json()).toEqual({ message: FORM_RESPONSE_ADDED, responseId, crisisResources: true });
 
     const rows = await t.db.select().from(formResponses).where(eq(formResponses.linkId, link.id));
     expect(rows).toHaveLength(1);
