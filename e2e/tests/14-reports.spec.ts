@@ -6,7 +6,8 @@ import { signIn, waitForQuietNetwork } from './helpers';
 /**
  * Issue #14 (decisions 0043–0048): an admin asks the data sandbox how patients' ODI moved after a lumbar
  * injection in the last year, drills into the patients behind a point and exports them to Excel; a doctor
- * opens the patient spotlight and downloads a patient's one-page PDF.
+ * opens the patient spotlight and downloads a patient's one-page PDF. Both pages state how days are counted
+ * and how an improvement is signed (issue #24 §1, decision 0060).
  */
 
 const mdy = (date: Date) =>
@@ -27,6 +28,7 @@ test('an admin charts ODI after a lumbar injection in the last year, drills into
   await page.goto('/reports/summary');
   await expect(page.getByRole('heading', { name: 'Data sandbox' })).toBeVisible();
   await expect(page.getByText('Choose what to look at')).toBeVisible();
+  await expect(page.getByTestId('report-conventions')).toContainText("Days are the clinic's calendar days");
 
   await choose(page, page.getByRole('combobox', { name: 'Outcome forms' }), /Oswestry|ODI/);
   await page.getByTestId('sandbox-anchor').getByText('A procedure').click();
@@ -80,6 +82,9 @@ test('a doctor opens the patient spotlight and downloads a patient PDF', async (
   await expect(page.getByRole('heading', { name: 'Patient spotlight' })).toBeVisible();
   const pdfButton = page.getByRole('button', { name: /^PDF for / }).first();
   await expect(pdfButton).toBeVisible({ timeout: 20_000 });
+  // One sign for a change on every report (decision 0060): the column is the improvement, and the page says so.
+  await expect(page.getByRole('columnheader', { name: 'Improvement' })).toBeVisible();
+  await expect(page.getByTestId('report-conventions')).toContainText('Positive means better, negative means worse');
   await waitForQuietNetwork(page);
   await expectAccessibleAndFitting(page, 'patient spotlight');
 

@@ -3,6 +3,7 @@ import {
   clinicDayEnd,
   clinicDayStart,
   clinicDayStartAfter,
+  clinicDaysBetween,
   clinicIsoDate,
   clinicMdy,
   clinicTimeZoneOf,
@@ -73,5 +74,21 @@ describe('clinic time follows daylight saving', () => {
     expect(clinicTimeZoneOf('', 3)).toBe('Etc/GMT-3');
     expect(clinicTimeZoneOf('Nowhere/Special', 5.5)).toBe('UTC');
     expect(clinicTimeZoneOf(undefined, null)).toBe('UTC');
+  });
+});
+
+describe('clinic days between two instants (decision 0060)', () => {
+  it('counts calendar days in the clinic, not 24-hour periods', () => {
+    // A visit at 09:00 and an answer at 22:30 seven clinic days later: 7 days 13.5 hours, still day +7.
+    expect(clinicDaysBetween(new Date('2011-01-10T15:00:00Z'), new Date('2011-01-18T04:30:00Z'), CHICAGO)).toBe(7);
+    // A baseline at 20:00 and a follow-up at 08:00 on the 28th clinic day: 27.5 periods, 28 days.
+    expect(clinicDaysBetween(new Date('2011-01-04T02:00:00Z'), new Date('2011-01-31T14:00:00Z'), CHICAGO)).toBe(28);
+    // The same two instants are one UTC day apart but the same clinic day.
+    expect(clinicDaysBetween(new Date('2011-01-10T15:00:00Z'), new Date('2011-01-11T05:00:00Z'), CHICAGO)).toBe(0);
+    expect(clinicDaysBetween(new Date('2011-01-31T14:00:00Z'), new Date('2011-01-04T02:00:00Z'), CHICAGO)).toBe(-28);
+  });
+
+  it('is whole across a daylight-saving change (a 23-hour day)', () => {
+    expect(clinicDaysBetween(new Date('2025-03-08T18:00:00Z'), new Date('2025-03-10T05:30:00Z'), CHICAGO)).toBe(2);
   });
 });

@@ -149,3 +149,14 @@ export function clinicIsoDate(instant: Date | number, timeZone: string): string 
   const clock = clinicClock(instant, timeZone);
   return `${clock.year}-${pad(clock.month)}-${pad(clock.day)}`;
 }
+
+/**
+ * Whole days from `earlier` to `later` on the clinic's calendar (negative when `later` is on an earlier
+ * day): what every report means by "N days after" (decision 0060), never 24-hour periods. The SQL twin is
+ * `clinicDaysBetween` in apps/server/src/modules/reports/clinic-day.ts.
+ */
+export function clinicDaysBetween(earlier: Date | number, later: Date | number, timeZone: string): number {
+  const from = clinicClock(earlier, timeZone);
+  const to = clinicClock(later, timeZone);
+  return Math.round((Date.UTC(to.year, to.month - 1, to.day) - Date.UTC(from.year, from.month - 1, from.day)) / 86_400_000);
+}

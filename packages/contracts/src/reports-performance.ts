@@ -15,7 +15,10 @@ export type PerformanceMeasureKey = (typeof performanceMeasureKeys)[number];
 /** The published presets 1–9 of `dateFilterPresets`; 10 (tomorrow) and 11 (fixed date) belong to the appointment list. */
 export const performanceDatePresets = [1, 2, 3, 4, 5, 6, 7, 8, 9] as const satisfies readonly DateFilterPresetValue[];
 
-/** Days around the new-patient visit in which a baseline response counts (decision 0046). */
+/**
+ * Clinic days around the new-patient visit's clinic day in which a baseline response counts (decision 0046).
+ * Every day span here counts the clinic's calendar days, never 24-hour periods (decision 0060).
+ */
 export const BASELINE_PRO_DAYS_BEFORE = 30;
 export const BASELINE_PRO_DAYS_AFTER = 7;
 /** A follow-up needs a first response at least this long before the window ends … */
@@ -76,7 +79,10 @@ export const performanceMeasureSchema = z.object({
   exclusions: count,
   /** numerator / denominator, 0–1; null when the denominator is 0. */
   rate: z.number().nullable(),
-  /** painChange only: change in visit pain (latest − baseline; negative = less pain) over the denominator. */
+  /**
+   * painChange only: the improvement in visit pain (first − latest, positive = less pain; decision 0060) over
+   * the denominator.
+   */
   median: z.number().nullable().optional(),
   q1: z.number().nullable().optional(),
   q3: z.number().nullable().optional(),
@@ -138,8 +144,11 @@ export const performancePatientSchema = z.object({
   /** What met (or would meet) the measure: baseline response, follow-up response, latest response or visit. */
   followAt: z.string().nullable(),
   latestScore: z.number().nullable(),
-  /** mcidImprovement: improvement in the direction of better health; painChange: latest − baseline. */
-  change: z.number().nullable(),
+  /**
+   * mcidImprovement and painChange: how much better the latest score is than the first, positive = better
+   * whatever the instrument's direction (decision 0060); null for the other measures.
+   */
+  improvement: z.number().nullable(),
 });
 export type PerformancePatient = z.infer<typeof performancePatientSchema>;
 

@@ -17,7 +17,7 @@ export const PAIN_MCID = {
   source: 'Farrar JT et al., Pain 2001;94:149–158 (2 points on the 0–10 scale)',
 } as const;
 
-/** A follow-up counts as "latest" only this many days or more after the baseline (decision 0045). */
+/** A follow-up counts as "latest" only this many clinic days or more after the baseline's (decisions 0045, 0060). */
 export const SPOTLIGHT_FOLLOW_UP_DAYS = 28;
 export const SPOTLIGHT_FACTOR_MIN = 0.5;
 export const SPOTLIGHT_FACTOR_MAX = 10;
@@ -71,10 +71,14 @@ export const spotlightRowSchema = z.object({
   referringProvider: z.string().nullable(),
   baseline: scorePoint,
   latest: scorePoint,
-  /** latest − baseline, in the measure's points (negative is better when lower is better). */
-  change: z.number(),
-  /** Improvement in multiples of the MCID, positive = better whatever the direction. */
-  changeInMcids: z.number(),
+  /**
+   * How much better the latest score is than the baseline, in the measure's points: baseline − latest when
+   * lower is better (pain, ODI, NDI), latest − baseline when higher is better; positive = better, negative =
+   * worse. The one sign convention of every report (decision 0060).
+   */
+  improvement: z.number(),
+  /** `improvement` in multiples of the MCID (same sign). */
+  improvementInMcids: z.number(),
   /** Procedures and injections performed from the baseline day to the latest day, oldest first. */
   procedures: z.array(spotlightProcedureSchema),
   successStoryShared: z.boolean(),

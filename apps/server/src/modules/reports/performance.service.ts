@@ -21,6 +21,7 @@ import { doctorScope, reportReader, type SignedInContext } from '../../context';
 import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
 
 /**
@@ -52,18 +53,20 @@ interface Scope {
   instanceId: string;
   doctorId: string | null;
   window: DateWindow;
+  timeZone: string;
 }
-
-const days = (count: number) => sql`make_interval(days => ${count}::int)`;
 const isoOf = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * The CTEs every statement shares, ending in `facts(measure, form_code, patient_id, excluded, met,
- * score_form, anchor_at, first_score, follow_at, latest_score, change)`: one row per patient counted
+ * score_form, anchor_at, first_score, follow_at, latest_score, improvement)`: one row per patient counted
  * in a measure's population (its denominator before exclusions); `form_code` is set only on the
- * per-form MCID rows.
+ * per-form MCID rows. Every "N days" is N clinic days (decision 0060, `clinic-day.ts`); every improvement is
+ * positive when the patient is better.
  */
-function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
+function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
+  /** The first instant of the clinic day `count` days after the instant's clinic day. */
+  const dayAfter = (instant: SQL, count: number) => clinicDayStartAfter(instant, count, timeZone);
   const from = window.from.toISOString();
   const to = window.to.toISOString();
   const forms = mcidForms();
@@ -123,7 +126,8 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
     -- completed visit ever: the first one in the window when none came before it).
     baseline_visit as materialized (
       select v.patient_id, v.excluded, v.starts_at,
-             v.starts_at - ${days(BASELINE_PRO_DAYS_BEFORE)} as pro_from, v.starts_at + ${days(BASELINE_PRO_DAYS_AFTER)} as pro_to
+             ${dayAfter(sql`v.starts_at`, -BASELINE_PRO_DAYS_BEFORE)} as pro_from,
+             ${dayAfter(sql`v.starts_at`, BASELINE_PRO_DAYS_AFTER + 1)} as pro_until
         from (
           select s.patient_id, s.excluded, case when earlier.visit then s.first_new else s.first_win end as starts_at
             from seen s
@@ -143,7 +147,7 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
           select x.form_code, x.submitted_at, x.headline_score
             from form_responses x
            where x.instance_id = ${instanceId} and x.patient_id = b.patient_id and x.form_code is not null
-             and x.submitted_at >= b.pro_from and x.submitted_at <= b.pro_to
+             and x.submitted_at >= b.pro_from and x.submitted_at < b.pro_until
            order by x.submitted_at, x.form_code
            limit 1
         ) r on true
@@ -152,7 +156,7 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
     -- and a second response of the same form 30+ days after the first, submitted in the window.
     first_pro as materialized (
       select s.patient_id, s.excluded, r.form_code, r.submitted_at, r.headline_score,
-             greatest(r.submitted_at + ${days(FOLLOW_UP_MIN_DAYS)}, ${from}::timestamptz) as follow_from
+             greatest(${dayAfter(sql`r.submitted_at`, FOLLOW_UP_MIN_DAYS)}, ${from}::timestamptz) as follow_from
         from seen s
         join lateral (
           select x.form_code, x.submitted_at, x.headline_score
@@ -161,7 +165,8 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
            order by x.submitted_at, x.form_code
            limit 1
         ) r on true
-       where r.submitted_at <= ${to}::timestamptz - ${days(FOLLOW_UP_FIRST_DAYS_BEFORE_END)}
+       -- At least 60 clinic days before the window's last day: before the clinic day 60 days before its end.
+       where r.submitted_at < ${dayAfter(sql`${to}::timestamptz`, -FOLLOW_UP_FIRST_DAYS_BEFORE_END)}
     ),
     follow_up as (
       select f.patient_id, f.excluded, f.form_code, f.submitted_at as anchor_at, f.headline_score as first_score,
@@ -196,7 +201,7 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
            order by x.submitted_at
            limit 1
         ) b on true
-       where l.submitted_at >= b.submitted_at + ${days(MCID_FOLLOW_UP_MIN_DAYS)}
+       where l.submitted_at >= ${dayAfter(sql`b.submitted_at`, MCID_FOLLOW_UP_MIN_DAYS)}
     ),
     -- Measure 4: first completed visit with pain ever, and the latest one in the window after it.
     pain as (
@@ -214,7 +219,7 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
     facts as (
       select 'baselinePro'::text as measure, null::smallint as form_code, patient_id, submitted_at is not null as met,
              form_code as score_form, anchor_at, null::numeric as first_score, submitted_at as follow_at,
-             headline_score as latest_score, null::numeric as change, excluded
+             headline_score as latest_score, null::numeric as improvement, excluded
         from baseline_pro
       union all
       select 'followUpPro', null, patient_id, follow_at is not null, form_code, anchor_at, first_score, follow_at,
@@ -234,7 +239,7 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
       ) overall
       union all
       select 'painChange', null, patient_id, first_score - latest_score >= ${PAIN_MCID_POINTS}, null, anchor_at,
-             first_score, follow_at, latest_score, latest_score - first_score, excluded
+             first_score, follow_at, latest_score, first_score - latest_score, excluded
         from pain
     )`;
 }
@@ -242,7 +247,7 @@ function factsCtes({ instanceId, doctorId, window }: Scope): SQL {
 async function scopeOf(ctx: SignedInContext, filter: PerformanceFilterParsed, now = new Date()) {
   const timeZone = await clinicTimeZone(reportReader(ctx), ctx.instanceId);
   const window = appointmentDateWindow(filter, now, timeZone);
-  const scope: Scope = { instanceId: ctx.instanceId, doctorId: doctorScope(ctx, filter.doctorId), window };
+  const scope: Scope = { instanceId: ctx.instanceId, doctorId: doctorScope(ctx, filter.doctorId), window, timeZone };
   return { scope, timeZone };
 }
 
@@ -271,13 +276,14 @@ export async function performanceReport(ctx: SignedInContext, filter: Performanc
            count(*) filter (where not excluded)::int as denominator,
            count(*) filter (where excluded)::int as exclusions,
            -- The quartiles are reported for the pain change only: computed there alone, so the counts need no sort.
+           -- Improvement, first − latest: positive = less pain (decision 0060).
            max(q.median) as median, max(q.q1) as q1, max(q.q3) as q3
       from facts
       left join (
         select 'painChange'::text as of,
-               (percentile_cont(0.5) within group (order by latest_score - first_score))::float8 as median,
-               (percentile_cont(0.25) within group (order by latest_score - first_score))::float8 as q1,
-               (percentile_cont(0.75) within group (order by latest_score - first_score))::float8 as q3
+               (percentile_cont(0.5) within group (order by first_score - latest_score))::float8 as median,
+               (percentile_cont(0.25) within group (order by first_score - latest_score))::float8 as q1,
+               (percentile_cont(0.75) within group (order by first_score - latest_score))::float8 as q3
           from pain where not excluded
       ) q on q.of = facts.measure
      group by measure, form_code`)) as unknown as { rows: AggregateRow[] };
@@ -343,7 +349,7 @@ interface PatientRow {
   first_score: number | null;
   follow_at: string | null;
   latest_score: number | null;
-  change: number | null;
+  improvement: number | null;
 }
 
 /** POST /api/reports/patientsperformancemeasure/patients: the patients behind one count, paged by name. */
@@ -376,7 +382,7 @@ export async function performancePatients(
       left join lateral (
         select m.patient_id, m.first_name, m.middle_name, m.last_name, m.date_of_birth, m.doctor, m.excluded, m.met,
                m.score_form::int as score_form, ${isoOf(sql`m.anchor_at`)} as anchor_at, m.first_score::float8 as first_score,
-               ${isoOf(sql`m.follow_at`)} as follow_at, m.latest_score::float8 as latest_score, m.change::float8 as change
+               ${isoOf(sql`m.follow_at`)} as follow_at, m.latest_score::float8 as latest_score, m.improvement::float8 as improvement
           from matched m
          order by lower(m.last_name), lower(m.first_name), m.patient_id
          limit ${request.pageSize} offset ${request.pageNumber * request.pageSize}
@@ -404,7 +410,7 @@ export async function performancePatients(
       firstScore: numberOrNull(row.first_score),
       followAt: row.follow_at,
       latestScore: numberOrNull(row.latest_score),
-      change: numberOrNull(row.change),
+      improvement: numberOrNull(row.improvement),
     })),
   };
 }

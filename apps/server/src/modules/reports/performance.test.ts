@@ -234,10 +234,10 @@ describe('POST /api/reports/patientsperformancemeasure', () => {
     ]);
 
     // Pain: first visit pain ever → latest in March: Cruz 8 → 5 (−3), Diaz 6 → 7 (+1), Hill 6 → 2 (−4);
-    // Evans excluded; Adams and Baker have a single visit. Sorted −4, −3, +1: median −3,
-    // q1 = −4 + 0.5 × 1 = −3.5, q3 = −3 + 0.5 × 4 = −1; improved by ≥ 2: Cruz, Hill = 2 / 3.
+    // Evans excluded; Adams and Baker have a single visit. Improvements (first − latest) sorted −1, 3, 4:
+    // median 3, q1 = −1 + 0.5 × 4 = 1, q3 = 3 + 0.5 × 1 = 3.5; improved by ≥ 2: Cruz, Hill = 2 / 3.
     const pain = measureOf(body, 'painChange');
-    expect(pain).toMatchObject({ numerator: 2, denominator: 3, exclusions: 1, n: 3, median: -3, q1: -3.5, q3: -1 });
+    expect(pain).toMatchObject({ numerator: 2, denominator: 3, exclusions: 1, n: 3, median: 3, q1: 1, q3: 3.5 });
     expect(pain.improvedShare).toBeCloseTo(2 / 3, 10);
   });
 
@@ -248,11 +248,11 @@ describe('POST /api/reports/patientsperformancemeasure', () => {
       ['admin', { ...march, doctorId }],
     ] as const) {
       const body = await report(as, filter);
-      // Hill (no doctor) drops out: baseline 2 / 3; pain Cruz −3, Diaz +1: median −1, q1 −2, q3 0.
+      // Hill (no doctor) drops out: baseline 2 / 3; pain improvement Cruz 3, Diaz −1: median 1, q1 0, q3 2.
       expect(measureOf(body, 'baselinePro'), as).toMatchObject({ numerator: 2, denominator: 3, exclusions: 2 });
       expect(measureOf(body, 'followUpPro')).toMatchObject({ numerator: 2, denominator: 3, exclusions: 1 });
       expect(measureOf(body, 'mcidImprovement')).toMatchObject({ numerator: 1, denominator: 2, exclusions: 1 });
-      expect(measureOf(body, 'painChange')).toMatchObject({ numerator: 1, denominator: 2, n: 2, median: -1, q1: -2, q3: 0 });
+      expect(measureOf(body, 'painChange')).toMatchObject({ numerator: 1, denominator: 2, n: 2, median: 1, q1: 0, q3: 2 });
     }
   });
 
@@ -314,7 +314,7 @@ describe('POST /api/reports/patientsperformancemeasure/patients', () => {
       firstScore: null,
       followAt: '2010-03-05T15:00:00.000Z',
       latestScore: 50,
-      change: null,
+      improvement: null,
     });
     expect(page.rows[2]!.doctor).toBeNull();
     const audit = await t.db
@@ -332,7 +332,7 @@ describe('POST /api/reports/patientsperformancemeasure/patients', () => {
       'Lopez',
     ]);
     const ndi = await patientsOf('admin', { measure: 'mcidImprovement', group: 'numerator', formCode: 3 });
-    expect(ndi.rows.map((row) => [row.fullName, row.firstScore, row.latestScore, row.change])).toEqual([
+    expect(ndi.rows.map((row) => [row.fullName, row.firstScore, row.latestScore, row.improvement])).toEqual([
       ['Pat Baker', 30, 15, 15],
       ['Pat Cruz', 40, 28, 12],
     ]);
@@ -343,9 +343,10 @@ describe('POST /api/reports/patientsperformancemeasure/patients', () => {
     ]);
     const first = await patientsOf('admin', { measure: 'painChange', group: 'denominator', pageSize: 2, pageNumber: 0 });
     expect(first.totalRecords).toBe(3);
-    expect(first.rows.map((row) => [row.fullName, row.firstScore, row.latestScore, row.change])).toEqual([
-      ['Pat Cruz', 8, 5, -3],
-      ['Pat Diaz', 6, 7, 1],
+    // Improvement, positive = less pain (decision 0060).
+    expect(first.rows.map((row) => [row.fullName, row.firstScore, row.latestScore, row.improvement])).toEqual([
+      ['Pat Cruz', 8, 5, 3],
+      ['Pat Diaz', 6, 7, -1],
     ]);
     const second = await patientsOf('admin', { measure: 'painChange', group: 'denominator', pageSize: 2, pageNumber: 1 });
     expect(namesOf(second)).toEqual(['Hill']);

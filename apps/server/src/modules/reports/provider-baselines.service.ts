@@ -11,6 +11,7 @@ import { appointments, formResponses, patientLinks, patients, users } from '../.
 import { AppError } from '../../lib/app-error';
 import { appointmentDateWindow } from '../appointments/appointment-dates';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
 
 type Filter = z.output<typeof providerBaselinesFilterSchema>;
@@ -57,7 +58,6 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
   const from = window.from.toISOString();
   const to = window.to.toISOString();
   const doctorId = doctorScope(ctx, filter.doctorId);
-  const followUp = sql`make_interval(days => ${FOLLOW_UP_MIN_DAYS})`;
   const newPatients = newPatientsSql(ctx, from, to, doctorId ? sql`and first_visit.doctor_id = ${doctorId}` : sql``);
 
   await withoutJit(ctx.db);
@@ -109,7 +109,7 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
             from ${appointments} a
            where a.instance_id = ${ctx.instanceId} and a.patient_id = n.patient_id and a.deleted_at is null
              and a.status = ${AppointmentStatus.Completed} and a.pain_score is not null
-             and a.starts_at >= baseline.at + ${followUp}
+             and a.starts_at >= ${clinicDayStartAfter(sql`baseline.at`, FOLLOW_UP_MIN_DAYS, timeZone)}
            order by a.starts_at desc, a.id desc
            limit 1
         ) latest on true
@@ -150,7 +150,7 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
           select r.headline_score as score
             from ${formResponses} r
            where r.instance_id = ${ctx.instanceId} and r.patient_id = b.patient_id and r.form_code = b.form_code
-             and r.headline_score is not null and r.submitted_at >= b.at + ${followUp}
+             and r.headline_score is not null and r.submitted_at >= ${clinicDayStartAfter(sql`b.at`, FOLLOW_UP_MIN_DAYS, timeZone)}
            order by r.submitted_at desc, r.id desc
            limit 1
         ) latest on true

@@ -16,6 +16,7 @@ import { appointments, formResponses, interventions, managedItems, patients } fr
 import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
 
 type TrackerFilter = z.output<typeof referralTrackerFilterSchema>;
@@ -39,14 +40,14 @@ export function mcidValues(): SQL {
 }
 
 /**
- * Improved: any outcome form with an MCID whose latest response, at least FOLLOW_UP_MIN_DAYS after the
- * first, moved the headline score the better way by at least the MCID; or the visit pain score of a
- * completed visit that far after the first completed visit with a score fell by at least
+ * Improved: any outcome form with an MCID whose latest response, at least FOLLOW_UP_MIN_DAYS clinic days
+ * after the first (decision 0060), moved the headline score the better way by at least the MCID; or the
+ * visit pain score of a completed visit that far after the first completed visit with a score fell by at least
  * PAIN_IMPROVEMENT_POINTS (Farrar JT, Young JP, LaMoreaux L, Werth JL, Poole RM. Pain 2001;94:149–158).
  * Scores carry four decimals, so the change is rounded like the result page's (compareHeadlines).
  */
-export function improvedSql(instanceId: string, patientColumn: SQL): SQL {
-  const followUp = sql`make_interval(days => ${FOLLOW_UP_MIN_DAYS})`;
+export function improvedSql(instanceId: string, patientColumn: SQL, timeZone: string): SQL {
+  const followUpAfter = (instant: SQL) => clinicDayStartAfter(instant, FOLLOW_UP_MIN_DAYS, timeZone);
   const response = (order: SQL, extra: SQL) => sql`
     select r.headline_score as score, r.submitted_at as at
       from ${formResponses} r
@@ -68,7 +69,7 @@ export function improvedSql(instanceId: string, patientColumn: SQL): SQL {
         cross join lateral (${response(sql`r.submitted_at, r.id`, sql``)}) first_response
         cross join lateral (${response(
           sql`r.submitted_at desc, r.id desc`,
-          sql`and r.submitted_at >= first_response.at + ${followUp}`,
+          sql`and r.submitted_at >= ${followUpAfter(sql`first_response.at`)}`,
         )}) latest_response
        where round(case when m.higher_is_better then latest_response.score - first_response.score
                         else first_response.score - latest_response.score end, 4) >= m.points
@@ -78,7 +79,7 @@ export function improvedSql(instanceId: string, patientColumn: SQL): SQL {
         from (${visit(sql`a.starts_at, a.id`, sql``)}) first_visit
         cross join lateral (${visit(
           sql`a.starts_at desc, a.id desc`,
-          sql`and a.starts_at >= first_visit.at + ${followUp}`,
+          sql`and a.starts_at >= ${followUpAfter(sql`first_visit.at`)}`,
         )}) latest_visit
        where first_visit.score - latest_visit.score >= ${PAIN_IMPROVEMENT_POINTS}
     )
@@ -150,7 +151,7 @@ function flaggedPatients(ctx: SignedInContext, filter: TrackerFilter, window: Da
                select 1 from ${interventions} v
                 where v.instance_id = ${ctx.instanceId} and v.patient_id = c.id and v.deleted_at is null
              ) as had_procedure,
-             ${improvedSql(ctx.instanceId, sql`c.id`)} as improved,
+             ${improvedSql(ctx.instanceId, sql`c.id`, timeZone)} as improved,
              provider.name as provider_name,
              provider.attributes ->> 'practice' as provider_practice
         from cohort c

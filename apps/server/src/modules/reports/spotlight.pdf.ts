@@ -41,7 +41,7 @@ const LABELS = {
     higherBetter: 'higher is better',
     baseline: 'Baseline',
     latest: 'Latest',
-    change: 'Change',
+    improvement: 'Improvement',
     points: 'points',
     improved: 'improved',
     worse: 'worse',
@@ -76,7 +76,7 @@ const LABELS = {
     higherBetter: 'mayor es mejor',
     baseline: 'Inicial',
     latest: 'Última',
-    change: 'Cambio',
+    improvement: 'Mejoría',
     points: 'puntos',
     improved: 'mejoría',
     worse: 'empeoramiento',
@@ -209,7 +209,8 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
       .fillColor(color)
       .text(number.format(latest.score), arrowX + 30, y + 14, { lineBreak: false });
     const status = improved === null ? labels.unchanged : improved ? labels.improved : labels.worse;
-    const signed = `${change > 0 ? '+' : change < 0 ? '–' : ''}${number.format(Math.abs(change))}`;
+    // One sign in every report (decision 0060): improvement, positive = better, whatever the direction.
+    const signed = `${better > 0 ? '+' : better < 0 ? '–' : ''}${number.format(Math.abs(better))}`;
     doc.font(PDF_FONT.regular).fontSize(10).fillColor(COLORS.text);
     doc.text(
       `${labels.baseline}: ${number.format(baseline.score)} (${mdy(baseline.date)})    ${labels.latest}: ${number.format(latest.score)} (${mdy(latest.date)})`,
@@ -220,7 +221,7 @@ export async function renderSpotlightPdf(input: SpotlightPdfInput, options: { co
     doc
       .font(PDF_FONT.bold)
       .text(
-        `${labels.change}: ${signed} ${labels.points} (${labels.mcidTimes(number.format(Math.abs(better) / input.measure.mcid))}, ${status})`,
+        `${labels.improvement}: ${signed} ${labels.points} (${labels.mcidTimes(number.format(better / input.measure.mcid))}, ${status})`,
         left + 160,
         y + 27,
         { width: width - 174, lineBreak: false },

@@ -10,6 +10,7 @@ import {
   type spotlightPdfQuerySchema,
   type successStorySchema,
 } from '@pathwell/contracts/reports-spotlight';
+import { clinicDaysBetween } from '@pathwell/contracts/clinic-time';
 import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { z } from 'zod';
 import { doctorScope, type SignedInContext } from '../../context';
@@ -21,6 +22,7 @@ import { isDrawableSignature } from '../intake/consent-pdf';
 import { clinicName } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { clinicDayOf, clinicDayStartAfter } from './clinic-day';
 import { renderSpotlightPdf, type SpotlightPdfInput } from './spotlight.pdf';
 
 /** The PDF's chart and table show at most this many scores and procedures (one page). */
@@ -96,7 +98,6 @@ interface SpotlightSqlRow {
   baseline_score: number;
   latest_date: string;
   latest_score: number;
-  change: number;
   improvement: number;
   success_story: string | null;
   shared: boolean;
@@ -141,9 +142,9 @@ export async function patientsSpotlight(
       ),
       -- One pass over the clinic's scores in (patient, time, id) order, as the index holds them: each
       -- row learns its patient's first score (the baseline) and whether it is the patient's last score.
-      -- The latest score at least SPOTLIGHT_FOLLOW_UP_DAYS after the baseline is the last score when that
-      -- one is late enough (times only grow), else there is none. Patient filters apply to the one row
-      -- per patient left (decision 0044, "Performance").
+      -- The latest score at least SPOTLIGHT_FOLLOW_UP_DAYS clinic days after the baseline's clinic day (decision
+      -- 0060) is the last score when that one is late enough (times only grow), else there is none. Patient
+      -- filters apply to the one row per patient left (decision 0044, "Performance").
       ends as (
         select s.patient_id, s.at, s.score,
                first_value(s.at) over w as baseline_at, first_value(s.score) over w as baseline_score,
@@ -155,7 +156,7 @@ export async function patientsSpotlight(
         select e.patient_id, e.baseline_at, e.baseline_score, e.at as latest_at, e.score as latest_score,
                c.first_name, c.middle_name, c.last_name, c.referring_provider_id, c.success_story, c.shared
           from ends e join candidates c on c.id = e.patient_id
-         where e.next_at is null and e.at >= e.baseline_at + ${SPOTLIGHT_FOLLOW_UP_DAYS} * interval '1 day'
+         where e.next_at is null and e.at >= ${clinicDayStartAfter(sql`e.baseline_at`, SPOTLIGHT_FOLLOW_UP_DAYS, timeZone)}
       ),
       matches as (
         select l.*, ${improvement} as improvement from latest l where ${improvement} >= ${threshold}::numeric
@@ -167,11 +168,10 @@ export async function patientsSpotlight(
       )
       select (select count(*) from matches)::int as total,
              pg.patient_id, pg.first_name, pg.middle_name, pg.last_name, rp.name as referring_provider,
-             to_char(pg.baseline_at at time zone ${timeZone}, 'YYYY-MM-DD') as baseline_date,
+             ${clinicDayOf(sql`pg.baseline_at`, timeZone)}::text as baseline_date,
              pg.baseline_score::float8 as baseline_score,
-             to_char(pg.latest_at at time zone ${timeZone}, 'YYYY-MM-DD') as latest_date,
+             ${clinicDayOf(sql`pg.latest_at`, timeZone)}::text as latest_date,
              pg.latest_score::float8 as latest_score,
-             (pg.latest_score - pg.baseline_score)::float8 as change,
              pg.improvement::float8 as improvement,
              pg.success_story, coalesce(pg.shared, false) as shared,
              coalesce(procs.list, '[]'::json) as procedures
@@ -185,8 +185,8 @@ export async function patientsSpotlight(
             from interventions i
             join managed_items mi on mi.id = i.item_id and mi.instance_id = i.instance_id
            where i.instance_id = ${ctx.instanceId} and i.patient_id = pg.patient_id and i.deleted_at is null
-             and i.performed_on between (pg.baseline_at at time zone ${timeZone})::date
-                                    and (pg.latest_at at time zone ${timeZone})::date
+             and i.performed_on between ${clinicDayOf(sql`pg.baseline_at`, timeZone)}
+                                    and ${clinicDayOf(sql`pg.latest_at`, timeZone)}
         ) procs on true
        order by pg.improvement desc, lower(pg.last_name), lower(pg.first_name), pg.patient_id`)) as unknown as {
       rows: SpotlightSqlRow[];
@@ -199,8 +199,8 @@ export async function patientsSpotlight(
       referringProvider: row.referring_provider,
       baseline: { date: row.baseline_date, score: row.baseline_score },
       latest: { date: row.latest_date, score: row.latest_score },
-      change: round(row.change),
-      changeInMcids: round(row.improvement / measure.mcid),
+      improvement: round(row.improvement),
+      improvementInMcids: round(row.improvement / measure.mcid),
       procedures: typeof row.procedures === 'string' ? (JSON.parse(row.procedures) as SpotlightProcedure[]) : row.procedures,
       successStoryShared: row.shared,
       successStory: row.success_story,
@@ -259,11 +259,11 @@ export async function spotlightPdf(
          limit ${PDF_SCORES_LIMIT}
       ),
       span as (
-        select (min(at) at time zone ${timeZone})::date as first_day, (max(at) at time zone ${timeZone})::date as last_day
+        select ${clinicDayOf(sql`min(at)`, timeZone)} as first_day, ${clinicDayOf(sql`max(at)`, timeZone)} as last_day
           from scores
       )
       select
-        (select coalesce(json_agg(json_build_object('date', to_char(at at time zone ${timeZone}, 'YYYY-MM-DD'),
+        (select coalesce(json_agg(json_build_object('date', ${clinicDayOf(sql`at`, timeZone)}::text,
                                                     'score', score::float8, 'at', at) order by at, row_id), '[]'::json)
            from scores) as scores,
         (select coalesce(json_agg(json_build_object('name', x.name, 'performedOn', x.performed_on, 'kind', x.kind)
@@ -288,8 +288,10 @@ export async function spotlightPdf(
     const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
     const scores = parse(row.scores);
     const baselineIndex = scores.length > 0 ? 0 : -1;
-    const followUpFrom = scores[0] ? new Date(scores[0].at).getTime() + SPOTLIGHT_FOLLOW_UP_DAYS * 86_400_000 : Infinity;
-    const latestIndex = scores.findLastIndex((score) => new Date(score.at).getTime() >= followUpFrom);
+    const baselineAt = scores[0] ? new Date(scores[0].at) : null;
+    const latestIndex = baselineAt
+      ? scores.findLastIndex((score) => clinicDaysBetween(baselineAt, new Date(score.at), timeZone) >= SPOTLIGHT_FOLLOW_UP_DAYS)
+      : -1;
     await recordActivity(
       tx,
       staffActivity(ctx, 'Patient Profile', 'Viewed', {

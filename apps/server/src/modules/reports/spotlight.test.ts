@@ -193,14 +193,19 @@ describe('POST /api/reports/patientsspotlight', () => {
       referringProvider: 'Dr. Ada Spotlight',
       baseline: { date: '2026-01-05', score: 8 },
       latest: { date: '2026-02-16', score: 3 },
-      change: -5,
-      changeInMcids: 2.5,
+      improvement: 5,
+      improvementInMcids: 2.5,
       procedures: [{ name: 'Lumbar ESI (spotlight)', performedOn: '2026-01-10', kind: 'injection' }],
       successStoryShared: false,
       successStory: null,
     });
-    expect(page.data[1]).toMatchObject({ change: -4, changeInMcids: 2, procedures: [], referringProvider: 'Dr. Ben Spotlight' });
-    expect(page.data[2]).toMatchObject({ change: -3, changeInMcids: 1.5 });
+    expect(page.data[1]).toMatchObject({
+      improvement: 4,
+      improvementInMcids: 2,
+      procedures: [],
+      referringProvider: 'Dr. Ben Spotlight',
+    });
+    expect(page.data[2]).toMatchObject({ improvement: 3, improvementInMcids: 1.5 });
   });
 
   it('at factor 2 keeps improvements of 4 points or more (p3 exactly at the threshold)', async () => {
@@ -213,9 +218,9 @@ describe('POST /api/reports/patientsspotlight', () => {
     // p3 60 → 30 = 3.0 MCID; p1 50 → 36 = 1.4; p2 got worse.
     const one = await spotlight({ ...mine, formCode: 2 });
     expect(one.measure).toMatchObject({ formCode: 2, mcid: 10, higherIsBetter: false, maximum: 100 });
-    expect(one.data.map((row) => [row.patientId, row.change, row.changeInMcids])).toEqual([
-      [ids.p3, -30, 3],
-      [ids.p1, -14, 1.4],
+    expect(one.data.map((row) => [row.patientId, row.improvement, row.improvementInMcids])).toEqual([
+      [ids.p3, 30, 3],
+      [ids.p1, 14, 1.4],
     ]);
     expect(one.data[1]!.latest).toEqual({ date: '2026-02-09', score: 36 });
     expect(one.data[1]!.procedures.map((procedure) => procedure.performedOn)).toEqual(['2026-01-10']);
@@ -301,8 +306,8 @@ describe('GET /api/patients/patientsspotlightpdf and PATCH hassuccessstorybeensh
     expect(text).toContain('Dr. Ada Spotlight');
     expect(text).toContain('Lumbar ESI (spotlight)');
     expect(text).not.toContain("In the patient's own words");
-    // Baseline 8 on 01/05, latest 3 on 02/16: 5 points better, 2.5 × MCID.
-    expect(text).toContain('5 points (2.5 × MCID, improved)');
+    // Baseline 8 on 01/05, latest 3 on 02/16: 5 points better, 2.5 × MCID, signed as an improvement (decision 0060).
+    expect(text).toContain('Improvement: +5 points (2.5 × MCID, improved)');
     const audit = await t.db
       .select()
       .from(activityLogs)

@@ -22,6 +22,7 @@ import { toCsv } from '../activity/csv';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+import { clinicDayOf } from './clinic-day';
 
 /**
  * The data sandbox (issue #14 §1, decision 0044): the cohort's score over time, every number computed by
@@ -145,7 +146,7 @@ function patientConditions(ctx: SignedInContext, filter: SummaryFilterParsed, se
   for (const term of (filter.patientName ?? '').split(/\s+/).filter(Boolean).slice(0, 8))
     conditions.push(sql`p.search_name like '%' || pathwell_fold(${escapeLike(term)}) || '%'`);
   // The slider's ends are open: 0 is "any age up to", 100 is "100 and older".
-  const age = sql`extract(year from age((now() at time zone ${settings.timeZone})::date, p.date_of_birth))`;
+  const age = sql`extract(year from age(${clinicDayOf(sql`now()`, settings.timeZone)}, p.date_of_birth))`;
   if (filter.ageMin > 0) conditions.push(sql`${age} >= ${filter.ageMin}`);
   if (filter.ageMax < SUMMARY_AGE_MAX) conditions.push(sql`${age} <= ${filter.ageMax}`);
   if (settings.showBmi && filter.bmiMin != null && filter.bmiMax != null)
@@ -207,7 +208,7 @@ function sandboxQuery(ctx: SignedInContext, filter: SummaryFilterParsed, setting
   );
   const deployed = (column: SQL) =>
     filter.postDeploymentAppointments && settings.deploymentDay
-      ? sql` and (${column} at time zone ${tz})::date >= ${settings.deploymentDay}::date`
+      ? sql` and ${clinicDayOf(column, tz)} >= ${settings.deploymentDay}::date`
       : sql``;
   const startDay = filter.startDate ? mdyToIso(filter.startDate) : null;
   const endDay = filter.endDate ? mdyToIso(filter.endDate) : null;
@@ -223,13 +224,13 @@ function sandboxQuery(ctx: SignedInContext, filter: SummaryFilterParsed, setting
     const from = firstScore && startDay ? sql` and day >= ${startDay}::date` : sql``;
     const rows =
       entry.formCode === null
-        ? sql`select a.patient_id, a.starts_at as at, (a.starts_at at time zone ${tz})::date as day,
+        ? sql`select a.patient_id, a.starts_at as at, ${clinicDayOf(sql`a.starts_at`, tz)} as day,
                      a.pain_score::float8 * ${entry.factor}::float8 as score
                 from appointments a
                where a.instance_id = ${clinic} and a.deleted_at is null and a.status = ${COMPLETED}
                  and a.pain_score is not null${deployed(sql`a.starts_at`)}
                order by a.patient_id, a.starts_at`
-        : sql`select r.patient_id, r.submitted_at as at, (r.submitted_at at time zone ${tz})::date as day,
+        : sql`select r.patient_id, r.submitted_at as at, ${clinicDayOf(sql`r.submitted_at`, tz)} as day,
                      r.headline_score::float8 * ${entry.factor}::float8 as score
                 from form_responses r
                where r.instance_id = ${clinic} and r.form_code = ${entry.formCode} and r.headline_score is not null${deployed(sql`r.submitted_at`)}
@@ -250,7 +251,7 @@ function sandboxQuery(ctx: SignedInContext, filter: SummaryFilterParsed, setting
     rand
       ? sql`(select r.headline_score from form_responses r
               where r.instance_id = ${clinic} and r.patient_id = ${patient} and r.form_code = ${RAND_FORM}
-                and r.headline_score is not null and (r.submitted_at at time zone ${tz})::date <= ${week0}
+                and r.headline_score is not null and ${clinicDayOf(sql`r.submitted_at`, tz)} <= ${week0}
               order by r.submitted_at desc limit 1) between ${rand[0]} and ${rand[1]}`
       : sql`true`;
 

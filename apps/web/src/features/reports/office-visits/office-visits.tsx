@@ -30,6 +30,7 @@ import {
 import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
 import { ReportState } from '../shared/report-state';
 import { OFFICE_VISITS, officeVisitsQueries } from './office-visits.api';
+import { ReportConventions } from '../shared/report-conventions';
 
 type Draft = PeriodDraft & { appointmentTypeIds: string[] };
 type Run = { filter: OfficeVisitsFilterInput; id: number };
@@ -110,6 +111,7 @@ export function OfficeVisits() {
           </Button>
         }
       />
+      <ReportConventions improvement={false} />
       {exportError ? <ErrorAlert testId="visits-export-error">{exportError}</ErrorAlert> : null}
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">

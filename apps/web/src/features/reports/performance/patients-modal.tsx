@@ -70,7 +70,7 @@ export function PatientsModal({
     { key: 'first', header: t('patients.columns.firstScore'), cell: (row) => number(row.firstScore) },
     { key: 'follow', header: t(`measures.${measure}.follow`), cell: (row) => date(row.followAt) },
     { key: 'latest', header: t('patients.columns.latestScore'), cell: (row) => number(row.latestScore) },
-    { key: 'change', header: t('patients.columns.change'), cell: (row) => number(row.change) },
+    { key: 'improvement', header: t('patients.columns.improvement'), cell: (row) => number(row.improvement) },
     {
       key: 'met',
       header: t('patients.columns.met'),

@@ -24,6 +24,7 @@ import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDr
 import { ReportState } from '../shared/report-state';
 import { performanceQueries } from './performance.api';
 import { formName, PatientsModal, type PatientsTarget } from './patients-modal';
+import { ReportConventions } from '../shared/report-conventions';
 
 type Run = { filter: PerformanceFilter; id: number };
 
@@ -86,6 +87,7 @@ export function PerformanceMeasures() {
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />
+      <ReportConventions />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
           <DateRangeFields

@@ -24,9 +24,9 @@ const report: PerformanceReport = {
       denominator: 3,
       exclusions: 1,
       rate: 2 / 3,
-      median: -3,
-      q1: -3.5,
-      q3: -1,
+      median: 3,
+      q1: 1,
+      q3: 3.5,
       n: 3,
       improvedShare: 2 / 3,
     },
@@ -67,7 +67,7 @@ const patients: PerformancePatients = {
       firstScore: null,
       followAt: '2026-02-27T15:00:00.000Z',
       latestScore: 50,
-      change: null,
+      improvement: null,
     },
   ],
 };
@@ -104,7 +104,7 @@ describe('performance measures', () => {
 
     const pain = screen.getByTestId('measure-painChange');
     expect(within(pain).getByTestId('measure-painChange-median')).toHaveTextContent(
-      'Median change -3 points (IQR -3.5 to -1), n = 3',
+      'Median improvement 3 points (IQR 1 to 3.5), n = 3',
     );
     const perForm = screen.getByTestId('performance-per-form');
     expect(within(perForm).getByRole('row', { name: /NDI/ })).toHaveTextContent('2 of 2');
@@ -204,5 +204,7 @@ describe('performance measures', () => {
     await i18n.changeLanguage('es');
     expect(await screen.findByRole('heading', { name: 'Medidas de desempeño' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: /^Pacientes del numerador: Cuestionario inicial/ })).toBeInTheDocument();
+    expect(screen.getByTestId('report-conventions')).toHaveTextContent('Un valor positivo significa mejor y uno negativo, peor');
+    expect(screen.getByTestId('measure-painChange-median')).toHaveTextContent('Mejoría mediana 3 puntos');
   });
 });

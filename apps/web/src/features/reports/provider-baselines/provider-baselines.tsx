@@ -20,6 +20,7 @@ import { getDoctorId } from '../../../lib/session-storage';
 import { referralQueries } from '../referrals/referrals.api';
 import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
 import { ReportState } from '../shared/report-state';
+import { ReportConventions } from '../shared/report-conventions';
 
 type Run = { filter: ProviderBaselinesFilter; id: number };
 type Mean = { mean: number | null; count: number };
@@ -76,6 +77,7 @@ export function ProviderBaselines() {
   return (
     <>
       <PageHeader title={t('baselines.title')} description={t('baselines.description')} />
+      <ReportConventions />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
           <DateRangeFields

@@ -27,6 +27,7 @@ import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDr
 import { PatientLink, PatientsModal as SharedPatientsModal, type PatientColumn } from '../shared/patients-modal';
 import { ReportState } from '../shared/report-state';
 import { referralQueries } from './referrals.api';
+import { ReportConventions } from '../shared/report-conventions';
 
 type Draft = DateDraft & { period: ReferralPeriod; referralSources: string[]; referringProviderIds: string[] };
 type Run = { filter: ReferralTrackerFilter; id: number };
@@ -116,6 +117,7 @@ export function ReferralTracker() {
   return (
     <>
       <PageHeader title={t('tracker.title')} description={t('tracker.description')} />
+      <ReportConventions />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
           <DateRangeFields

@@ -27,6 +27,7 @@ import {
   type SandboxDraft,
 } from './sandbox-filter';
 import { SeriesCard, type DrillTarget } from './series-card';
+import { ReportConventions } from '../shared/report-conventions';
 
 /** Draft fields whose errors the server names differently (a range is two fields). */
 const errorFieldsOf: Partial<Record<keyof SandboxDraft, string[]>> = {
@@ -102,6 +103,7 @@ export function DataSandbox() {
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />
+      <ReportConventions />
       <Stack gap="lg">
         <FiltersPanel
           draft={draft}

@@ -2,7 +2,7 @@ import { Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /**
- * How every report counts days and signs a change (decision 0054), stated on each report page in the
+ * How every report counts days and signs a change (decision 0060), stated on each report page in the
  * same words: days are the clinic's calendar days, and an improvement is positive when the patient is
  * better whatever the instrument's direction. `improvement` is off on reports that show no score change.
  */

@@ -39,6 +39,7 @@ import { notify } from '../../../lib/notify';
 import { getDoctorId } from '../../../lib/session-storage';
 import { managedListQueries } from '../../managed-lists/managed-lists.api';
 import { spotlightApi, spotlightKeys, spotlightQueries } from './spotlight.api';
+import { ReportConventions } from '../shared/report-conventions';
 
 /** Pain, then the outcome forms whose headline has a published MCID (decision 0045). */
 const measureCodes = formCodes.filter((code) => getInstrument(code).mcid !== undefined);
@@ -103,6 +104,7 @@ export function SpotlightPage() {
   return (
     <>
       <PageHeader title={t('title')} description={t('description')} />
+      <ReportConventions />
       <Paper withBorder p="md" mb="md" component="form" onSubmit={submit} aria-label={t('filters')}>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
           <Select
@@ -239,15 +241,15 @@ export function SpotlightPage() {
                   cell: (row) => <ScoreCell score={number.format(row.latest.score)} date={isoToMdy(row.latest.date)} />,
                 },
                 {
-                  key: 'change',
-                  header: t('columns.change'),
+                  key: 'improvement',
+                  header: t('columns.improvement'),
                   cell: (row) => (
                     <Stack gap={0}>
                       <Text size="sm" fw={600} c="teal.9">
-                        {signed(row.change)}
+                        {signed(row.improvement)}
                       </Text>
                       <Text size="xs" c="dimmed">
-                        {t('mcids', { value: number.format(row.changeInMcids) })}
+                        {t('mcids', { value: number.format(row.improvementInMcids) })}
                       </Text>
                     </Stack>
                   ),

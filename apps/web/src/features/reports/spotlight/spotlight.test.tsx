@@ -23,8 +23,8 @@ const page: SpotlightPageData = {
       referringProvider: 'Dr. Ada Spotlight',
       baseline: { date: '2026-01-05', score: 8 },
       latest: { date: '2026-02-16', score: 3 },
-      change: -5,
-      changeInMcids: 2.5,
+      improvement: 5,
+      improvementInMcids: 2.5,
       procedures: [{ name: 'Lumbar ESI', performedOn: '2026-01-10', kind: 'injection' }],
       successStoryShared: true,
       successStory: 'I walk again.',
@@ -56,7 +56,7 @@ const renderPage = () =>
   );
 
 describe('the patient spotlight page', () => {
-  it('lists improved patients with baseline, latest, change, procedures and the story badge', async () => {
+  it('lists improved patients with baseline, latest, improvement (positive = better), procedures and the story badge', async () => {
     const { calls } = fakeApi([
       { method: 'POST', path: '/api/reports/patientsspotlight', body: page },
       { path: '/api/referrals', body: referrals },
@@ -70,10 +70,11 @@ describe('the patient spotlight page', () => {
     expect(row).toHaveTextContent('Dr. Ada Spotlight');
     expect(row).toHaveTextContent('01/05/2026');
     expect(row).toHaveTextContent('02/16/2026');
-    expect(row).toHaveTextContent('-5');
+    expect(within(row).getByText('+5')).toBeInTheDocument();
     expect(row).toHaveTextContent('2.5 × MCID');
     expect(row).toHaveTextContent('01/10/2026 · Lumbar ESI');
     expect(within(row).getByTestId('spotlight-story-badge')).toHaveTextContent('Story shared');
+    expect(screen.getByTestId('report-conventions')).toHaveTextContent('Positive means better, negative means worse');
     expect(screen.getByTestId('spotlight-summary')).toHaveTextContent(
       '1 patient improved by at least 1 × MCID (2 points, lower is better).',
     );

@@ -21,6 +21,7 @@ import { defaultPeriodDraft, PeriodFields, periodFilterOf, useFormat, usePeriodL
 import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
 import { ReportState } from '../shared/report-state';
 import { surveyQueries } from './survey.api';
+import { ReportConventions } from '../shared/report-conventions';
 
 type Draft = PeriodDraft & { form: string };
 type Run = { filter: SurveyFilterInput; id: number };
@@ -81,6 +82,7 @@ export function SurveyReport() {
   return (
     <>
       <PageHeader title={t('survey.title')} description={t('survey.description')} />
+      <ReportConventions improvement={false} />
       <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
         <Group align="flex-end" gap="sm" wrap="wrap">
           <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="survey" />
