@@ -12,6 +12,7 @@ import {
   loginDetailsPageSchema,
 } from '@pathwell/contracts/activity';
 import { errorBodySchema } from '@pathwell/contracts/errors';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as activity from './activity.service';
 
@@ -21,7 +22,7 @@ const csvResponse = z.string().describe('CSV file, UTF-8 with byte-order mark');
 function sendCsv(reply: FastifyReply, file: activity.CsvFile) {
   return reply
     .header('Content-Type', 'text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+    .header('Content-Disposition', contentDisposition('attachment', file.fileName))
     .header('Cache-Control', 'no-store')
     .send(file.content);
 }

@@ -306,7 +306,9 @@ describe('POST /api/activitylogs/export', () => {
   it('answers a UTF-8 CSV file that starts with the byte-order mark and a header row', async () => {
     const response = await exportCsv({ from: '03/09/2025', to: '03/12/2025' });
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="activity-log-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers['content-disposition']).toMatch(
+      /^attachment; filename="activity-log-\d{4}-\d{2}-\d{2}\.csv"; filename\*=UTF-8''activity-log-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
     const bytes = response.rawPayload;
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').split('\r\n');

@@ -23,6 +23,7 @@ import {
   updateScheduleSchema,
 } from '@pathwell/contracts/appointments';
 import { errorBodySchema } from '@pathwell/contracts/errors';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as service from './appointments.service';
 
@@ -34,7 +35,7 @@ const BASE = '/api/patientappointments';
 function sendCsv(reply: FastifyReply, file: service.CsvFile) {
   return reply
     .header('Content-Type', 'text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+    .header('Content-Disposition', contentDisposition('attachment', file.fileName))
     .header('Cache-Control', 'no-store')
     .send(file.content);
 }

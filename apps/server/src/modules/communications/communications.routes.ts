@@ -9,6 +9,7 @@ import {
   communicationPageSchema,
 } from '@pathwell/contracts/messaging';
 import { idSchema } from '@pathwell/contracts/validation';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import {
   communicationAttachment,
@@ -20,9 +21,6 @@ import {
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const access = { menuPath: '/communicationdashboard' } as const;
-
-/** For a Content-Disposition header: the plain name in ASCII, the exact one in `filename*`. */
-const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
 
 /** Communication dashboard (issue #11 §3): System Manager and Admin, the acting clinic's messages. */
 export async function communicationRoutes(fastify: FastifyInstance) {
@@ -61,7 +59,7 @@ export async function communicationRoutes(fastify: FastifyInstance) {
       const file = await exportCommunications(requireSignedIn(request.ctx), request.body);
       return reply
         .header('Content-Type', 'text/csv; charset=utf-8')
-        .header('Content-Disposition', 'attachment; filename="communications.csv"')
+        .header('Content-Disposition', contentDisposition('attachment', 'communications.csv'))
         .header('Cache-Control', 'no-store')
         .send(file as unknown as string);
     },
@@ -95,10 +93,7 @@ export async function communicationRoutes(fastify: FastifyInstance) {
       const file = await communicationAttachment(requireSignedIn(request.ctx), request.params.id, request.params.attachmentId);
       return reply
         .header('Content-Type', file.contentType)
-        .header(
-          'Content-Disposition',
-          `inline; filename="${asciiName(file.fileName)}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
-        )
+        .header('Content-Disposition', contentDisposition('inline', file.fileName))
         .header('X-Content-Type-Options', 'nosniff')
         .send(file.content);
     },

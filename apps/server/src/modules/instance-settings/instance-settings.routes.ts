@@ -23,6 +23,7 @@ import {
   timeZoneOffsetSchema,
 } from '@pathwell/contracts/instance-settings';
 import { idSchema } from '@pathwell/contracts/validation';
+import { contentDisposition } from '../../lib/content-disposition';
 import { enterClinicOf, requireSignedIn } from '../../context';
 import { AppError } from '../../lib/app-error';
 import * as files from './instance-files.service';
@@ -83,8 +84,6 @@ async function readUpload(request: FastifyRequest, maxBytes: number): Promise<fi
   return { fileName: givenName || part.filename, declaredType: part.mimetype, content };
 }
 
-const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-
 /** The security plugin marks every /api answer no-store; file answers put back their own caching. */
 const fileCacheControl = new WeakMap<FastifyRequest, string>();
 async function restoreCacheControl(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
@@ -104,10 +103,7 @@ async function sendFile(
   if (request.headers['if-none-match'] === served.etag) return reply.status(304).send();
   const content = await served.load();
   reply.header('Content-Type', served.meta.contentType);
-  reply.header(
-    'Content-Disposition',
-    `inline; filename="${asciiName(served.meta.fileName)}"; filename*=UTF-8''${encodeURIComponent(served.meta.fileName)}`,
-  );
+  reply.header('Content-Disposition', contentDisposition('inline', served.meta.fileName));
   // An SVG opened directly (not through <img>) must not run or fetch anything.
   if (served.meta.contentType === 'image/svg+xml') {
     reply.header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox");

@@ -18,6 +18,7 @@ import {
 } from '@pathwell/contracts/patients';
 import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as patients from './patients.service';
 
@@ -36,7 +37,7 @@ const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 function sendFile(reply: FastifyReply, file: patients.ExportFile) {
   return reply
     .header('Content-Type', file.fileName.endsWith('.xlsx') ? XLSX_TYPE : 'text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+    .header('Content-Disposition', contentDisposition('attachment', file.fileName))
     .header('Cache-Control', 'no-store')
     .send(file.content);
 }

@@ -13,6 +13,7 @@ import {
 } from '@pathwell/contracts/procedure-notes';
 import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as notes from './procedure-notes.service';
 
@@ -164,7 +165,7 @@ export async function procedureNoteRoutes(fastify: FastifyInstance) {
       const { pdf, fileName } = await notes.notePdf(requireSignedIn(request.ctx), request.params.id);
       return reply
         .header('Content-Type', 'application/pdf')
-        .header('Content-Disposition', `inline; filename="${fileName}"`)
+        .header('Content-Disposition', contentDisposition('inline', fileName))
         .header('Cache-Control', 'no-store')
         .send(pdf);
     },

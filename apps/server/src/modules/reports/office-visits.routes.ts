@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@pathwell/contracts/errors';
 import { officeVisitsFilterSchema, officeVisitsReportSchema } from '@pathwell/contracts/reports-visits';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as service from './office-visits.service';
 
@@ -12,7 +13,7 @@ const access = { menuPath: '/reports/officevisits', readReplica: true } as const
 function sendCsv(reply: FastifyReply, file: { fileName: string; content: Buffer }) {
   return reply
     .header('Content-Type', 'text/csv; charset=utf-8')
-    .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+    .header('Content-Disposition', contentDisposition('attachment', file.fileName))
     .header('Cache-Control', 'no-store')
     .send(file.content);
 }

@@ -9,6 +9,7 @@ import {
   successStorySavedSchema,
   successStorySchema,
 } from '@pathwell/contracts/reports-spotlight';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as spotlight from './spotlight.service';
 
@@ -48,7 +49,7 @@ export async function spotlightReportRoutes(fastify: FastifyInstance) {
       const { pdf, fileName } = await spotlight.spotlightPdf(requireSignedIn(request.ctx), request.query);
       return reply
         .header('Content-Type', 'application/pdf')
-        .header('Content-Disposition', `attachment; filename="${fileName}"`)
+        .header('Content-Disposition', contentDisposition('attachment', fileName))
         .header('Cache-Control', 'private, no-store')
         .send(pdf);
     },

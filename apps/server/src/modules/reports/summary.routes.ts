@@ -9,6 +9,7 @@ import {
   summaryPatientsSchema,
   summaryReportSchema,
 } from '@pathwell/contracts/reports-summary';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as service from './summary.service';
 
@@ -72,7 +73,7 @@ export async function summaryReportRoutes(fastify: FastifyInstance) {
       const file = await service.exportSummary(requireSignedIn(request.ctx), request.body);
       return reply
         .header('Content-Type', file.contentType)
-        .header('Content-Disposition', `attachment; filename="${file.fileName}"`)
+        .header('Content-Disposition', contentDisposition('attachment', file.fileName))
         .header('Cache-Control', 'no-store')
         .send(file.content);
     },

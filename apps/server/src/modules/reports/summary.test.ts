@@ -474,7 +474,7 @@ describe('data sandbox exports', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     expect(response.headers['content-disposition']).toMatch(
-      /^attachment; filename="pathwell-data-sandbox-\d{4}-\d{2}-\d{2}\.csv"$/,
+      /^attachment; filename="pathwell-data-sandbox-\d{4}-\d{2}-\d{2}\.csv"; filename\*=UTF-8''pathwell-data-sandbox-\d{4}-\d{2}-\d{2}\.csv$/,
     );
     expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const lines = response.body.replace('\uFEFF', '').trim().split('\r\n');
