@@ -32,6 +32,7 @@ import {
   submitLinkSchema,
 } from '@pathwell/contracts/patient-links';
 import { idSchema, optionalMdyDaySchema } from '@pathwell/contracts/validation';
+import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import { enterLinkClinic } from '../patient-links/patient-links.service';
 import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-links/patient-links.routes';
@@ -308,7 +309,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       );
       return reply
         .header('Content-Type', 'application/pdf')
-        .header('Content-Disposition', `inline; filename="${fileName}"`)
+        .header('Content-Disposition', contentDisposition('inline', fileName))
         .header('Cache-Control', 'no-store')
         .send(pdf);
     },
@@ -447,7 +448,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       const file = await cards.staffCardImage(requireSignedIn(request.ctx), request.params.id, request.params.fileId);
       return reply
         .header('Content-Type', file.contentType)
-        .header('Content-Disposition', `inline; filename="insurance-card-${file.side}"`)
+        .header('Content-Disposition', contentDisposition('inline', `insurance-card-${file.side}`))
         .send(file.content);
     },
   });

@@ -13,6 +13,7 @@ import {
 import { clinicDaysBetween } from '@pathwell/contracts/clinic-time';
 import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { z } from 'zod';
+import { fileNamePart } from '../../lib/content-disposition';
 import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instanceFiles, patients } from '../../db/schema';
@@ -318,7 +319,7 @@ export async function spotlightPdf(
     };
   });
   const pdf = await renderSpotlightPdf(input);
-  const safeName = `${input.patientName}`.replace(/[^A-Za-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'patient';
+  const safeName = fileNamePart(input.patientName) || 'patient';
   return { pdf, fileName: `spotlight-${safeName}.pdf` };
 }
 

@@ -297,6 +297,10 @@ describe('GET /api/patients/patientsspotlightpdf and PATCH hassuccessstorybeensh
     const response = await pdfOf(`patientId=${ids.p1}`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
+    // The download keeps the patient's accented letters, with a plain ASCII name for older clients.
+    expect(response.headers['content-disposition']).toBe(
+      `attachment; filename="spotlight-Spot-Alvarez.pdf"; filename*=UTF-8''spotlight-Spot-%C3%81lvarez.pdf`,
+    );
     const pdf = response.rawPayload;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pageCount(pdf)).toBe(1);
