@@ -308,3 +308,41 @@ export const bulkStudyGroupSchema = z.object({
 });
 export const patientStudyGroupSchema = z.object({ id: idSchema, name: z.string(), assignedAt: z.string() });
 export type PatientStudyGroup = z.infer<typeof patientStudyGroupSchema>;
+
+/**
+ * Pain-pump refills coming due (issue #24, decision 0062): each patient's latest pump visit whose next
+ * refill date is overdue or within `withinDays` clinic days, soonest first.
+ */
+export const pumpRefillsDueQuerySchema = z.object({
+  withinDays: z.coerce
+    .number({ error: 'numberInvalid' })
+    .int('numberInvalid')
+    .min(0, 'numberOutOfRange')
+    .max(365, 'numberOutOfRange')
+    .default(30),
+  /** One patient's (the patient dashboard); every visible patient's without it. */
+  patientId: idSchema.optional(),
+});
+export type PumpRefillsDueQuery = z.input<typeof pumpRefillsDueQuerySchema>;
+
+export const pumpRefillDueSchema = z.object({
+  interventionId: idSchema,
+  patientId: idSchema,
+  patientName: z.string(),
+  /** The pump visit that set the date. */
+  performedOn: z.string(),
+  nextRefillDate: z.string(),
+  /** Clinic days from today; negative when overdue. */
+  daysUntil: z.number().int(),
+  medicines: z.array(z.string()),
+  providerName: z.string().nullable(),
+});
+export type PumpRefillDue = z.infer<typeof pumpRefillDueSchema>;
+
+export const pumpRefillsDueSchema = z.object({
+  /** The clinic's today (ISO), which `daysUntil` counts from. */
+  today: z.string(),
+  withinDays: z.number().int(),
+  data: z.array(pumpRefillDueSchema),
+});
+export type PumpRefillsDue = z.infer<typeof pumpRefillsDueSchema>;

@@ -12,6 +12,8 @@ import {
   patientStudyGroupsSchema,
   plannedProcedureSchema,
   plannedProcedureUpsertSchema,
+  pumpRefillsDueQuerySchema,
+  pumpRefillsDueSchema,
   recentCodeSchema,
   recentCodesQuerySchema,
   visitRecordInputSchema,
@@ -24,12 +26,15 @@ import * as interventions from './interventions.service';
 import * as visitRecords from './visit-records.service';
 import * as planned from './planned-procedures.service';
 import * as studyGroups from './study-groups.service';
+import * as pumpRefills from './pump-refills.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 const params = z.object({ id: idSchema });
 /** The care team records and reads clinical work; a Doctor only for their own patients (decision 0038). */
 const careTeam: readonly Role[] = ['SystemManager', 'Admin', 'Doctor', 'Staff'];
 const care = { roles: careTeam };
+/** Who refills pumps and books the refills (decision 0062); System Managers run the platform instead. */
+const refillBookers = { roles: ['Admin', 'Doctor', 'Staff'] as readonly Role[] };
 /** Removing a clinical record is for those who answer for the clinic's records, and the Doctor. */
 const remove = { roles: ['SystemManager', 'Admin', 'Doctor'] as readonly Role[] };
 
@@ -195,5 +200,16 @@ export async function interventionRoutes(fastify: FastifyInstance) {
       response: { 200: z.object({ changed: z.number() }), ...errors },
     },
     handler: async (request) => studyGroups.bulkStudyGroup(requireSignedIn(request.ctx), request.body),
+  });
+
+  app.get('/api/pumprefills/due', {
+    config: refillBookers,
+    schema: {
+      tags,
+      summary: "Pain-pump refills coming due: each patient's latest next refill date, overdue or within N days",
+      querystring: pumpRefillsDueQuerySchema,
+      response: { 200: pumpRefillsDueSchema, ...errors },
+    },
+    handler: async (request) => pumpRefills.pumpRefillsDue(requireSignedIn(request.ctx), request.query),
   });
 }
