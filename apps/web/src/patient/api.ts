@@ -88,8 +88,11 @@ export const patientApi = {
   saveDraft: (token: string, accessToken: string, draft: Draft) =>
     call<unknown>('PUT', `${linkPath(token)}/draft`, { body: draft, accessToken }),
   submit: (token: string, accessToken: string, body: { idempotencyKey: string; answers: Answers; language: FormLanguage }) =>
-    call<{ message: string; responseId: string }>('POST', `${linkPath(token)}/submit`, { body, accessToken }),
+    call<SubmittedAnswer>('POST', `${linkPath(token)}/submit`, { body, accessToken }),
 };
+
+/** A stored response; `crisisResources`: the answers include a critical item, so crisis resources come next (decision 0058). */
+export type SubmittedAnswer = { message: string; responseId: string; crisisResources: boolean };
 
 export type LookupOption = { value: string; label: { en: string; es?: string } };
 export type LookupKind = 'usStates' | 'countries' | 'patientPhoneTypes' | 'timeZones';
@@ -147,7 +150,7 @@ export const intakeApi = {
     key: string,
     body: { idempotencyKey: string; answers: Answers; language: FormLanguage },
   ) =>
-    call<{ message: string; responseId: string }>('POST', `${intakePath(token)}/forms/${encodeURIComponent(key)}/submit`, {
+    call<SubmittedAnswer>('POST', `${intakePath(token)}/forms/${encodeURIComponent(key)}/submit`, {
       body,
       accessToken,
     }),

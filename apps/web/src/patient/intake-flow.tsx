@@ -5,6 +5,7 @@ import type { LinkForm } from '@pathwell/contracts/patient-links';
 import { intakeApi, PatientApiError } from './api';
 import { CloseAccountRequest } from './lazy-pages';
 import { BodyMapView } from './body-map';
+import { CrisisResources } from './crisis-resources';
 import { clearIntakeDrafts } from './intake-draft';
 import { BodyMapStep, HistoryStep, PaperworkStep, PaymentStep, VasStep, type StepProps } from './intake-steps';
 import { Questionnaire, type FormEndpoints } from './questionnaire';
@@ -19,6 +20,8 @@ type Screen =
   | { name: 'form'; key: string; linkForm: LinkForm }
   | { name: 'review'; step: IntakeWorkStep }
   | { name: 'done' }
+  /** Right after a form with a critical answer (decision 0058); continues after the form's step. */
+  | { name: 'crisis'; after: IntakeWorkStep | undefined }
   | { name: 'checkedIn' };
 
 interface Props {
@@ -170,6 +173,11 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
         <p>{t('checkin.completeBody', { clinic: view.clinicName })}</p>
       </section>
     );
+  }
+
+  if (screen.name === 'crisis') {
+    const after = screen.after;
+    return <CrisisResources onContinue={() => void goOn(after)} />;
   }
 
   if (screen.name === 'done') {
@@ -336,7 +344,11 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
             focusOnMount
             onGone={onGone}
             onSessionEnded={onSessionEnded}
-            onSubmitted={() => void goOn(view.forms.find((form) => form.key === screen.key)?.step)}
+            onSubmitted={({ crisisResources }) => {
+              const after = view.forms.find((form) => form.key === screen.key)?.step;
+              if (crisisResources) setScreen({ name: 'crisis', after });
+              else void goOn(after);
+            }}
           />
           {!view.options.hideExitPro && view.forms.find((form) => form.key === screen.key)?.step === 6 && (
             <p>

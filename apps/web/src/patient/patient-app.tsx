@@ -15,6 +15,7 @@ import {
   PainJournalPage,
   SelfCheckIn,
 } from './lazy-pages';
+import { CrisisResources } from './crisis-resources';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';
 import { parsePatientPath } from './routes';
@@ -31,7 +32,7 @@ type Phase =
   | { name: 'form'; accessToken: string; linkForm: LinkForm; focus: boolean }
   | { name: 'intake'; accessToken: string; view: IntakeView }
   | { name: 'consent'; accessToken: string; view: ConsentLinkView }
-  | { name: 'thanks' };
+  | { name: 'thanks'; crisisResources: boolean };
 
 type Props = {
   pathname: string;
@@ -289,9 +290,9 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
                 linkStorage.setAccessToken(token, null);
                 setPhase({ name: 'identity', notice: t('form.sessionEnded') });
               }}
-              onSubmitted={() => {
+              onSubmitted={({ crisisResources }) => {
                 linkStorage.clear(token);
-                setPhase({ name: 'thanks' });
+                setPhase({ name: 'thanks', crisisResources });
               }}
             />
           )}
@@ -322,6 +323,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
               }}
             />
           )}
+          {phase.name === 'thanks' && phase.crisisResources && <CrisisResources />}
           {phase.name === 'thanks' && (
             <Message testId="thanks" title={t('thanks.title')} body={t('thanks.body', { clinic: clinicName })} />
           )}

@@ -23,8 +23,11 @@ const OFFLINE_RETRY_MS = 5000;
 /** Where a form's draft and submission go: a form link's own calls, or a form inside an intake. */
 export interface FormEndpoints {
   saveDraft: (draft: Draft) => Promise<unknown>;
-  submit: (body: { idempotencyKey: string; answers: Answers; language: FormLanguage }) => Promise<unknown>;
+  submit: (body: { idempotencyKey: string; answers: Answers; language: FormLanguage }) => Promise<{ crisisResources?: boolean }>;
 }
+
+/** What the page does next: crisis resources first when the answers include a critical item (decision 0058). */
+export type SubmitOutcome = { crisisResources: boolean };
 
 type Props = {
   token: string;
@@ -38,7 +41,7 @@ type Props = {
   language: FormLanguage;
   onGone: (status: Exclude<LinkStatus, 'active'>) => void;
   onSessionEnded: () => void;
-  onSubmitted: () => void;
+  onSubmitted: (outcome: SubmitOutcome) => void;
   /** Waits between automatic submit retries after a network failure. */
   retryDelaysMs: number[];
   /** Move focus to the first question on arrival (after the identity step, not on a page load). */
@@ -231,10 +234,10 @@ export function Questionnaire({
     let networkFailures = 0;
     for (;;) {
       try {
-        await endpoints.submit(body);
+        const stored = await endpoints.submit(body);
         finished.current = true;
         clearTimeout(offlineRetry.current);
-        onSubmitted();
+        onSubmitted({ crisisResources: stored?.crisisResources === true });
         return;
       } catch (failure) {
         if (isNetworkError(failure)) {
@@ -252,7 +255,9 @@ export function Questionnaire({
           // After a lost answer the first attempt may have been stored: the link then reads completed.
           if (gone === 'completed' && networkFailures > 0) {
             finished.current = true;
-            onSubmitted();
+            // The stored answer was lost with the first reply; the same key again tells whether it was critical.
+            const stored = await endpoints.submit(body).catch(() => null);
+            onSubmitted({ crisisResources: stored?.crisisResources === true });
             return;
           }
           if (gone) return onGone(gone);
