@@ -278,8 +278,12 @@ export const intakeViewSchema = z.object({
   /** The patient's mobile number replied STOP: texts stay off until they reply START (shown on the opt-in page). */
   textStopped: z.boolean().optional(),
   completedAt: z.string().nullable(),
-  /** Self (at the clinic) or home check-in from the link: offered on the day of the visit when the clinic allows it. */
-  checkIn: z.object({ offered: z.boolean(), checkedIn: z.boolean() }),
+  /**
+   * Self (at the clinic) or home check-in from the link: offered on the day of the visit when the clinic
+   * allows it. `fromHome`: the clinic takes check-in from home (`enableHomeCheckin`), so the page asks
+   * where the patient is (decision 0059); otherwise they are at the clinic.
+   */
+  checkIn: z.object({ offered: z.boolean(), checkedIn: z.boolean(), fromHome: z.boolean() }),
   /** The card sides the patient has photographed in this intake. */
   insuranceCards: z.array(insuranceCardSideSchema),
 });

@@ -40,7 +40,7 @@ function viewOf(overrides: Partial<IntakeView> = {}): IntakeView {
     amountDueCents: null,
     contactChoice: null,
     completedAt: null,
-    checkIn: { offered: false, checkedIn: false },
+    checkIn: { offered: false, checkedIn: false, fromHome: false },
     insuranceCards: [],
     ...overrides,
   };
@@ -325,12 +325,52 @@ describe('the intake flow', () => {
     const calls = fakeServer([
       (call) => (call.path.endsWith('/checkin') ? { status: 200, body: { checkedIn: true, confirmationPage: true } } : undefined),
     ]);
-    renderFlow(viewOf({ checkIn: { offered: true, checkedIn: false } }));
+    renderFlow(viewOf({ checkIn: { offered: true, checkedIn: false, fromHome: false } }));
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Check me in' }));
     });
     expect(await screen.findByTestId('checkin-complete')).toHaveTextContent('You are checked in');
     expect(window.location.pathname).toBe('/checkincomplete');
     expect(calls.filter((call) => call.path.endsWith('/checkin'))).toHaveLength(1);
+  });
+
+  it('checking in from home before finishing says the clinic knows they are coming and names the steps left, not "take a seat"', async () => {
+    fakeServer([
+      (call) => (call.path.endsWith('/checkin') ? { status: 200, body: { checkedIn: true, confirmationPage: true } } : undefined),
+    ]);
+    renderFlow(viewOf({ checkIn: { offered: true, checkedIn: false, fromHome: true } }));
+    expect(screen.getByRole('button', { name: 'I am at the clinic: check me in' })).toBeInTheDocument();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Check in from home' }));
+    });
+    const page = await screen.findByTestId('checkin-complete');
+    expect(page).toHaveTextContent('Riverside Spine & Pain knows you are coming');
+    expect(page).not.toHaveTextContent(/take a seat/);
+    expect(screen.getByTestId('checkin-steps-left')).toHaveTextContent('Still to do: Pain scores, Where you feel pain.');
+    fireEvent.click(screen.getByRole('button', { name: 'Finish my forms' }));
+    expect(await screen.findByTestId('intake-dashboard')).toBeInTheDocument();
+  });
+
+  it('at the clinic it says "take a seat"; a finished intake offers check-in with nothing left to do', async () => {
+    fakeServer([
+      (call) =>
+        call.path.endsWith('/checkin') ? { status: 200, body: { checkedIn: true, confirmationPage: false } } : undefined,
+    ]);
+    renderFlow(
+      viewOf({
+        steps: [{ step: 4, done: true }],
+        ownDone: [4],
+        completedAt: '2030-01-07T20:00:00.000Z',
+        checkIn: { offered: true, checkedIn: false, fromHome: false },
+      }),
+      'es',
+    );
+    expect(screen.getByTestId('checkin-offer')).toHaveTextContent('Cuando llegue a la clínica, registre su llegada aquí.');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Registrar mi llegada' }));
+    });
+    const done = await screen.findByTestId('checked-in');
+    expect(done).toHaveTextContent('tome asiento');
+    expect(screen.queryByTestId('checkin-steps-left')).toBeNull();
   });
 });

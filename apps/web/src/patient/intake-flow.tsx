@@ -22,7 +22,10 @@ type Screen =
   | { name: 'done' }
   /** Right after a form with a critical answer (decision 0058); continues after the form's step. */
   | { name: 'crisis'; after: IntakeWorkStep | undefined }
-  | { name: 'checkedIn' };
+  | { name: 'checkedIn'; at: CheckInPlace };
+
+/** Where the patient says they check in from: only at the clinic does the page say "take a seat". */
+type CheckInPlace = 'clinic' | 'home';
 
 interface Props {
   token: string;
@@ -66,16 +69,18 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
   const [problem, setProblem] = useState(false);
   const [checkingIn, setCheckingIn] = useState(false);
   const [checkInProblem, setCheckInProblem] = useState<string | null>(null);
+  const [checkedInAt, setCheckedInAt] = useState<CheckInPlace | null>(null);
 
-  const checkIn = async () => {
+  const checkIn = async (at: CheckInPlace) => {
     setCheckingIn(true);
     setCheckInProblem(null);
     try {
       const result = await intakeApi.checkIn(token, accessToken);
-      setView((current) => ({ ...current, checkIn: { offered: false, checkedIn: result.checkedIn } }));
+      setView((current) => ({ ...current, checkIn: { ...current.checkIn, offered: false, checkedIn: result.checkedIn } }));
+      setCheckedInAt(at);
       if (result.confirmationPage) {
         window.history.replaceState(null, '', CHECKIN_COMPLETE_PATH);
-        setScreen({ name: 'checkedIn' });
+        setScreen({ name: 'checkedIn', at });
       }
     } catch (failure) {
       if (failure instanceof PatientApiError) {
@@ -164,13 +169,28 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
     return { index: view.steps.findIndex((state) => state.step === step) + 1, total: view.steps.length, step };
   }, [screen, view]);
 
+  /** The steps not finished yet, named, so a patient who checks in early knows what is left. */
+  const stepsLeft = view.completedAt ? [] : view.steps.filter((state) => !state.done).map((state) => stepTitle(state.step));
+  const stepsLeftNote =
+    stepsLeft.length > 0 ? (
+      <p data-testid="checkin-steps-left">{t('checkin.stepsLeft', { count: stepsLeft.length, steps: stepsLeft.join(', ') })}</p>
+    ) : null;
+
   if (screen.name === 'checkedIn') {
     return (
       <section className="pw-card pw-message" data-testid="checkin-complete">
         <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
           {t('checkin.completeTitle')}
         </h2>
-        <p>{t('checkin.completeBody', { clinic: view.clinicName })}</p>
+        <p>{t(screen.at === 'clinic' ? 'checkin.completeBody' : 'checkin.completeHomeBody', { clinic: view.clinicName })}</p>
+        {stepsLeftNote}
+        {stepsLeftNote && (
+          <div className="pw-nav">
+            <button type="button" className="pw-button pw-button-primary" onClick={() => setScreen({ name: 'dashboard' })}>
+              {t('checkin.finishForms')}
+            </button>
+          </div>
+        )}
       </section>
     );
   }
@@ -265,15 +285,39 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
           </h2>
           <p>{t('dashboard.visit', { when: view.appointment.startsAtText, doctor: view.appointment.doctorName ?? '' })}</p>
           {view.checkIn.checkedIn ? (
-            <p className="pw-notice" role="status" data-testid="checked-in">
-              {t('checkin.done')}
-            </p>
+            <div className="pw-notice" role="status" data-testid="checked-in">
+              <p>
+                {t(
+                  checkedInAt === 'clinic' ? 'checkin.doneClinic' : checkedInAt === 'home' ? 'checkin.doneHome' : 'checkin.done',
+                )}
+              </p>
+              {stepsLeftNote}
+            </div>
           ) : view.checkIn.offered ? (
             <div className="pw-card" data-testid="checkin-offer">
-              <p>{t('checkin.offer')}</p>
-              <button type="button" className="pw-button pw-button-primary" disabled={checkingIn} onClick={() => void checkIn()}>
-                {checkingIn ? t('saving') : t('checkin.button')}
-              </button>
+              <p>{t(view.checkIn.fromHome ? 'checkin.offerHome' : 'checkin.offer')}</p>
+              <div className="pw-nav">
+                <button
+                  type="button"
+                  className="pw-button pw-button-primary"
+                  disabled={checkingIn}
+                  aria-busy={checkingIn || undefined}
+                  onClick={() => void checkIn('clinic')}
+                >
+                  {view.checkIn.fromHome ? t('checkin.atClinic') : t('checkin.button')}
+                </button>
+                {view.checkIn.fromHome && (
+                  <button
+                    type="button"
+                    className="pw-button"
+                    disabled={checkingIn}
+                    aria-busy={checkingIn || undefined}
+                    onClick={() => void checkIn('home')}
+                  >
+                    {t('checkin.atHome')}
+                  </button>
+                )}
+              </div>
               {checkInProblem && (
                 <p className="pw-error" role="alert">
                   {checkInProblem}

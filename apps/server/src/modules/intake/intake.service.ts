@@ -310,6 +310,7 @@ export async function intakeView(
       checkIn: {
         offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,
         checkedIn: appointment.status === AppointmentStatus.Checking_In,
+        fromHome: isOn(settings, 'enableHomeCheckin'),
       },
       insuranceCards: plan.steps.includes(1) ? await cardSidesOf(tx, link.id) : [],
       // Past the identity check only (requireAccess above): what the clinic has, for the patient to confirm or correct.

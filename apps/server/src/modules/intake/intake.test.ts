@@ -538,12 +538,12 @@ describe('check-in from the link', () => {
 
     await setInstanceSetting(t.db, riverside, 'enablePatientSelfCheckin', 'false');
     await setInstanceSetting(t.db, riverside, 'enableHomeCheckin', 'false');
-    expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: false });
+    expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: false, fromHome: false });
     expect((await open('POST', `/api/intake/${created.token}/checkin`, undefined, access)).statusCode).toBe(403);
 
     await setInstanceSetting(t.db, riverside, 'enableHomeCheckin', 'true');
     await setInstanceSetting(t.db, riverside, 'checkinConfirmationPage', 'true');
-    expect((await view(created.token, access)).checkIn).toEqual({ offered: true, checkedIn: false });
+    expect((await view(created.token, access)).checkIn).toEqual({ offered: true, checkedIn: false, fromHome: true });
     expect((await open('POST', `/api/intake/${created.token}/checkin`)).statusCode).toBe(401);
     const checkedIn = await open('POST', `/api/intake/${created.token}/checkin`, undefined, access);
     expect(checkedIn.json()).toEqual({ checkedIn: true, confirmationPage: true });
@@ -551,7 +551,7 @@ describe('check-in from the link', () => {
     expect(row).toMatchObject({ status: 1 });
     expect(row!.checkedInAt).not.toBeNull();
     expect((await open('POST', `/api/intake/${created.token}/checkin`, undefined, access)).statusCode).toBe(200);
-    expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: true });
+    expect((await view(created.token, access)).checkIn).toEqual({ offered: false, checkedIn: true, fromHome: true });
     const logs = await t.db
       .select()
       .from(activityLogs)
@@ -567,6 +567,64 @@ describe('check-in from the link', () => {
     const notToday = await open('POST', `/api/intake/${other.token}/checkin`, undefined, otherAccess);
     expect(notToday.statusCode).toBe(409);
     expect(notToday.json<{ messageKey: string }>().messageKey).toBe('checkinNotToday');
+  });
+});
+
+describe('a finished intake on the day of the visit (issue #24 §5)', () => {
+  const linkStatus = async (token: string) =>
+    (await open('GET', `/api/patient-links/${token}/status`)).json<LinkStatusResponse>().status;
+
+  it('opens again to check in on the visit day (clinic time), and says "already used" on any other day', async () => {
+    const [year, month, day] = clinicIsoDate(Date.now(), ZONE).split('-').map(Number);
+    const [patient] = await t.db
+      .insert(patients)
+      .values({ instanceId: riverside, firstName: 'Rosa', lastName: 'Fernández Peña', dateOfBirth: '1982-02-03', email: null })
+      .returning({ id: patients.id });
+    // The last minute of the clinic's day: still today, whenever the test runs.
+    const [today] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: instantOfClinicTime(year!, month!, day!, ZONE, 23, 59) })
+      .returning({ id: appointments.id });
+    const [later] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: new Date(Date.now() + 3 * 86_400_000) })
+      .returning({ id: appointments.id });
+    await setInstanceSetting(t.db, riverside, 'enablePatientSelfCheckin', 'true');
+    await setInstanceSetting(t.db, riverside, 'enableHomeCheckin', 'false');
+    const finished = async (appointmentId: string) => {
+      const created = await createIntake({ patientId: patient!.id, appointmentId, formCodes: [] });
+      // The paperwork was done at home the day before.
+      await t.db.update(patientLinks).set({ completedAt: new Date() }).where(eq(patientLinks.id, created.linkId));
+      return created;
+    };
+    const who = { lastName: 'Fernandez', dateOfBirth: '02/03/1982' };
+
+    const onTheDay = await finished(today!.id);
+    expect(await linkStatus(onTheDay.token)).toBe('active');
+    const verify = await open('POST', `/api/patient-links/${onTheDay.token}/verify`, who);
+    expect(verify.statusCode, verify.body).toBe(200);
+    const access = verify.json<{ accessToken: string }>().accessToken;
+    const seen = await view(onTheDay.token, access);
+    expect(seen.completedAt).not.toBeNull();
+    expect(seen.checkIn).toEqual({ offered: true, checkedIn: false, fromHome: false });
+    // Still read-only: no new answers.
+    expect((await save(onTheDay.token, access, 'vas', { current: 1, average: 1, best: 1, worst: 1 }, true)).statusCode).toBe(410);
+    const checkedIn = await open('POST', `/api/intake/${onTheDay.token}/checkin`, undefined, access);
+    expect(checkedIn.statusCode, checkedIn.body).toBe(200);
+    const [row] = await t.db.select().from(appointments).where(eq(appointments.id, today!.id));
+    expect(row!.status).toBe(1);
+    // Checked in, the link still opens and says so.
+    expect(await linkStatus(onTheDay.token)).toBe('active');
+
+    const anotherDay = await finished(later!.id);
+    expect(await linkStatus(anotherDay.token)).toBe('completed');
+    const refused = await open('POST', `/api/patient-links/${anotherDay.token}/verify`, who);
+    expect(refused.statusCode).toBe(410);
+
+    // A clinic that offers no check-in from the link: "already used", as before.
+    await setInstanceSetting(t.db, riverside, 'enablePatientSelfCheckin', 'false');
+    const noCheckIn = await finished(today!.id);
+    expect(await linkStatus(noCheckIn.token)).toBe('completed');
   });
 });
 
