@@ -672,8 +672,7 @@ export async function exportSummary(
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: settings.timeZone }).format(new Date());
   const fileName = `pathwell-data-sandbox-${today}.${request.format}`;
   if (request.format === 'csv') {
-    const text = rows.map((row) => row.map((cell) => (cell === null ? null : String(cell))));
-    return { fileName, contentType: 'text/csv; charset=utf-8', content: toCsv(headers, text) };
+    return { fileName, contentType: 'text/csv; charset=utf-8', content: toCsv(headers, rows) };
   }
   const sheet = language === 'es' ? 'Datos' : 'Data sandbox';
   return { fileName, contentType: XLSX_TYPE, content: await toXlsx(sheet, headers, rows) };
