@@ -7,6 +7,7 @@ import type {
   PatientStudyGroup,
   PlannedProcedure,
   PlannedProcedureUpsert,
+  PumpRefillsDue,
   RecentCode,
   VisitRecord,
   VisitRecordInput,
@@ -88,3 +89,13 @@ export function useStudyGroupOptions() {
     staleTime: 60_000,
   });
 }
+
+/** Pain-pump refills coming due (decision 0062); the card shows its own states, so the toast stays quiet. */
+export const pumpRefillQueries = {
+  due: (withinDays: number) =>
+    queryOptions({
+      queryKey: ['interventions', 'pump-refills-due', withinDays] as const,
+      queryFn: () => api.get<PumpRefillsDue>(`/api/pumprefills/due?withinDays=${withinDays}`, { background: true }),
+      meta: { silent: true },
+    }),
+};

@@ -143,7 +143,20 @@ describe('procedures card', () => {
 
   it('lists procedures with a link to the note, planned procedures with their checklist, and cohorts', async () => {
     fakeApi([
-      { path: `/api/patients/${patientId}/interventions`, body: [saved()] },
+      {
+        path: `/api/patients/${patientId}/interventions`,
+        body: [
+          saved(),
+          saved({
+            id: '66666666-6666-4666-8666-666666666662',
+            kind: 'pump',
+            item: null,
+            side: null,
+            levels: [],
+            pump: { procedure: null, reservoirVolumeMl: 20, refills: [], nextRefillDate: '2026-04-01' },
+          }),
+        ],
+      },
       { path: `/api/patients/${patientId}/procedures`, body: [planned] },
       { path: `/api/patients/interventionforminfo/${patientId}`, body: info },
       {
@@ -152,7 +165,13 @@ describe('procedures card', () => {
       },
     ]);
     renderAt(<ProceduresCard patientId={patientId} />);
-    const row = await screen.findByTestId('procedure-row');
+    const [row, pumpRow] = await screen.findAllByTestId('procedure-row');
+    if (!row || !pumpRow) throw new Error('two rows expected');
+    // Pump visits have their note like every procedure (issue #24: the link was hidden for them).
+    expect(await within(pumpRow).findByRole('link', { name: 'Note' })).toHaveAttribute(
+      'href',
+      `/patients/procedurenoteform/66666666-6666-4666-8666-666666666662/${patientId}/${doctorId}/pump`,
+    );
     expect(row).toHaveTextContent('03/03/2026');
     expect(row).toHaveTextContent('Lumbar transforaminal epidural steroid injection');
     expect(row).toHaveTextContent('L4-L5 · Left · Dana Reyes');

@@ -128,11 +128,12 @@ export function ProceduresCard({ patientId }: { patientId: string }) {
                         <Anchor component={Link} size="sm" to={`/patients/intervention/interventionform/${row.id}/${patientId}`}>
                           {t('card.open')}
                         </Anchor>
-                        {notesEnabled && row.provider && row.kind !== 'pump' ? (
+                        {/* Every kind has its note, pump visits too (the server always could make one). */}
+                        {notesEnabled ? (
                           <Anchor
                             component={Link}
                             size="sm"
-                            to={`/patients/procedurenoteform/${row.id}/${patientId}/${row.provider.id}/${row.kind}`}
+                            to={`/patients/procedurenoteform/${row.id}/${patientId}/${row.provider?.id ?? 'none'}/${row.kind}`}
                           >
                             {t('card.note')}
                           </Anchor>

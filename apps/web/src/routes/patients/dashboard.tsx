@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../app/session-context';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { PumpRefillsDueCard } from '../../features/interventions/pump-refills-card';
 import { ClinicDay } from '../../features/patient-dashboard/clinic-day';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
 import { ProcedureNotesTodo } from '../../features/procedure-notes/procedure-notes-card';
@@ -34,6 +35,7 @@ export function Component() {
       ) : (
         <>
           <ProcedureNotesTodo />
+          <PumpRefillsDueCard />
           <ClinicDay dashboard={dashboard.data} timeZone={timeZone} />
         </>
       )}

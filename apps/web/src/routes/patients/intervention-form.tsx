@@ -56,7 +56,7 @@ export function Component() {
           onSaved={(saved) => {
             notify('success', t('form.saved'));
             // With procedure notes on, the provider goes straight on to review and sign the note.
-            if (!isExisting && info.data!.procedureNotesEnabled && saved.provider && saved.kind !== 'pump') {
+            if (!isExisting && info.data!.procedureNotesEnabled && saved.provider) {
               void navigate(`/patients/procedurenoteform/${saved.id}/${patientId}/${saved.provider.id}/${saved.kind}`);
             } else void navigate(dashboard);
           }}
