@@ -39,6 +39,10 @@ export const validationMessages = {
   },
   zipInvalid: { en: 'ZIP code not valid', es: 'El código postal no es válido' },
   dateInvalid: { en: 'Date must be MM/DD/YYYY', es: 'La fecha debe tener el formato MM/DD/AAAA' },
+  dateNotReal: {
+    en: 'This date does not exist; check the month and the day',
+    es: 'Esta fecha no existe; revise el mes y el día',
+  },
   textInvalid: {
     en: 'This text contains a character that is not allowed',
     es: 'Este texto contiene un carácter no permitido',
@@ -129,6 +133,10 @@ export const validationMessages = {
     es: 'Los formularios son los de resultados del 1 al 15 o identificadores de formularios personalizados',
   },
   formUnknown: { en: 'Choose forms of this clinic', es: 'Elija formularios de esta clínica' },
+  formWordingNotLoaded: {
+    en: 'This form’s licensed wording is not loaded for this clinic, so patients cannot be given it (a System Manager imports it under Instruments)',
+    es: 'El texto con licencia de este formulario no está cargado para esta clínica, así que no se puede dar a los pacientes (lo importa un administrador del sistema en Instrumentos)',
+  },
   fileRequired: { en: 'Choose a file', es: 'Elija un archivo' },
   fileUnreadable: {
     en: 'The upload could not be read; choose the file again',

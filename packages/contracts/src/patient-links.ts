@@ -108,6 +108,11 @@ export const linkStatusResponseSchema = z.object({
   formTitle: z.object({ en: z.string(), es: z.string().optional() }),
   languages: z.array(formLanguageSchema),
   suggestedLanguage: formLanguageSchema,
+  /**
+   * The clinic cannot give this form (its licensed wording is not imported, decision 0061): the page
+   * tells the patient the clinic will contact them, and the link takes no answers.
+   */
+  formUnavailable: z.literal(true).optional(),
 });
 export type LinkStatusResponse = z.infer<typeof linkStatusResponseSchema>;
 

@@ -239,3 +239,5 @@ export function instrumentForm(formCode: FormCode, wording?: LicensedWording): R
     credit: definition.credit,
   });
 }
+
+export { wordingAvailability, type WordingAvailability } from './wording.js';

@@ -27,6 +27,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findingsOfResponses } from '../critical-findings/critical-findings.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
+import { requireFormsWorded } from './wording-availability';
 import { visiblePatients } from '../patients/patients.service';
 import { readTypedSettings } from '../settings/settings.service';
 
@@ -330,6 +331,7 @@ export async function assignedPro(ctx: SignedInContext, appointmentId: string): 
 export async function updateAssignedPro(ctx: SignedInContext, input: UpdateAssignedPro): Promise<AssignedPro> {
   return ctx.db.transaction(async (tx) => {
     await findVisibleAppointment(tx, ctx, input.appointmentId);
+    await requireFormsWorded(tx, ctx.instanceId, input.formCodes, (index) => `formCodes.${index}`);
     await tx
       .insert(appointmentProSets)
       .values({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormContent, RenderableForm } from '@pathwell/contracts/forms';
 import type { AssignedPro, InstrumentSummary, PatientFormResponses, UnfilledForm } from '@pathwell/contracts/form-responses';
@@ -13,10 +13,12 @@ import {
   customFormVersions,
   formResponses,
   instances,
+  instrumentWordings,
   patients,
   users,
 } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
+import { importTestWording } from '../../../test/instrument-wording';
 
 let t: TestApp;
 let riverside: string;
@@ -329,8 +331,25 @@ describe('assigned PROs and unfilled forms', () => {
     colleagueAppointmentId = (await addAppointment(patientId, { doctorId: colleague!.id })).id;
     // A custom form of the clinic: settings accept only the clinic's own (issue #9).
     const [customForm] = await t.db.insert(customForms).values({ instanceId: riverside, title: 'Intake extras' }).returning();
+    // ODI and PROMIS Global-10 can be assigned only where their licensed wording is loaded (decision 0061).
+    await importTestWording(t.db, riverside, 2);
+    await importTestWording(t.db, riverside, 7);
     const saved = await call('PUT', '/api/instancesettings/applicableforms', 'manager', [2, 11, customForm!.id]);
     expect(saved.statusCode, saved.body).toBe(200);
+  });
+  afterAll(async () => {
+    await t.db
+      .delete(instrumentWordings)
+      .where(and(eq(instrumentWordings.instanceId, riverside), inArray(instrumentWordings.formCode, [2, 7])));
+  });
+
+  it('refuses a form whose licensed wording the clinic has not loaded: 400 on that form (issue #24 §1)', async () => {
+    const refused = await call('PUT', '/api/patientappointments/assigned-pro', 'staff', { appointmentId, formCodes: [11, 3] });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      messageKey: 'formWordingNotLoaded',
+      fields: { 'formCodes.1': 'formWordingNotLoaded' },
+    });
   });
 
   it("starts with the clinic's applicable outcome forms, custom form ids left out", async () => {

@@ -27,6 +27,7 @@ import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { idleMinutesFrom } from '../../plugins/auth';
 import { clinicTimeZoneFrom, readSettings, readStoredSettings, readTypedSettings, isOn } from '../settings/settings.service';
+import { formsWithoutWording } from '../form-responses/wording-availability';
 import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
 import { listFiles, primaryLogoUrl } from './instance-files.service';
 import { decryptSetting, encryptSetting } from './settings-crypto';
@@ -70,6 +71,14 @@ const formSettingKeys = ['defaultRandForm', 'applicableForms'] as const;
  * input, a 400 naming the setting (issue #9: Lakeside stored Riverside's form).
  */
 async function checkFormIds(ctx: SignedInContext, db: Database, update: InstanceSettingsUpdate) {
+  // An outcome form the clinic cannot give (decision 0061) is not a default or applicable form either.
+  for (const key of formSettingKeys) {
+    const value: unknown = update[key];
+    const codes = (Array.isArray(value) ? value : [value]).filter((code): code is number => typeof code === 'number');
+    if ((await formsWithoutWording(db, ctx.instanceId, codes)).length > 0) {
+      throw new AppError('VALIDATION', 'formWordingNotLoaded', { fields: { [key]: 'formWordingNotLoaded' } });
+    }
+  }
   const named = formSettingKeys.map((key) => {
     const value: unknown = update[key];
     const ids = (Array.isArray(value) ? value : [value]).filter((id): id is string => typeof id === 'string');

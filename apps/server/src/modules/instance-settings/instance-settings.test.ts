@@ -55,7 +55,7 @@ describe('instance settings: fetch and save (typed)', () => {
       useNevro: true,
       autoLogoutTime: 45,
       apptCancelEmails: ['frontdesk@riverside.example', 'manager@riverside.example'],
-      applicableForms: [1, 2, 11],
+      applicableForms: [1, 4, 11],
       proRate: 42.5,
       timeZoneId: 'America/New_York',
     });
@@ -68,7 +68,7 @@ describe('instance settings: fetch and save (typed)', () => {
       useNevro: true,
       autoLogoutTime: 45,
       apptCancelEmails: ['frontdesk@riverside.example', 'manager@riverside.example'],
-      applicableForms: [1, 2, 11],
+      applicableForms: [1, 4, 11],
       proRate: 42.5,
       timeZoneId: 'America/New_York',
       // Seeded earlier and untouched by this save.
@@ -286,12 +286,21 @@ describe('instance settings: applicable forms', () => {
       method: 'PUT',
       url: '/api/instancesettings/applicableforms',
       headers: as.manager,
-      payload: [2, 6, 2, custom],
+      payload: [4, 6, 4, custom],
     });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json()).toEqual({ applicableForms: [2, 6, custom] });
+    expect(saved.json()).toEqual({ applicableForms: [4, 6, custom] });
     const read = await t.app.inject({ method: 'GET', url: '/api/instancesettings/applicableforms', headers: as.staff });
-    expect(read.json()).toEqual({ applicableForms: [2, 6, custom] });
+    expect(read.json()).toEqual({ applicableForms: [4, 6, custom] });
+    // ODI's licensed wording is not loaded for Riverside: it cannot be an applicable form (decision 0061).
+    const odi = await t.app.inject({
+      method: 'PUT',
+      url: '/api/instancesettings/applicableforms',
+      headers: as.manager,
+      payload: [4, 2],
+    });
+    expect(odi.statusCode).toBe(400);
+    expect(odi.json()).toMatchObject({ messageKey: 'formWordingNotLoaded', fields: { applicableForms: 'formWordingNotLoaded' } });
     const lakeside = await t.app.inject({ method: 'GET', url: '/api/instancesettings/applicableforms', headers: as.admin2 });
     expect(lakeside.json()).toEqual({ applicableForms: [] });
   });
@@ -315,7 +324,7 @@ describe('instance settings: applicable forms', () => {
       method: 'PUT',
       url: '/api/instancesettings/applicableforms',
       headers: forLakeside,
-      payload: [2, riversideForm],
+      payload: [4, riversideForm],
     });
     expect(applicable.statusCode).toBe(400);
     expect(applicable.json()).toMatchObject({ code: 'VALIDATION', fields: { applicableForms: 'formUnknown' } });

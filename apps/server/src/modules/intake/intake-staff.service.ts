@@ -45,6 +45,7 @@ import { intakeForms, previousBodyMap, savedAnswers, stepStates } from './intake
 import { intakeMessage } from './intake.messages';
 import { cardPhotosOf } from './insurance-cards.service';
 import { publicLink } from '../../lib/public-url';
+import { formsWithoutWording, requireFormsWorded } from '../form-responses/wording-availability';
 
 type CreateInput = z.output<typeof createIntakeSchema>;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;
@@ -124,7 +125,12 @@ export async function intakePlanFor(
   patient: { id: string; instanceId: string },
   input: Pick<CreateInput, 'steps' | 'formCodes' | 'historyFormIds' | 'checkInFormIds'>,
 ): Promise<IntakePlan> {
-  const formCodes = input.formCodes ?? (await appointmentFormCodes(db, patient.instanceId, appointment.id)).formCodes;
+  // Forms staff named must be ones the clinic can give (400 otherwise); from the visit's default
+  // assignment, a form whose wording is not loaded is left out rather than refusing the whole intake.
+  if (input.formCodes) await requireFormsWorded(db, patient.instanceId, input.formCodes, (index) => `formCodes.${index}`);
+  const assigned = input.formCodes ?? (await appointmentFormCodes(db, patient.instanceId, appointment.id)).formCodes;
+  const unworded = new Set(await formsWithoutWording(db, patient.instanceId, assigned));
+  const formCodes = assigned.filter((code) => !unworded.has(code));
   const historyFormIds = input.historyFormIds ?? [];
   const checkInFormIds = input.checkInFormIds ?? [];
   await requireCustomForms(db, patient.instanceId, 'historyFormIds', historyFormIds);

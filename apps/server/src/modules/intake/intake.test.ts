@@ -764,3 +764,25 @@ describe('pain answers nobody gave (issue #24 §1)', () => {
     expect((await view(token, access)).saved.bodymap).toEqual({ regions: {}, noPain: true });
   });
 });
+
+describe('forms whose licensed wording is not loaded (issue #24 §1, decision 0061)', () => {
+  it('an intake cannot plan NDI for a clinic without its wording: 400 on the form', async () => {
+    const refused = await call('POST', '/api/patients/intake', 'staff', {
+      patientId: ids.newPatient,
+      appointmentId: ids.thirdVisit,
+      formCodes: [10, 3],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      messageKey: 'formWordingNotLoaded',
+      fields: { 'formCodes.1': 'formWordingNotLoaded' },
+    });
+  });
+
+  it("from the visit's default assignment, a form without wording is left out instead of refusing the intake", async () => {
+    await setInstanceSetting(t.db, riverside, 'applicableForms', '3,10');
+    const created = await createIntake({ patientId: ids.newPatient, appointmentId: ids.thirdVisit, steps: [6] });
+    const [link] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, created.linkId));
+    expect(link!.intakePlan!.formCodes).toEqual([10]);
+  });
+});

@@ -3,8 +3,10 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pathway, PathwayEnrolment, PathwaySummary } from '@pathwell/contracts/pathways';
 import {
+  activityLogs,
   formResponses,
   instances,
+  instrumentWordings,
   notifications,
   outboxMessages,
   painEntries,
@@ -15,6 +17,7 @@ import {
 import { createMailer } from '../outbox/providers';
 import { createTestApp, latestEmailTo, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
 import { runDuePathwaySteps, type PathwaySweepDeps } from './pathway-runner';
+import { importTestWording } from '../../../test/instrument-wording';
 
 /** The pathway sweep over simulated time (decision 0041): the clock is a parameter, nothing waits. */
 let t: TestApp;
@@ -99,6 +102,8 @@ beforeAll(async () => {
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
   lakeside = rows.find((row) => row.name === 'Lakeside Pain Center')!.id;
   for (const clinic of [riverside, lakeside]) await setInstanceSetting(t.db, clinic, 'enableEmail', 'true');
+  // The pathways ask for ODI: both clinics hold its licensed wording (decision 0061).
+  for (const clinic of [riverside, lakeside]) await importTestWording(t.db, clinic, 2);
   for (const who of ['admin', 'staff', 'admin2']) tokens[who] = await signIn(t.app, `${who}@pathwell.demo`);
 });
 afterAll(async () => {
@@ -278,5 +283,28 @@ describe('the pathway sweep over simulated time', () => {
     const view = await detail(enrolment.id);
     expect(view.steps[0]!.status).toBe('completed');
     expect(view.status).toBe('completed');
+  });
+});
+
+describe('a planned step whose form lost its wording (issue #24 §1, decision 0061)', () => {
+  it('is skipped with the reason in the activity log, and no link or message goes out', async () => {
+    const plan = await pathway('admin', { ...odiPlan, name: 'Runner: wording removed' });
+    const who = await patient(riverside, 'Wordless', 'wordless@example.test');
+    const enrolment = await enrol('admin', plan.id, who);
+    await t.db
+      .delete(instrumentWordings)
+      .where(and(eq(instrumentWordings.instanceId, riverside), eq(instrumentWordings.formCode, 2)));
+    try {
+      await runDuePathwaySteps(t.appDb, deps, at(0));
+      expect(await t.db.select().from(patientLinks).where(eq(patientLinks.patientId, who))).toHaveLength(0);
+      expect(await emailsTo('wordless@example.test')).toHaveLength(0);
+      expect((await detail(enrolment.id)).steps[0]).toMatchObject({ status: 'skipped' });
+      const logs = await t.db.select().from(activityLogs).where(eq(activityLogs.targetId, enrolment.steps[0]!.id));
+      expect(logs.map((log) => log.description)).toContain(
+        `Pathway step skipped for patient ${who}: the form's licensed wording is not loaded for the clinic`,
+      );
+    } finally {
+      await importTestWording(t.db, riverside, 2);
+    }
   });
 });

@@ -27,6 +27,7 @@ import { readSettings } from '../settings/settings.service';
 import { educationMessage, requestMessage, type PathwayMessage } from './pathway.messages';
 import { completeIfDone } from './pathways.service';
 import { publicLink } from '../../lib/public-url';
+import { formsWithoutWording } from '../form-responses/wording-availability';
 
 const DAY_MS = 86_400_000;
 /** Every 15 minutes: a step goes out within a quarter of an hour of its due time. */
@@ -188,6 +189,19 @@ async function handleRun(
     // Enrolled with an anchor long past: a request whose whole window is over is not sent late.
     await setRun(tx, run.id, { status: 'missed', completedAt: now });
     return finish('missed');
+  }
+  // A step planned before the rule (decision 0061): a form the clinic cannot give is not sent.
+  if (step.kind === 'pro' && step.formCode !== null && (await formsWithoutWording(tx, instanceId, [step.formCode])).length > 0) {
+    await setRun(tx, run.id, { status: 'skipped', completedAt: now });
+    await recordActivity(
+      tx,
+      sweepActivity(instanceId, 'Patient Dashboard', 'Updated', {
+        type: 'pathway step',
+        id: run.id,
+        description: `Pathway step skipped for patient ${patient.id}: the form's licensed wording is not loaded for the clinic`,
+      }),
+    );
+    return finish('skipped');
   }
   const settings = await readSettings(tx, instanceId);
   const mobile = await mobileOf(tx, instanceId, patient.id);

@@ -30,6 +30,7 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { compareHeadlines } from '../form-responses/form-responses.service';
 import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
+import { requireFormsWorded } from '../form-responses/wording-availability';
 import { createEnrolment } from './pathway-triggers';
 
 type PathwayInput = z.output<typeof pathwayInputSchema>;
@@ -215,6 +216,12 @@ async function checkReferences(db: Database, ctx: SignedInContext, input: Pathwa
       .where(and(eq(customForms.id, step.customFormId), eq(customForms.instanceId, ctx.instanceId)));
     if (!form || form.archivedAt) throw fieldError(`steps.${index}.customFormId`, 'invalid', 'customFormNotFound');
   }
+  await requireFormsWorded(
+    db,
+    ctx.instanceId,
+    input.steps.map((step) => (step.kind === 'pro' ? step.formCode : null)),
+    (index) => `steps.${index}.formCode`,
+  );
   return itemIds;
 }
 

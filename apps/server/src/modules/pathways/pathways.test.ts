@@ -4,6 +4,7 @@ import { AppointmentStatus } from '@pathwell/contracts/enums';
 import type { Pathway, PathwayEnrolment, PathwaySummary, PatientPathway } from '@pathwell/contracts/pathways';
 import { appointments, instances, managedItems, pathwayEnrolments, pathwayStepRuns, patients, users } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
+import { importTestWording } from '../../../test/instrument-wording';
 
 /** Pathways API (issue #13, decision 0041): building, enrolling, triggers and what each role may do. */
 let t: TestApp;
@@ -21,6 +22,8 @@ beforeAll(async () => {
   const rows = await t.db.select().from(instances);
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
   lakeside = rows.find((row) => row.name === 'Lakeside Pain Center')!.id;
+  // The pathways here ask for ODI: Riverside holds its licensed wording (decision 0061).
+  await importTestWording(t.db, riverside, 2);
   for (const who of ['admin', 'doctor', 'staff', 'admin2']) tokens[who] = await signIn(t.app, `${who}@pathwell.demo`);
   const [doctor] = await t.db.select().from(users).where(eq(users.email, 'doctor@pathwell.demo'));
   const insert = async (instanceId: string, lastName: string, doctorId: string | null) => {
@@ -296,5 +299,23 @@ describe('triggers', () => {
       .innerJoin(pathwayEnrolments, eq(pathwayEnrolments.id, pathwayStepRuns.enrolmentId))
       .where(and(eq(pathwayEnrolments.patientId, patient!.id), eq(pathwayEnrolments.pathwayId, cohort.id)));
     expect(cohortRuns).toHaveLength(4);
+  });
+});
+
+describe('forms whose licensed wording is not loaded (issue #24 §1, decision 0061)', () => {
+  it('a pathway cannot ask for NDI in a clinic without its wording: 400 on the step', async () => {
+    const refused = await call('POST', '/api/pathways', 'admin', {
+      ...sixWeeks,
+      name: 'Neck follow-up',
+      steps: [
+        { dayOffset: 0, kind: 'pro', formCode: 11 },
+        { dayOffset: 14, kind: 'pro', formCode: 3 },
+      ],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      messageKey: 'formWordingNotLoaded',
+      fields: { 'steps.1.formCode': 'formWordingNotLoaded' },
+    });
   });
 });

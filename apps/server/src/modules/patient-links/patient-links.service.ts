@@ -35,7 +35,15 @@ import {
   type SubmitLink,
   type VerifyLink,
 } from '@pathwell/contracts/patient-links';
-import { getInstrument, headlineOf, instrumentForm, isFormCode, scoreForm, type LicensedWording } from '@pathwell/instruments';
+import {
+  getInstrument,
+  headlineOf,
+  instrumentForm,
+  isFormCode,
+  scoreForm,
+  wordingAvailability,
+  type LicensedWording,
+} from '@pathwell/instruments';
 import { enterClinicOf, withSystemContext, type ServiceContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import {
@@ -51,6 +59,7 @@ import {
 } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newSixDigitCode, newToken, sameHash, sha256 } from '../../lib/secrets';
+import { requireFormsWorded } from '../form-responses/wording-availability';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
@@ -101,6 +110,11 @@ export interface LoadedForm {
   form: RenderableForm;
   title: LocalizedText;
   customFormVersionId: string | null;
+  /**
+   * False for a licensed instrument whose wording the clinic has not imported (decision 0061): its
+   * neutral labels are not the instrument, so it is neither shown to the patient nor scored.
+   */
+  available: boolean;
 }
 
 function instrumentTitle(formCode: number): LocalizedText {
@@ -122,7 +136,8 @@ export async function loadForm(
       .where(and(eq(instrumentWordings.instanceId, link.instanceId), eq(instrumentWordings.formCode, code)));
     // Wording is validated against the structure when a System Manager imports it.
     const form = instrumentForm(code, wording ? (wording.definition as LicensedWording) : undefined);
-    return { form, title: getInstrument(code).name, customFormVersionId: null };
+    const { available } = wordingAvailability(getInstrument(code), wording ? form : null);
+    return { form, title: getInstrument(code).name, customFormVersionId: null, available };
   }
   const [row] = await db
     .select({
@@ -142,7 +157,13 @@ export async function loadForm(
     form: { ...row.content, kind: 'custom', formCode: null, customFormId: row.id, version: String(row.currentVersion) },
     title: row.content.title,
     customFormVersionId: row.versionId,
+    available: true,
   };
+}
+
+/** A link to a form the clinic cannot give (decision 0061) takes no answers: the clinic contacts the patient instead. */
+export function requireAvailable(loaded: LoadedForm) {
+  if (!loaded.available) throw new AppError('CONFLICT', 'formWordingNotLoaded');
 }
 
 const titleIn = (title: LocalizedText, language: FormLanguage) => (language === 'es' && title.es ? title.es : title.en);
@@ -189,6 +210,7 @@ export async function createLink(ctx: SignedInContext, log: FastifyBaseLogger, i
       title = (await loadForm(tx, { instanceId: ctx.instanceId, formCode: null, customFormId: form.id })).title;
     } else {
       title = instrumentTitle(input.formCode!);
+      await requireFormsWorded(tx, ctx.instanceId, [input.formCode], 'formCode');
     }
     if (input.send === 'email' && !patient.email) {
       throw fieldError('send', 'patientEmailMissing');
@@ -393,7 +415,6 @@ export const patientActivity = (
   ip: ctx.ip,
 });
 
-export async function linkStatus(ctx: ServiceContext, token: string): Promise<LinkStatusResponse> {
 /**
  * A link's status at the identity check. A finished intake stays open on its visit's day (clinic time)
  * while the clinic offers check-in and the visit is not past check-in, so a patient who did the
@@ -423,20 +444,24 @@ async function checkInOpenFor(db: Database, link: LinkRow, now: Date) {
   return clinicIsoDate(visit.startsAt, timeZone) === clinicIsoDate(now, timeZone);
 }
 
+export async function linkStatus(ctx: ServiceContext, token: string): Promise<LinkStatusResponse> {
   const link = await findLink(ctx.db, token);
   await findLinkPatient(ctx.db, link);
-  const { languages, title } =
+  const loaded =
     link.kind === 'intake'
-      ? { languages: [...formLanguages], title: INTAKE_LINK_TITLE }
+      ? { languages: [...formLanguages], title: INTAKE_LINK_TITLE, available: true }
       : link.kind === 'consent'
-        ? { languages: [...formLanguages], title: CONSENT_LINK_TITLE }
-        : await loadForm(ctx.db, link).then(({ form, title }) => ({ languages: form.languages, title }));
+        ? { languages: [...formLanguages], title: CONSENT_LINK_TITLE, available: true }
+        : await loadForm(ctx.db, link).then(({ form, title, available }) => ({ languages: form.languages, title, available }));
+  const { languages, title } = loaded;
   return {
     status: await identityStatus(ctx.db, link),
     clinicName: await clinicName(ctx.db, link.instanceId),
     formTitle: title.es ? { en: title.en, es: title.es } : { en: title.en },
     languages,
     suggestedLanguage: link.language ?? 'en',
+    // Before the identity check on purpose: the page says the clinic will call, and asks for nothing.
+    ...(loaded.available ? {} : { formUnavailable: true }),
   };
 }
 
@@ -584,10 +609,10 @@ export async function verifyEmailCode(ctx: ServiceContext, token: string, code: 
   const outcome = await ctx.db.transaction(async (tx) => {
     const link = await findLink(tx, token, true);
     const now = new Date();
-    const live = link.emailCodeHash && link.emailCodeExpiresAt && link.emailCodeExpiresAt.getTime() > now.getTime();
     const status = await identityStatus(tx, link, now);
     if (status === 'locked') return { kind: 'locked' as const, until: link.lockedUntil! };
     if (status !== 'active') return { kind: 'gone' as const, status };
+    const live = link.emailCodeHash && link.emailCodeExpiresAt && link.emailCodeExpiresAt.getTime() > now.getTime();
     if (!live) return { kind: 'expired' as const };
     if (!sameHash(link.emailCodeHash!, codeHash(link.id, code))) {
       const attempts = link.emailCodeAttempts + 1;
@@ -609,8 +634,8 @@ export async function verifyEmailCode(ctx: ServiceContext, token: string, code: 
     return { kind: 'ok' as const, expiresAt };
   });
   if (outcome.kind === 'gone') throw gone(outcome.status);
-  if (outcome.kind === 'expired') throw new AppError('VALIDATION', 'codeNotValid', { fields: { code: 'codeExpired' } });
   if (outcome.kind === 'locked') throw identityLocked(outcome.until, new Date());
+  if (outcome.kind === 'expired') throw new AppError('VALIDATION', 'codeNotValid', { fields: { code: 'codeExpired' } });
   if (outcome.kind === 'mismatch') throw identityMismatch(outcome.attemptsLeft, 'code');
   return { accessToken, expiresAt: outcome.expiresAt.toISOString() };
 }
@@ -622,7 +647,9 @@ export async function linkForm(ctx: ServiceContext, token: string, bearer: strin
     requireAccess(link, bearer);
     requireOpen(link);
     const patient = await findLinkPatient(tx, link);
-    const { form } = await loadForm(tx, link);
+    const loaded = await loadForm(tx, link);
+    requireAvailable(loaded);
+    const { form } = loaded;
     await tx.update(patientLinks).set({ accessExpiresAt: accessExpiry() }).where(eq(patientLinks.id, link.id));
     const [draft] = await tx.select().from(formDrafts).where(eq(formDrafts.linkId, link.id));
     return {
@@ -644,7 +671,9 @@ export async function saveDraft(ctx: ServiceContext, token: string, bearer: stri
     if (link.kind !== 'form') throw linkNotFound();
     requireAccess(link, bearer);
     requireOpen(link);
-    const { form } = await loadForm(tx, link);
+    const loaded = await loadForm(tx, link);
+    requireAvailable(loaded);
+    const { form } = loaded;
     requireLanguage(form, input.language);
     const answers = keepVisibleAnswers(form, input.answers);
     const values = { answers, position: input.position, language: input.language, updatedAt: new Date() };
@@ -732,7 +761,9 @@ export async function submitLink(
       throw new AppError('CONFLICT', 'submissionKeyUsed');
     }
     requireOpen(link);
-    const { form, customFormVersionId } = await loadForm(tx, link);
+    const loaded = await loadForm(tx, link);
+    requireAvailable(loaded);
+    const { form, customFormVersionId } = loaded;
     requireLanguage(form, input.language);
     const problems = formProblems(form, input.answers);
     if (Object.keys(problems).length > 0) {

@@ -750,6 +750,8 @@ describe('a 6-digit code by email instead of last name and date of birth (decisi
     const email = await latestEmailTo(t.db, 'b.smith@example.test');
     expect(email.template).toBe('link-code');
     const code = codeOf(email.body);
+    // The subject shows on a locked phone: the code is in the body only.
+    expect(email.subject).not.toMatch(/\d{6}/);
     const [row] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, link.id));
     expect(row!.emailCodeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.emailCodeHash).not.toContain(code);
@@ -808,5 +810,70 @@ describe('a 6-digit code by email instead of last name and date of birth (decisi
     expect(fifth.json().messageKey).toBe('identityLocked');
     expect((await verifyCode(link.token, code)).statusCode).toBe(429);
     expect((await status(link.token)).status).toBe('locked');
+  });
+});
+
+describe('forms whose licensed wording is not loaded (issue #24 §1, decision 0061)', () => {
+  // NDI (form 3) ships only neutral labels ("Section 1", options 0–5); Riverside has not imported it.
+  it('cannot be sent: 400 formWordingNotLoaded on the form, in English and Spanish', async () => {
+    const refused = await call('POST', '/api/patient-links', 'staff', { patientId: ids.patientA, formCode: 3 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      messageKey: 'formWordingNotLoaded',
+      fields: { formCode: 'formWordingNotLoaded' },
+    });
+    expect(refused.json<{ error: string }>().error).toContain('licensed wording is not loaded');
+    const spanish = await call(
+      'POST',
+      '/api/patient-links',
+      'staff',
+      { patientId: ids.patientA, formCode: 3 },
+      { 'accept-language': 'es' },
+    );
+    expect(spanish.statusCode).toBe(400);
+    expect(await t.db.select().from(patientLinks).where(eq(patientLinks.formCode, 3))).toHaveLength(0);
+  });
+
+  it('an existing link tells the patient the clinic will contact them, shows no questions and takes no answers', async () => {
+    // A link sent while the clinic had the wording, which was removed since.
+    const shipped = instrumentForm(3);
+    const wording: LicensedWording = {
+      formCode: 3,
+      source: 'Licensed copy for the test clinic',
+      languages: ['en'],
+      questions: shipped.questions.map((question, index) => ({
+        id: question.id,
+        text: { en: `Licensed item ${index + 1}` },
+        options: (question.options ?? []).map((option) => ({
+          value: option.value as number,
+          label: { en: `L${String(option.value)}` },
+        })),
+      })),
+    };
+    await t.db.insert(instrumentWordings).values({ instanceId: riverside, formCode: 3, definition: wording });
+    const link = await createLink({ patientId: ids.patientA, formCode: 3 });
+    await t.db
+      .delete(instrumentWordings)
+      .where(and(eq(instrumentWordings.instanceId, riverside), eq(instrumentWordings.formCode, 3)));
+
+    expect(await status(link.token)).toMatchObject({ status: 'active', formUnavailable: true });
+    const access = await verified(link.token);
+    const form = await open('GET', `/api/patient-links/${link.token}/form`, undefined, access);
+    expect(form.statusCode).toBe(409);
+    expect(form.json()).toMatchObject({ messageKey: 'formWordingNotLoaded' });
+    expect(form.body).not.toContain('Section 1');
+    const answers = Object.fromEntries(shipped.questions.map((question) => [question.id, 0]));
+    const submitted = await submit(link.token, access, { answers });
+    expect(submitted.statusCode).toBe(409);
+    const draft = await open('PUT', `/api/patient-links/${link.token}/draft`, { answers, position: 0, language: 'en' }, access);
+    expect(draft.statusCode).toBe(409);
+    expect(await t.db.select().from(formResponses).where(eq(formResponses.linkId, link.id))).toHaveLength(0);
+  });
+
+  it('a form that ships its wording, or a licensed one the clinic imported, is sent as before', async () => {
+    expect((await call('POST', '/api/patient-links', 'staff', { patientId: ids.patientA, formCode: 11 })).statusCode).toBe(201);
+    const status = await call('POST', '/api/patient-links', 'staff', { patientId: ids.patientA, formCode: 2 });
+    // ODI: imported for Riverside by the test above ("serves the clinic's imported licensed wording").
+    expect(status.statusCode).toBe(201);
   });
 });

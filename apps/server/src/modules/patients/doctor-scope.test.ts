@@ -14,6 +14,7 @@ import {
   users,
 } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
+import { importTestWording } from '../../../test/instrument-wording';
 
 /**
  * Issue #16 §5: a Doctor reaches only their own patients (`doctor_id` = their user id), for writes as
@@ -158,6 +159,9 @@ beforeAll(async () => {
     })
     .returning({ id: users.id });
   await t.db.insert(userInstances).values({ userId: colleague!.id, instanceId: home!.instanceId! });
+  // Links and assignments below name ODI and NDI: the clinic holds their licensed wording (decision 0061).
+  await importTestWording(t.db, home!.instanceId!, 2);
+  await importTestWording(t.db, home!.instanceId!, 3);
   colleagueId = colleague!.id;
 });
 afterAll(async () => {
