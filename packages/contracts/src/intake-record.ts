@@ -80,7 +80,9 @@ export type PatientAllergy = z.infer<typeof patientAllergySchema>;
  */
 export const reconcileIntakeSchema = z
   .object({
-    medicines: z.array(patientMedicineInputSchema.extend({ index: z.number().int().min(0, 'invalid').max(99, 'invalid') })).max(100, 'tooLong'),
+    medicines: z
+      .array(patientMedicineInputSchema.extend({ index: z.number().int().min(0, 'invalid').max(99, 'invalid') }))
+      .max(100, 'tooLong'),
     allergies: z.array(z.number().int().min(0, 'invalid').max(49, 'invalid')).max(50, 'tooLong'),
   })
   .refine((value) => value.medicines.length + value.allergies.length > 0, { message: 'required', path: ['medicines'] });

@@ -25,7 +25,13 @@ function viewOf(onFile: IntakeOnFile | null, paperwork: Paperwork | null = null)
   return {
     patientFirstName: 'Ana',
     clinicName: 'Riverside Spine & Pain',
-    appointment: { id: '6b2f7c1e-2a4d-4b8e-9f00-1234567890ab', startsAt: '', startsAtText: '', doctorName: null, newPatient: true },
+    appointment: {
+      id: '6b2f7c1e-2a4d-4b8e-9f00-1234567890ab',
+      startsAt: '',
+      startsAtText: '',
+      doctorName: null,
+      newPatient: true,
+    },
     steps: [{ step: 1, done: false }],
     ownDone: [],
     forms: [],

@@ -174,7 +174,10 @@ export async function reconciliationsOf(db: Database, instanceId: string, linkId
     );
   const userIds = rows.map((row) => (row.data as { by?: string }).by).filter((id): id is string => Boolean(id));
   const names = userIds.length
-    ? await db.select({ id: users.id, firstName: users.firstName, lastName: users.lastName }).from(users).where(inArray(users.id, userIds))
+    ? await db
+        .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+        .from(users)
+        .where(inArray(users.id, userIds))
     : [];
   return (linkId: string) => {
     const row = rows.find((candidate) => candidate.linkId === linkId);

@@ -48,8 +48,7 @@ async function phonesOf(db: Database, instanceId: string, patientId: string): Pr
 }
 
 const emergencyOf = (phones: PhoneRow[]) => phones.find((phone) => phone.phoneType === PatientPhoneType.EMERGENCY_CONTACT);
-const pronounLabel = (code: unknown) =>
-  enumerations.pronouns.find((option) => option.value === code)?.label.en ?? null;
+const pronounLabel = (code: unknown) => enumerations.pronouns.find((option) => option.value === code)?.label.en ?? null;
 /** A typed pronoun set is taken only when it is one of the coded list's, in either language. */
 function pronounCode(text: string): number | null {
   const wanted = text.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -136,7 +135,9 @@ function answerValues(paperwork: Paperwork): Record<IntakeRecordField, Values | 
     homePhone: phone('HOME'),
     workPhone: phone('WORK'),
     preferredLanguage: values({ language: paperwork.preferredLanguage }),
-    emergencyContact: emergency ? values({ name: emergency.name, relationship: emergency.relationship, phone: emergency.phone }) : null,
+    emergencyContact: emergency
+      ? values({ name: emergency.name, relationship: emergency.relationship, phone: emergency.phone })
+      : null,
     primaryInsurance: paperwork.selfPay ? { selfPay: 'true' } : insuranceValues(paperwork.primaryInsurance),
     secondaryInsurance: paperwork.selfPay ? null : insuranceValues(paperwork.secondaryInsurance),
     pharmacy: values({ name: paperwork.pharmacy?.name, phone: paperwork.pharmacy?.phone }),
@@ -149,7 +150,8 @@ function answerValues(paperwork: Paperwork): Record<IntakeRecordField, Values | 
 function blockedOf(field: IntakeRecordField, paperwork: Paperwork): IntakeChange['blocked'] {
   const sex = paperwork.extended?.sexAssignedAtBirth;
   if (field === 'sexAssignedAtBirth' && sex && !(sex in sexCodes)) return 'notCoded';
-  if (field === 'pronouns' && paperwork.extended?.pronouns && pronounCode(paperwork.extended.pronouns) === null) return 'notCoded';
+  if (field === 'pronouns' && paperwork.extended?.pronouns && pronounCode(paperwork.extended.pronouns) === null)
+    return 'notCoded';
   return null;
 }
 
@@ -205,7 +207,14 @@ export async function onFileFor(db: Database, instanceId: string, patientId: str
       return row ? [{ type, number: row.number }] : [];
     }),
     contacts: emergency
-      ? [{ role: 'emergency', name: emergency.contactName ?? '', relationship: emergency.relation ?? undefined, phone: emergency.number }]
+      ? [
+          {
+            role: 'emergency',
+            name: emergency.contactName ?? '',
+            relationship: emergency.relation ?? undefined,
+            phone: emergency.number,
+          },
+        ]
       : undefined,
     selfPay: coverage.selfPay,
     primaryInsurance: coverage.primaryInsurance,
@@ -230,7 +239,13 @@ export async function onFileFor(db: Database, instanceId: string, patientId: str
 
 // ---- writing to the record ---------------------------------------------------------------------------
 
-async function setPhone(tx: Database, patient: PatientRow, type: number, number: string, contact?: { name: string; relation: string | null }) {
+async function setPhone(
+  tx: Database,
+  patient: PatientRow,
+  type: number,
+  number: string,
+  contact?: { name: string; relation: string | null },
+) {
   const digits = number.replace(/\D/g, '').slice(-10);
   if (type === PatientPhoneType.EMERGENCY_CONTACT) {
     const existing = emergencyOf(await phonesOf(tx, patient.instanceId, patient.id));

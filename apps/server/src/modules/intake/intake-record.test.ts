@@ -123,7 +123,13 @@ const paperwork = {
   zip: '78702',
   phones: [{ type: 'MOBILE', number: '(512) 555-0101' }],
   contacts: [{ role: 'emergency', name: 'Tomás Arroyo', relationship: 'Brother', phone: '(512) 555-0199' }],
-  primaryInsurance: { payer: 'Aetna', memberId: 'W123456', groupNumber: 'G-77', subscriberName: 'Elena Arroyo', relationshipToInsured: 'self' },
+  primaryInsurance: {
+    payer: 'Aetna',
+    memberId: 'W123456',
+    groupNumber: 'G-77',
+    subscriberName: 'Elena Arroyo',
+    relationshipToInsured: 'self',
+  },
   pharmacy: { name: 'H-E-B Pharmacy', phone: '(512) 555-0150' },
   extended: { pronouns: 'she/her/hers', sexAssignedAtBirth: 'intersex' },
   agreementSignature: { image: PNG, signedAt: new Date().toISOString() },
@@ -178,7 +184,10 @@ describe('the paperwork against the record', () => {
     expect(row).toMatchObject({ email: 'elena.arroyo@example.test', streetAddress1: '12 Elm St', zip: '78701' });
     expect(row!.agreementSignedDate).not.toBeNull();
     // The record had no insurance, pharmacy or emergency contact: those are filled.
-    expect(row!.coverage).toMatchObject({ primaryInsurance: { payer: 'Aetna', memberId: 'W123456' }, pharmacy: { name: 'H-E-B Pharmacy' } });
+    expect(row!.coverage).toMatchObject({
+      primaryInsurance: { payer: 'Aetna', memberId: 'W123456' },
+      pharmacy: { name: 'H-E-B Pharmacy' },
+    });
     const phones = await t.db.select().from(patientPhoneNumbers).where(eq(patientPhoneNumbers.patientId, ids.patient));
     expect(phones.find((phone) => phone.phoneType === 3)).toMatchObject({ contactName: 'Tomás Arroyo', relation: 'Brother' });
     expect(row!.extended).toEqual({});
@@ -198,13 +207,23 @@ describe('the paperwork against the record', () => {
     expect(changeOf(latest!.changes, 'mobilePhone')).toMatchObject({ differs: false });
     expect(changeOf(latest!.changes, 'primaryInsurance')).toMatchObject({
       differs: false,
-      answer: { payer: 'Aetna', memberId: 'W123456', groupNumber: 'G-77', subscriberName: 'Elena Arroyo', relationshipToInsured: 'self' },
+      answer: {
+        payer: 'Aetna',
+        memberId: 'W123456',
+        groupNumber: 'G-77',
+        subscriberName: 'Elena Arroyo',
+        relationshipToInsured: 'self',
+      },
     });
     expect(changeOf(latest!.changes, 'emergencyContact')).toMatchObject({
       differs: false,
       answer: { name: 'Tomás Arroyo', relationship: 'Brother', phone: '(512) 555-0199' },
     });
-    expect(changeOf(latest!.changes, 'pronouns')).toMatchObject({ differs: true, blocked: null, answer: { value: 'she/her/hers' } });
+    expect(changeOf(latest!.changes, 'pronouns')).toMatchObject({
+      differs: true,
+      blocked: null,
+      answer: { value: 'she/her/hers' },
+    });
     expect(changeOf(latest!.changes, 'sexAssignedAtBirth')).toMatchObject({ blocked: 'notCoded' });
   });
 
@@ -221,7 +240,9 @@ describe('the paperwork against the record', () => {
     const logs = await t.db
       .select({ description: activityLogs.description })
       .from(activityLogs)
-      .where(and(eq(activityLogs.targetId, ids.patient), eq(activityLogs.area, 'Patient Profile'), eq(activityLogs.action, 'Updated')));
+      .where(
+        and(eq(activityLogs.targetId, ids.patient), eq(activityLogs.area, 'Patient Profile'), eq(activityLogs.action, 'Updated')),
+      );
     expect(logs.some((log) => log.description?.includes('email, pronouns'))).toBe(true);
   });
 
@@ -236,7 +257,9 @@ describe('the paperwork against the record', () => {
     const blocked = await staffCall('POST', url, 'staff', { fields: ['email', 'sexAssignedAtBirth'] });
     expect(blocked.statusCode).toBe(400);
     expect(blocked.json().fields).toEqual({ 'fields.1': 'invalid' });
-    expect((await staffCall('POST', `/api/patients/${ids.patient}/intake/nope/accept`, 'staff', { fields: ['email'] })).statusCode).toBe(400);
+    expect(
+      (await staffCall('POST', `/api/patients/${ids.patient}/intake/nope/accept`, 'staff', { fields: ['email'] })).statusCode,
+    ).toBe(400);
     expect((await staffCall('POST', url, 'admin2', { fields: ['email'] })).statusCode).toBe(404);
     const strangerLink = `/api/patients/${ids.patient}/intake/${crypto.randomUUID()}/accept`;
     expect((await staffCall('POST', strangerLink, 'staff', { fields: ['email'] })).statusCode).toBe(404);
@@ -309,9 +332,13 @@ describe("the intake's medications and allergies into the record", () => {
     expect((await staffCall('POST', url, 'admin2', body)).statusCode).toBe(404);
     expect((await staffCall('GET', `/api/patients/${ids.patient}/allergies`, 'admin2')).statusCode).toBe(404);
     expect((await staffCall('POST', url, 'staff', body, { clinicid: 'all' })).statusCode).toBe(403);
-    expect((await staffCall('GET', `/api/patients/${ids.patient}/allergies`, 'staff', undefined, { clinicid: 'all' })).statusCode).toBe(403);
+    expect(
+      (await staffCall('GET', `/api/patients/${ids.patient}/allergies`, 'staff', undefined, { clinicid: 'all' })).statusCode,
+    ).toBe(403);
     // The paperwork step of this link was never asked: nothing to accept.
-    const accept = await staffCall('POST', `/api/patients/${ids.patient}/intake/${intake.linkId}/accept`, 'staff', { fields: ['email'] });
+    const accept = await staffCall('POST', `/api/patients/${ids.patient}/intake/${intake.linkId}/accept`, 'staff', {
+      fields: ['email'],
+    });
     expect(accept.statusCode).toBe(404);
   });
 });

@@ -1,10 +1,11 @@
 import { Anchor, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useState } from 'react';
 import { IconCircle, IconCircleCheck, IconFileText, IconFileTypePdf } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { widespreadCount } from '@pathwell/contracts/body-map';
-import type { StaffIntake } from '@pathwell/contracts/intake';
+import type { StaffIntakeDetail } from '@pathwell/contracts/intake-record';
 import { ErrorAlert } from '../../components/error-alert';
 import { api, apiFetch } from '../../lib/api-client';
 import { formatClinicDate, formatClinicDateTime } from '../../lib/dates';
@@ -12,10 +13,13 @@ import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { BodyMapView } from '../../patient/body-map';
 import { InsuranceCardThumbnails } from './insurance-card-thumbnails';
+import { IntakeChanges } from './intake-changes';
+import { ReconcileIntakeButton } from './intake-reconcile';
 
 export const intakeKeys = { patient: (patientId: string) => ['intake', 'patient', patientId] as const };
 
-const statusColor: Record<StaffIntake['status'], string> = {
+const statusColor: Record<StaffIntakeDetail['status'], string> = {
+  accountClosed: 'gray',
   active: 'blue',
   completed: 'green',
   expired: 'gray',
@@ -34,6 +38,18 @@ async function openPdf(url: string) {
 }
 
 /**
+ * The intake staff look at first: one still being filled in, else the latest finished one, else the
+ * latest. Replaced and expired links of the same visit never hide it (issue #24 §4).
+ */
+export function currentFirst<T extends Pick<StaffIntakeDetail, 'status'>>(intakes: T[]): T[] {
+  const current =
+    intakes.find((intake) => intake.status === 'active' || intake.status === 'locked') ??
+    intakes.find((intake) => intake.status === 'completed') ??
+    intakes[0];
+  return current ? [current, ...intakes.filter((intake) => intake !== current)] : [];
+}
+
+/**
  * What the patient gave through the intake, newest visit first (issue #12 §3): each step's state, pain
  * scores, the body map beside the previous visit's, allergies and medications, questionnaires with their
  * scores and the signed consents as PDFs. A doctor reads the latest one in half a minute.
@@ -43,8 +59,11 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
   const language = i18n.language === 'es' ? 'es' : 'en';
   const intakes = useQuery({
     queryKey: intakeKeys.patient(patientId),
-    queryFn: () => api.get<StaffIntake[]>(`/api/patients/${patientId}/intake`),
+    queryFn: () => api.get<StaffIntakeDetail[]>(`/api/patients/${patientId}/intake`),
   });
+  const [showEarlier, setShowEarlier] = useState(false);
+  const ordered = currentFirst(intakes.data ?? []);
+  const shown = showEarlier ? ordered : ordered.slice(0, 1);
   return (
     <Paper withBorder p="md" data-testid="patient-intake">
       <Stack gap="sm">
@@ -59,7 +78,7 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
         {intakes.isPending ? <Loader size="sm" aria-label={t('common:loading')} /> : null}
         {intakes.isError ? <ErrorAlert>{t('card.loadFailed')}</ErrorAlert> : null}
         {intakes.data?.length === 0 ? <Text c="dimmed">{t('card.none')}</Text> : null}
-        {intakes.data?.slice(0, 3).map((intake, index) => (
+        {shown.map((intake, index) => (
           <Paper key={intake.linkId} withBorder p="sm" radius="sm" data-testid="intake-entry">
             <Stack gap="xs">
               <Group justify="space-between" wrap="nowrap">
@@ -126,6 +145,27 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
                   </Text>
                 </SimpleGrid>
               ) : null}
+              {intake.saved.history && intake.steps.find((state) => state.step === 2)?.done ? (
+                <Group gap="xs" wrap="wrap">
+                  <ReconcileIntakeButton
+                    patientId={patientId}
+                    linkId={intake.linkId}
+                    history={intake.saved.history}
+                    reconciled={intake.reconciled !== null}
+                  />
+                  {intake.reconciled ? (
+                    <Text size="xs" c="dimmed" data-testid="intake-reconciled">
+                      {t('reconcile.reconciled', {
+                        date: formatClinicDate(intake.reconciled.at, timeZone),
+                        name: intake.reconciled.byName ?? '–',
+                        medicines: intake.reconciled.medicines,
+                        allergies: intake.reconciled.allergies,
+                      })}
+                    </Text>
+                  ) : null}
+                </Group>
+              ) : null}
+              <IntakeChanges patientId={patientId} linkId={intake.linkId} changes={intake.changes} />
               {intake.saved.bodymap && index === 0 ? (
                 <SimpleGrid cols={{ base: 1, md: intake.previousBodyMap ? 2 : 1 }} spacing="sm">
                   <div>
@@ -196,6 +236,17 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
             </Stack>
           </Paper>
         ))}
+        {ordered.length > 1 ? (
+          <Button
+            variant="subtle"
+            size="xs"
+            onClick={() => setShowEarlier((value) => !value)}
+            aria-expanded={showEarlier}
+            data-testid="intake-earlier"
+          >
+            {showEarlier ? t('card.hideEarlier') : t('card.showEarlier', { count: ordered.length - 1 })}
+          </Button>
+        ) : null}
       </Stack>
     </Paper>
   );

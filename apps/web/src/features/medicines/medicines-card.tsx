@@ -21,6 +21,7 @@ import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { managedListQueries } from '../managed-lists/managed-lists.api';
 import { medicineApi, medicineKeys, medicineQueries } from './medicines.api';
+import { AllergiesList } from './allergies-list';
 
 const medicinesList = managedLists.find((list) => list.listType === 'medicines')!;
 
@@ -106,6 +107,7 @@ export function MedicinesCard({ patientId }: { patientId: string }) {
             </Group>
           </Group>
         ))}
+        <AllergiesList patientId={patientId} />
         {rows && rows.length > 0 ? (
           <Text size="xs" c="dimmed">
             {t('source')}
