@@ -190,6 +190,10 @@ export const validationMessages = {
     en: 'This note still has parts to be completed by the provider',
     es: 'Esta nota aún tiene partes que debe completar el profesional',
   },
+  medicinesDiffer: {
+    en: 'The medicines in this note differ from the procedure record',
+    es: 'Los medicamentos de esta nota no coinciden con el registro del procedimiento',
+  },
   patientEmailMissing: { en: 'This patient has no email address', es: 'Este paciente no tiene correo electrónico' },
   patientEmailOff: {
     en: 'This patient does not want email; copy the link instead',

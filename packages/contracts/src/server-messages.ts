@@ -360,6 +360,10 @@ export const serverMessages = {
     en: 'Complete the note before signing it; still to be written: {{names}}',
     es: 'Complete la nota antes de firmarla; falta por escribir: {{names}}',
   },
+  procedureNoteMedicinesDiffer: {
+    en: 'The note must state the medicines given as the procedure record does: “{{medicines}}”. Put this line in the note, or correct the record.',
+    es: 'La nota debe indicar los medicamentos administrados como el registro del procedimiento: «{{medicines}}». Ponga esta línea en la nota o corrija el registro.',
+  },
   // Encounter import and code groups (issue #15 §1, decision 0050)
   codeGroupNotFound: { en: 'Code group not found', es: 'No se ha encontrado el grupo de códigos' },
   encounterImportNotFound: { en: 'Encounter import not found', es: 'No se ha encontrado la importación de visitas' },
