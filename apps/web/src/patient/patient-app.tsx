@@ -28,6 +28,8 @@ type Phase =
   | { name: 'notFound' }
   | { name: 'problem'; retry: () => void }
   | { name: 'gone'; status: GoneStatus }
+  /** The clinic cannot give this form (its licensed wording is not loaded, decision 0061). */
+  | { name: 'unavailable' }
   | { name: 'identity'; notice: string | null }
   | { name: 'form'; accessToken: string; linkForm: LinkForm; focus: boolean }
   | { name: 'intake'; accessToken: string; view: IntakeView }
@@ -117,6 +119,8 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
         return void (await loadForm(accessToken, false));
       }
       if (linkStatus.status !== 'active') return gone(linkStatus.status);
+      // Nothing to answer and nothing to confirm: the neutral labels are never shown.
+      if (linkStatus.formUnavailable) return setPhase({ name: 'unavailable' });
       if (accessToken) return void (await loadForm(accessToken, false));
       setPhase({ name: 'identity', notice: null });
     } catch (failure) {
@@ -144,7 +148,7 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
 
   // Pages other than the questionnaire move focus to their heading themselves.
   useEffect(() => {
-    if (phase.name === 'gone' || phase.name === 'thanks' || phase.name === 'notFound') {
+    if (phase.name === 'gone' || phase.name === 'thanks' || phase.name === 'notFound' || phase.name === 'unavailable') {
       mainRef.current?.querySelector<HTMLElement>('h2')?.focus();
     }
   }, [phase.name]);
@@ -257,6 +261,13 @@ export function PatientApp({ pathname, retryDelaysMs = DEFAULT_RETRY_DELAYS_MS }
                 {t('problem.retry')}
               </button>
             </div>
+          )}
+          {phase.name === 'unavailable' && (
+            <Message
+              testId="form-unavailable"
+              title={t('unavailable.title')}
+              body={t('unavailable.body', { clinic: status?.clinicName ?? '' })}
+            />
           )}
           {phase.name === 'gone' && phase.status === 'locked' && token && <LockedLink token={token} />}
           {phase.name === 'gone' && (phase.status !== 'locked' || !token) && (
