@@ -26,6 +26,7 @@ import { api, ApiError } from '../../lib/api-client';
 import { errorText } from '../../lib/error-text';
 import { formatClinicDate, formatClinicTime } from '../../lib/dates';
 import './one-pager.css';
+import { OnePagerPaperwork } from './one-pager-paperwork';
 
 export const onePagerQueries = {
   appointment: (appointmentId: string) =>
@@ -461,6 +462,7 @@ export function OnePagerView({ patientId, appointmentId }: { patientId: string; 
         <ProsSection pros={data.pros} />
         <HistorySection data={data} />
         <ConsentsSection consents={data.consents} timeZone={timeZone} />
+        {data.intake ? <OnePagerPaperwork patientId={patientId} linkId={data.intake.linkId} /> : null}
       </div>
     </div>
   );
