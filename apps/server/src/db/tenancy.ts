@@ -189,7 +189,10 @@ function openPgliteRequestTransaction(
 interface NodePgInternals {
   $client: unknown;
   dialect: ConstructorParameters<typeof NodePgTransaction>[0];
-  session: { schema: ConstructorParameters<typeof NodePgTransaction>[2]; options: ConstructorParameters<typeof NodePgSession>[3] };
+  session: {
+    schema: ConstructorParameters<typeof NodePgTransaction>[2];
+    options: ConstructorParameters<typeof NodePgSession>[3];
+  };
 }
 
 function postgresPoolOf(root: Database): pg.Pool | null {
@@ -216,7 +219,12 @@ async function openPostgresRequestTransaction(
       ended ? Promise.reject(new RequestTransactionEnded()) : (connection.query as (...a: unknown[]) => unknown)(...args),
   };
   const internals = root as unknown as NodePgInternals;
-  const session = new NodePgSession(guarded as unknown as pg.PoolClient, internals.dialect, internals.session.schema, internals.session.options);
+  const session = new NodePgSession(
+    guarded as unknown as pg.PoolClient,
+    internals.dialect,
+    internals.session.schema,
+    internals.session.options,
+  );
   const tx = new NodePgTransaction(internals.dialect, session, internals.session.schema) as unknown as Database;
   try {
     await connection.query('begin');

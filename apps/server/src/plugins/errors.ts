@@ -58,7 +58,9 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof candidate.code === 'string' && DATABASE_UNAVAILABLE_CODES.has(candidate.code)) return true;
     if (
       typeof candidate.message === 'string' &&
-      /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(candidate.message)
+      /Connection terminated|connection is closed|Client has encountered a connection error|timeout exceeded when trying to connect/i.test(
+        candidate.message,
+      )
     )
       return true;
     current = candidate.cause;

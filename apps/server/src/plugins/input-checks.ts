@@ -84,7 +84,7 @@ export const inputChecksPlugin = fp(async (app: FastifyInstance) => {
       done(new AppError('VALIDATION', 'jsonTooDeep', { params: { limit: MAX_JSON_DEPTH }, fields: { _: 'invalid' } }), undefined);
       return;
     }
-    parseJson(request, body as string, done);
+    void parseJson(request, body as string, done);
   });
   app.addHook('preValidation', async (request) => {
     const path = nulFieldPath(request.params) ?? nulFieldPath(request.query) ?? nulFieldPath(request.body);

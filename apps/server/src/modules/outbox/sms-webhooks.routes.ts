@@ -12,7 +12,11 @@ import { isTwilioRequest } from './providers';
 
 const params = z.object({ instanceId: idSchema });
 /** Twilio posts short fields; a text's Body is at most 1,600 characters. */
-const twilioForm = z.record(z.string().max(64, 'tooLong'), z.string().max(2000, 'tooLong'));
+// Twilio posts a few dozen fields; a body of thousands would only make the signature check work for nothing.
+const TWILIO_MAX_FIELDS = 200;
+const twilioForm = z
+  .record(z.string().max(64, 'tooLong'), z.string().max(2000, 'tooLong'))
+  .refine((fields) => Object.keys(fields).length <= TWILIO_MAX_FIELDS, 'invalid');
 const twiml = (message: string | null) =>
   `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${escapeXml(message)}</Message>` : ''}</Response>`;
 const escapeXml = (text: string) =>
