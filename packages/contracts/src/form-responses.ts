@@ -85,6 +85,15 @@ export const instrumentSummarySchema = z.object({
 export type InstrumentSummary = z.infer<typeof instrumentSummarySchema>;
 export const instrumentListSchema = z.object({ data: z.array(instrumentSummarySchema) });
 
+/**
+ * Which outcome forms this clinic can give to patients, for every picker (issue #24 §1, decision
+ * 0061): a licensed form without the clinic's imported wording is listed as not available.
+ */
+export const instrumentAvailabilitySchema = z.object({
+  data: z.array(z.object({ formCode: z.number().int(), available: z.boolean(), languages: z.array(formLanguageSchema) })),
+});
+export type InstrumentAvailability = z.infer<typeof instrumentAvailabilitySchema>['data'][number];
+
 // ---- FHIR R4 (allow-lists of the elements Pathwell writes) ---------------------------------------
 
 export const FHIR_CONTENT_TYPE = 'application/fhir+json';

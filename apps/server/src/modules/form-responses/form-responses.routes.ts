@@ -8,6 +8,7 @@ import {
   assignedProQuerySchema,
   assignedProSchema,
   formResponseIdParamsSchema,
+  instrumentAvailabilitySchema,
   instrumentListSchema,
   instrumentParamsSchema,
   instrumentSummarySchema,
@@ -21,6 +22,7 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { licensedWordingSchema } from '@pathwell/instruments';
 import { requireSignedIn } from '../../context';
 import * as responses from './form-responses.service';
+import { instrumentAvailability } from './wording-availability';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const patientIdParamsSchema = z.object({ id: idSchema });
@@ -103,6 +105,16 @@ export async function formResponseRoutes(fastify: FastifyInstance) {
       response: { 200: instrumentListSchema, ...errors },
     },
     handler: async (request) => ({ data: await responses.listInstruments(requireSignedIn(request.ctx)) }),
+  });
+
+  app.get('/api/instruments/availability', {
+    config: { anyRole: true },
+    schema: {
+      tags: instrumentTags,
+      summary: 'Which outcome forms this clinic can give to patients (licensed wording loaded or shipped)',
+      response: { 200: instrumentAvailabilitySchema, ...errors },
+    },
+    handler: async (request) => ({ data: await instrumentAvailability(requireSignedIn(request.ctx)) }),
   });
 
   app.get('/api/instruments/:formCode', {

@@ -512,3 +512,35 @@ describe('instrument catalogue and licensed wording', () => {
     expect((await call('GET', '/api/instruments/2', 'doctor')).statusCode).toBe(200);
   });
 });
+
+describe('which outcome forms the clinic can give (issue #24 §1, decision 0061)', () => {
+  it('every role reads it; a licensed form counts only where the clinic imported its wording', async () => {
+    for (const who of ['staff', 'ownDoctor', 'admin'] as const) {
+      const response = await call('GET', '/api/instruments/availability', who);
+      expect(response.statusCode, response.body).toBe(200);
+    }
+    const riversideView = (await call('GET', '/api/instruments/availability', 'staff')).json<{
+      data: { formCode: number; available: boolean; languages: string[] }[];
+    }>().data;
+    expect(riversideView).toHaveLength(15);
+    expect(riversideView.find((form) => form.formCode === 11)).toEqual({
+      formCode: 11,
+      available: true,
+      languages: ['en', 'es'],
+    });
+    expect(riversideView.find((form) => form.formCode === 3)).toEqual({ formCode: 3, available: false, languages: [] });
+    await importTestWording(t.db, riverside, 2);
+    const imported = (await call('GET', '/api/instruments/availability', 'staff')).json<{
+      data: { formCode: number; available: boolean; languages: string[] }[];
+    }>().data;
+    expect(imported.find((form) => form.formCode === 2)).toEqual({ formCode: 2, available: true, languages: ['en'] });
+    // Riverside's import is Riverside's: Lakeside still has none.
+    const lakeside = (await call('GET', '/api/instruments/availability', 'admin2')).json<{
+      data: { formCode: number; available: boolean }[];
+    }>().data;
+    expect(lakeside.find((form) => form.formCode === 2)?.available).toBe(false);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/instruments/availability', remoteAddress: nextIp() })).statusCode,
+    ).toBe(401);
+  });
+});

@@ -1,4 +1,5 @@
 import { eq } from 'drizzle-orm';
+import type { InstrumentAvailability } from '@pathwell/contracts/form-responses';
 import type { FormLanguage } from '@pathwell/contracts/forms';
 import {
   formCodes,
@@ -8,6 +9,7 @@ import {
   type FormCode,
   type WordingAvailability,
 } from '@pathwell/instruments';
+import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instrumentWordings } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -73,4 +75,10 @@ export async function requireFormsWorded(
     if (code != null && missing.has(code)) fields[typeof field === 'string' ? field : field(index)] = 'formWordingNotLoaded';
   });
   throw new AppError('VALIDATION', 'formWordingNotLoaded', { fields });
+}
+
+/** Every outcome form with whether this clinic can give it: what the staff pickers disable and explain. */
+export async function instrumentAvailability(ctx: SignedInContext): Promise<InstrumentAvailability[]> {
+  const wordings = await clinicWordings(ctx.db, ctx.instanceId);
+  return [...wordings].map(([formCode, { available, languages }]) => ({ formCode, available, languages }));
 }
