@@ -15,6 +15,31 @@ const DEMO_SIGNATURE =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const ODI = 2 as const;
+
+/** The paperwork of the demo's new patients: it differs from what their record holds. */
+const demoPaperwork = {
+  email: 'new.email@example.test',
+  streetAddress1: '1200 Lamar Blvd',
+  streetAddress2: 'Apt 4',
+  city: 'Austin',
+  state: 'TX',
+  zip: '78703',
+  preferredLanguage: 'en',
+  phones: [{ type: 'MOBILE', number: '(512) 555-0148' }],
+  contacts: [{ role: 'emergency', name: 'Marta Ruiz', relationship: 'Sister', phone: '(512) 555-0149' }],
+  selfPay: false,
+  primaryInsurance: {
+    payer: 'Blue Cross Blue Shield of Texas',
+    memberId: 'XJB123456789',
+    groupNumber: '0042-7781',
+    subscriberName: 'Self',
+    relationshipToInsured: 'self',
+  },
+  secondaryInsurance: { payer: 'Medicare Part B', memberId: '1EG4-TE5-MK72' },
+  pharmacy: { name: 'H-E-B Pharmacy Lamar', phone: '(512) 555-0150' },
+  extended: { pronouns: 'she/her/hers', communicationPreference: 'text' },
+  agreementSignature: { image: DEMO_SIGNATURE, signedAt: '2026-01-01T00:00:00.000Z' },
+};
 /** Every ODI section answered with the same code: 2 reads 40 % (moderate), 3 reads 60 % (severe). */
 const odiAnswers = (code: number): InstrumentAnswers =>
   Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`q${index + 1}`, code]));
@@ -74,7 +99,8 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
   for (const [index, visit] of visits.entries()) {
     const plan = progress[index];
     if (!plan) break;
-    const steps: IntakeWorkStep[] = visit.reason === 'new_patient' ? [1, 2, 4, 5, 7] : [2, 4, 5, 7];
+    // The first patient has no signed agreement on file, so the paperwork is asked of them too (decision 0032).
+    const steps: IntakeWorkStep[] = visit.reason === 'new_patient' || index === 0 ? [1, 2, 4, 5, 7] : [2, 4, 5, 7];
     if (plan.odi !== undefined) steps.splice(steps.indexOf(7), 0, 6);
     const done = plan.done.filter((step) => steps.includes(step));
     const complete = steps.every((step) => done.includes(step));
@@ -103,14 +129,19 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
     });
     const rows = done.flatMap((step) => {
       if (step === 1) {
-        return [entry(1, { streetAddress1: '1200 Lamar Blvd', city: 'Austin', state: 'TX', zip: '78703', selfPay: true })];
+        // Differs from the record (email, mobile, address; insurance and pharmacy the record lacks), so staff can
+        // try accepting answers field by field (issue #24 §4).
+        return [entry(1, demoPaperwork)];
       }
       if (step === 2) {
         return [
           entry(2, {
             noKnownAllergies: index % 2 === 0,
             allergies: index % 2 === 0 ? [] : [{ name: 'Penicillin' }],
-            medications: [{ name: 'Meloxicam', dose: '15 mg', frequency: 'once a day' }],
+            medications: [
+              { name: 'Meloxicam', dose: '15 mg', frequency: 'once a day' },
+              ...(index === 0 ? [{ name: 'Oxycodone', dose: '5 mg', frequency: 'every 6 hours as needed' }] : []),
+            ],
           }),
         ];
       }
