@@ -39,6 +39,7 @@ import { clinicInstant } from '../appointments/appointment-form';
 import { PatientPicker } from '../appointments/patient-picker';
 import { patientApi } from '../patients/patients.api';
 import { OUTCOME_FORM_CODES, outcomeFormName } from '../questionnaires/questionnaire-text';
+import { useFormAvailability } from '../questionnaires/form-availability';
 
 const schema = z
   .object({
@@ -88,6 +89,7 @@ export function BasicIntake() {
   const session = useSession();
   const timeZone = session.instance.timeZoneId;
   const doctors = useQuery(appointmentQueries.doctors());
+  const availability = useFormAvailability();
   const [duplicates, setDuplicates] = useState<DuplicateMatch[] | null>(null);
   const [created, setCreated] = useState<{ intake: CreatedIntake; patientId: string } | null>(null);
   const {
@@ -419,13 +421,19 @@ export function BasicIntake() {
               render={({ field }) => (
                 <Checkbox.Group
                   label={t('intake.forms')}
-                  description={t('intake.formsHint')}
+                  description={[t('intake.formsHint'), availability.help].filter(Boolean).join(' ')}
                   value={field.value}
                   onChange={field.onChange}
                 >
                   <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing={6} mt="xs">
                     {OUTCOME_FORM_CODES.map((code) => (
-                      <Checkbox key={code} value={String(code)} label={outcomeFormName(code)} />
+                      <Checkbox
+                        key={code}
+                        value={String(code)}
+                        label={availability.label(code, outcomeFormName(code))}
+                        disabled={availability.isUnavailable(code)}
+                        description={availability.isUnavailable(code) ? availability.reason : undefined}
+                      />
                     ))}
                   </SimpleGrid>
                 </Checkbox.Group>

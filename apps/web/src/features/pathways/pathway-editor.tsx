@@ -34,6 +34,7 @@ import { errorText } from '../../lib/error-text';
 import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { pathwayApi, pathwayKeys, pathwayQueries } from './pathways.api';
+import { useFormAvailability } from '../questionnaires/form-availability';
 
 type StepValues = {
   dayOffset: number | string;
@@ -124,6 +125,7 @@ export function PathwayEditor({ pathway, onClose }: { pathway: Pathway | null; o
   const { t, i18n } = useTranslation('pathways');
   const queryClient = useQueryClient();
   const options = useQuery(pathwayQueries.options());
+  const availability = useFormAvailability();
   const [problem, setProblem] = useState<string | null>(null);
   const { control, register, handleSubmit, watch, setError, formState } = useForm<Values>({ defaultValues: toValues(pathway) });
   const { fields, append, remove } = useFieldArray({ control, name: 'steps' });
@@ -175,7 +177,11 @@ export function PathwayEditor({ pathway, onClose }: { pathway: Pathway | null; o
       group: t('editor.instruments'),
       items: formCodes.map((code) => ({
         value: `f:${code}`,
-        label: i18n.language === 'es' && instruments[code].name.es ? instruments[code].name.es! : instruments[code].name.en,
+        label: availability.label(
+          code,
+          i18n.language === 'es' && instruments[code].name.es ? instruments[code].name.es! : instruments[code].name.en,
+        ),
+        disabled: availability.isUnavailable(code),
       })),
     },
     ...(options.data && options.data.customForms.length > 0

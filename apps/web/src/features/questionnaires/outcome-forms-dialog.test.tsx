@@ -52,6 +52,33 @@ describe('outcome forms of an appointment', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 
+  it('cannot assign a form whose licensed wording the clinic has not loaded, and says why (issue #24 §1)', async () => {
+    const user = userEvent.setup();
+    fakeApi([
+      { path: '/api/patientappointments/assigned-pro', body: { appointmentId, formCodes: [11], isDefault: true } },
+      { path: `/api/patientappointments/getunfilledforms/${appointmentId}`, body: [] },
+      {
+        path: '/api/instruments/availability',
+        body: {
+          data: Array.from({ length: 15 }, (_, index) => ({
+            formCode: index + 1,
+            available: ![2, 3, 7, 13].includes(index + 1),
+            languages: [2, 3, 7, 13].includes(index + 1) ? [] : ['en'],
+          })),
+        },
+      },
+    ]);
+    renderAction();
+    await user.click(screen.getByRole('button', { name: 'Outcome forms for María Núñez' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Outcome forms for this visit' });
+    const odi = await within(dialog).findByRole('checkbox', { name: /^Oswestry Disability Index \(ODI\) — wording not loaded/ });
+    expect(odi).toBeDisabled();
+    expect(within(dialog).getByRole('checkbox', { name: /Neck Disability Index.*wording not loaded/ })).toBeDisabled();
+    expect(within(dialog).getByRole('checkbox', { name: /PHQ-9/ })).toBeEnabled();
+    expect(within(dialog).getAllByText(/the licensed wording of this form is not loaded for this clinic/)).toHaveLength(4);
+    expect(within(dialog).getByText(/cannot be given to patients/)).toBeInTheDocument();
+  });
+
   it('says when every assigned form is completed, without the default note for a chosen set', async () => {
     const user = userEvent.setup();
     fakeApi([

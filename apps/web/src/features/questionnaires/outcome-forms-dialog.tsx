@@ -12,6 +12,7 @@ import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { OUTCOME_FORM_CODES, outcomeFormName } from './questionnaire-text';
 import { questionnaireApi, questionnaireKeys, questionnaireQueries } from './questionnaires.api';
+import { useFormAvailability } from './form-availability';
 
 export type AppointmentRef = { id: string; startsAt: string; patientName: string };
 
@@ -28,6 +29,7 @@ function AssignedForm({
   const { t, i18n } = useTranslation('questionnaires');
   const queryClient = useQueryClient();
   const [checked, setChecked] = useState<string[]>(() => assigned.formCodes.map(String));
+  const availability = useFormAvailability();
   const saving = useMutation({
     mutationFn: () =>
       questionnaireApi.saveAssignedPro(
@@ -56,11 +58,21 @@ function AssignedForm({
             {t('assigned.isDefault')}
           </Alert>
         ) : null}
-        <Checkbox.Group label={t('assigned.label')} value={checked} onChange={setChecked}>
+        <Checkbox.Group label={t('assigned.label')} description={availability.help} value={checked} onChange={setChecked}>
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing={8} mt="xs">
             {enumerations.outcomeForms.map((option) => {
               const code = Number(option.value);
-              return <Checkbox key={code} value={String(code)} label={outcomeFormName(code, i18n.language)} />;
+              const unavailable = availability.isUnavailable(code);
+              return (
+                <Checkbox
+                  key={code}
+                  value={String(code)}
+                  label={availability.label(code, outcomeFormName(code, i18n.language))}
+                  // Still untickable when an earlier assignment holds it, so staff can take it off.
+                  disabled={unavailable && !checked.includes(String(code))}
+                  description={unavailable ? availability.reason : undefined}
+                />
+              );
             })}
           </SimpleGrid>
         </Checkbox.Group>

@@ -1,6 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CustomFormPage } from '@pathwell/contracts/custom-forms';
-import type { AssignedPro, InstrumentSummary, PatientFormResponses, UnfilledForm } from '@pathwell/contracts/form-responses';
+import type {
+  AssignedPro,
+  InstrumentAvailability,
+  InstrumentSummary,
+  PatientFormResponses,
+  UnfilledForm,
+} from '@pathwell/contracts/form-responses';
 import type { CreatePatientLink, CreatedPatientLink, FormResponseDetail, PatientLink } from '@pathwell/contracts/patient-links';
 import { api, apiRequest } from '../../lib/api-client';
 
@@ -18,6 +24,7 @@ export const questionnaireKeys = {
   assignedPros: (appointmentId: string) => ['assigned-pros', appointmentId] as const,
   unfilled: (appointmentId: string) => ['unfilled-forms', appointmentId] as const,
   instruments: ['instruments'] as const,
+  availability: ['instruments', 'availability'] as const,
 };
 
 export const questionnaireQueries = {
@@ -65,6 +72,12 @@ export const questionnaireQueries = {
     queryOptions({
       queryKey: questionnaireKeys.instruments,
       queryFn: async () => (await api.get<{ data: InstrumentSummary[] }>('/api/instruments')).data,
+      retry: false,
+    }),
+  availability: () =>
+    queryOptions({
+      queryKey: questionnaireKeys.availability,
+      queryFn: async () => (await api.get<{ data: InstrumentAvailability[] }>('/api/instruments/availability')).data,
       retry: false,
     }),
 };

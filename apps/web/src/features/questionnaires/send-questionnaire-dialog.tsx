@@ -14,6 +14,7 @@ import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { OUTCOME_FORM_CODES, outcomeFormName } from './questionnaire-text';
 import { questionnaireApi, questionnaireKeys, questionnaireQueries } from './questionnaires.api';
+import { useFormAvailability } from './form-availability';
 
 export type PatientAppointmentChoice = { id: string; startsAt: string; typeName: string | null };
 
@@ -71,6 +72,7 @@ function DialogBody({
   const timeZone = useSession().instance.timeZoneId;
   const queryClient = useQueryClient();
   const [kind, setKind] = useState<'instrument' | 'custom'>('instrument');
+  const availability = useFormAvailability();
   const [formCode, setFormCode] = useState<string | null>(null);
   const [customFormId, setCustomFormId] = useState<string | null>(null);
   const [appointmentId, setAppointmentId] = useState<string | null>(null);
@@ -175,10 +177,15 @@ function DialogBody({
         <Select
           label={t('send.outcomeForm')}
           placeholder={t('send.pickOutcomeForm')}
-          data={OUTCOME_FORM_CODES.map((code) => ({ value: String(code), label: outcomeFormName(code, i18n.language) }))}
+          data={OUTCOME_FORM_CODES.map((code) => ({
+            value: String(code),
+            label: availability.label(code, outcomeFormName(code, i18n.language)),
+            disabled: availability.isUnavailable(code),
+          }))}
           value={formCode}
           onChange={setFormCode}
           searchable
+          description={availability.help}
           error={fieldErrors.formCode}
           required
         />
