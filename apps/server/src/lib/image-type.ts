@@ -1,5 +1,10 @@
+import sharp from 'sharp';
+
 /** The photo and screenshot types uploads accept (insurance cards, support screenshots). */
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
+
+/** The usual file extension of each type, for a stored file's name. */
+export const imageExtension: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 /** The image type the bytes themselves announce (magic numbers), whatever the header claims. */
 export function sniffImageType(bytes: Buffer): ImageType | null {
@@ -11,4 +16,40 @@ export function sniffImageType(bytes: Buffer): ImageType | null {
     return 'image/webp';
   }
   return null;
+}
+
+const decodedFormat: Record<string, ImageType> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+/**
+ * Larger than any phone photo or screen an upload comes from (a 2 MB upload limit allows far larger
+ * images in a well-compressed PNG), small enough that decoding one stays within a few hundred megabytes.
+ */
+const MAX_PIXELS = 50_000_000;
+
+/**
+ * An uploaded photo or screenshot decoded and encoded again (decision 0057): what is stored is only the
+ * picture. The EXIF orientation is applied first, so the picture stands the way the camera meant; then every
+ * piece of metadata is left out (sharp keeps none unless asked): EXIF with the GPS position, XMP, IPTC,
+ * comments, the ICC profile (the pixels are converted to sRGB). Answers null when the bytes are not a
+ * whole image of the type their first bytes announce, whatever those bytes say.
+ */
+export async function reencodeImage(bytes: Buffer): Promise<{ type: ImageType; content: Buffer } | null> {
+  const sniffed = sniffImageType(bytes);
+  if (!sniffed) return null;
+  try {
+    // failOn 'warning' (the default, said here because it is the point): a truncated or corrupt image is refused.
+    const image = sharp(bytes, { failOn: 'warning', limitInputPixels: MAX_PIXELS, animated: false });
+    const { format } = await image.metadata();
+    if (!format || decodedFormat[format] !== sniffed) return null;
+    const rotated = image.rotate();
+    const encoded =
+      sniffed === 'image/jpeg'
+        ? rotated.jpeg({ quality: 90 })
+        : sniffed === 'image/png'
+          ? rotated.png({ compressionLevel: 9 })
+          : rotated.webp({ quality: 90 });
+    return { type: sniffed, content: await encoded.toBuffer() };
+  } catch {
+    return null;
+  }
 }

@@ -1,10 +1,8 @@
 import { SUPPORT_SCREENSHOT_MAX_BYTES, supportScreenshotTypes, type SupportScreenshotType } from '@pathwell/contracts/messaging';
 import type { SignedInContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { sniffImageType } from '../../lib/image-type';
+import { imageExtension, reencodeImage } from '../../lib/image-type';
 import { queueMessage, type OutboxAttachmentInput } from '../outbox/outbox.service';
-
-const extensionOf: Record<SupportScreenshotType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
 const typeRefused = () =>
   new AppError('VALIDATION', 'fileTypesAccepted', {
@@ -17,29 +15,43 @@ const tooLarge = () =>
     fields: { screenshot: 'fileTooLarge' },
   });
 
-/** A file name safe to show and to put in a mail header: no control characters or folders. */
+/** Extensions a file of each type may keep; any other is replaced by the type's own. */
+const keptExtensions: Record<SupportScreenshotType, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+};
+
+/**
+ * A file name safe to show and to put in a mail header: no control characters or folders, and the
+ * extension of the type the bytes are, so a PNG uploaded as "notes.html" is stored as "notes.png".
+ */
 function cleanFileName(name: string | undefined, type: SupportScreenshotType): string {
   const cleaned = (name ?? '')
     .replace(/[\p{Cc}\p{Cf}/\\]/gu, '')
     .trim()
     .slice(0, 200);
-  return cleaned || `screenshot.${extensionOf[type]}`;
+  const dot = cleaned.lastIndexOf('.');
+  const base = (dot >= 0 ? cleaned.slice(0, dot) : cleaned).trim() || 'screenshot';
+  const extension = dot >= 0 ? cleaned.slice(dot + 1) : '';
+  return `${base}.${keptExtensions[type].includes(extension.toLowerCase()) ? extension : imageExtension[type]}`;
 }
 
 /**
  * The screenshot of a support request, from its data URL (the schema has checked the shape and the
- * length): the bytes must be one of the accepted images, as their magic numbers say, and the type the
- * URL claims; at most SUPPORT_SCREENSHOT_MAX_BYTES once decoded.
+ * length): at most SUPPORT_SCREENSHOT_MAX_BYTES once decoded, and an image of the type the URL claims
+ * when decoded, not only by its first bytes. What is kept is the image encoded again, without metadata.
  */
-export function decodeScreenshot(dataUrl: string, name: string | undefined): OutboxAttachmentInput {
+export async function decodeScreenshot(dataUrl: string, name: string | undefined): Promise<OutboxAttachmentInput> {
   const match = /^data:(image\/[a-z]+);base64,/.exec(dataUrl);
   const declared = match?.[1] as SupportScreenshotType | undefined;
   if (!match || !declared || !supportScreenshotTypes.includes(declared)) throw typeRefused();
   const content = Buffer.from(dataUrl.slice(match[0].length), 'base64');
   if (content.length === 0) throw new AppError('VALIDATION', 'fileEmpty', { fields: { screenshot: 'fileRequired' } });
   if (content.length > SUPPORT_SCREENSHOT_MAX_BYTES) throw tooLarge();
-  if (sniffImageType(content) !== declared) throw typeRefused();
-  return { fileName: cleanFileName(name, declared), contentType: declared, content };
+  const image = await reencodeImage(content);
+  if (!image || image.type !== declared) throw typeRefused();
+  return { fileName: cleanFileName(name, image.type), contentType: image.type, content: image.content };
 }
 
 const kilobytes = (bytes: number) => `${Math.max(1, Math.round(bytes / 1024))} KB`;
@@ -53,7 +65,7 @@ export async function sendSupportRequest(
   input: { subject: string; message: string; screenshot?: string; screenshotName?: string },
   page: string | undefined,
 ) {
-  const screenshot = input.screenshot ? decodeScreenshot(input.screenshot, input.screenshotName) : null;
+  const screenshot = input.screenshot ? await decodeScreenshot(input.screenshot, input.screenshotName) : null;
   const body = [
     `From: ${ctx.actor.email} (${ctx.actor.role})`,
     `Clinic: ${ctx.instanceId}`,

@@ -1,5 +1,7 @@
 import type { AddressInfo } from 'node:net';
+import { crc32 } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
+import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -35,10 +37,34 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
 );
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 7)]);
+/** JPEG magic bytes, then not a JPEG: refused, because the decoded image decides (decision 0057). */
+const FAKE_JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(60, 7)]);
+/** A real 16 × 16 JPEG carrying EXIF with the camera and a GPS position. */
+let JPEG: Buffer;
+/** The screenshot as stored: the same picture encoded again, without metadata. */
+let storedPng: Buffer;
 const dataUrl = (type: string, bytes: Buffer) => `data:${type};base64,${bytes.toString('base64')}`;
 /** PNG magic bytes followed by padding, `size` bytes in all. */
 const pngOfSize = (size: number) => Buffer.concat([PNG_SIGNATURE, Buffer.alloc(size - PNG_SIGNATURE.length, 1)]);
+
+/** A PNG of exactly `size` bytes that decodes: noise pixels, then a private ancillary chunk to make up the size. */
+async function realPngOfSize(size: number): Promise<Buffer> {
+  const side = 820;
+  const noise = Buffer.alloc(side * side * 3);
+  for (let index = 0; index < noise.length; index++) noise[index] = (index * 2654435761) >>> 24;
+  const png = await sharp(noise, { raw: { width: side, height: side, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  const padding = size - png.length - 12;
+  if (padding < 0) throw new Error(`noise PNG is already ${png.length} bytes`);
+  const body = Buffer.concat([Buffer.from('ptXt', 'latin1'), Buffer.alloc(padding, 0x20)]);
+  const chunk = Buffer.alloc(12 + padding);
+  chunk.writeUInt32BE(padding, 0);
+  body.copy(chunk, 4);
+  chunk.writeUInt32BE(crc32(body), 8 + padding);
+  // Before IEND, the last 12 bytes.
+  return Buffer.concat([png.subarray(0, png.length - 12), chunk, png.subarray(png.length - 12)]);
+}
 
 type Who = 'staff' | 'doctor' | 'admin' | 'manager' | 'admin2';
 let smtpUrl: string;
@@ -55,6 +81,13 @@ const attachmentsOf = (messageId: string) =>
   t.db.select().from(outboxAttachments).where(eq(outboxAttachments.messageId, messageId));
 
 beforeAll(async () => {
+  JPEG = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#336699' } })
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'PathwellTestCam' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '30/1 16/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '97/1 44/1 0/1' },
+    })
+    .toBuffer();
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   smtpUrl = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?ignoreTLS=true`;
   // An email server but no SUPPORT_EMAIL: support requests stay stored in the outbox.
@@ -98,15 +131,16 @@ describe('a support request with a screenshot, without SUPPORT_EMAIL', () => {
     expect(files).toHaveLength(1);
     const [file] = files;
     attachmentId = file!.id;
+    storedPng = openAttachment(t.config, file!);
     expect(file).toMatchObject({
       instanceId: riverside,
       fileName: 'blank chart.png',
       contentType: 'image/png',
-      size: PNG.length,
+      size: storedPng.length,
     });
     // What the database holds is not the picture: a copy of it shows nothing.
     expect(file!.content.includes(PNG_SIGNATURE)).toBe(false);
-    expect(openAttachment(t.config, file!).equals(PNG)).toBe(true);
+    expect(await sharp(storedPng).metadata()).toMatchObject({ format: 'png', width: 1, height: 1 });
     // Bound to its row: moved to another message it does not decrypt.
     expect(() => openAttachment(t.config, { ...file!, messageId: attachmentId })).toThrow();
   });
@@ -119,7 +153,7 @@ describe('a support request with a screenshot, without SUPPORT_EMAIL', () => {
     const row = response.json<CommunicationPage>().data.find((message) => message.id === messageId);
     expect(row).toMatchObject({
       status: 'stored',
-      attachments: [{ id: attachmentId, fileName: 'blank chart.png', contentType: 'image/png', size: PNG.length }],
+      attachments: [{ id: attachmentId, fileName: 'blank chart.png', contentType: 'image/png', size: storedPng.length }],
     });
     for (const who of ['manager', 'admin'] as const) {
       const file = await call(t, 'GET', `/api/communications/${messageId}/attachments/${attachmentId}`, tokens[who].headers);
@@ -127,7 +161,7 @@ describe('a support request with a screenshot, without SUPPORT_EMAIL', () => {
       expect(file.headers['content-type']).toBe('image/png');
       expect(file.headers['cache-control']).toBe('private, no-store');
       expect(file.headers['content-disposition']).toBe(`inline; filename="blank chart.png"; filename*=UTF-8''blank%20chart.png`);
-      expect(file.rawPayload.equals(PNG)).toBe(true);
+      expect(file.rawPayload.equals(storedPng)).toBe(true);
     }
   });
 
@@ -208,6 +242,8 @@ describe('screenshots that are refused with a field error', () => {
     );
     expect(body.messageKey).toBe('fileTypesAccepted');
     await refused({ screenshot: dataUrl('image/png', JPEG) }, 'fileTypeInvalid');
+    // JPEG magic bytes are not enough: the bytes must decode as a JPEG.
+    await refused({ screenshot: dataUrl('image/jpeg', FAKE_JPEG) }, 'fileTypeInvalid');
     await refused({ screenshot: dataUrl('image/webp', PNG) }, 'fileTypeInvalid');
   });
 
@@ -232,11 +268,11 @@ describe('screenshots that are refused with a field error', () => {
     const response = await contact('staff', {
       subject: 'Big but fine',
       message: 'Exactly at the limit.',
-      screenshot: dataUrl('image/png', pngOfSize(SUPPORT_SCREENSHOT_MAX_BYTES)),
+      screenshot: dataUrl('image/png', await realPngOfSize(SUPPORT_SCREENSHOT_MAX_BYTES)),
     });
     expect(response.statusCode, response.body).toBe(201);
     const [file] = await attachmentsOf(response.json<{ id: string }>().id);
-    expect(file).toMatchObject({ size: SUPPORT_SCREENSHOT_MAX_BYTES, fileName: 'screenshot.png' });
+    expect(file).toMatchObject({ fileName: 'screenshot.png', contentType: 'image/png' });
   });
 
   it('a file name without control characters or folders', async () => {
@@ -249,6 +285,50 @@ describe('screenshots that are refused with a field error', () => {
     expect(response.statusCode, response.body).toBe(201);
     const [file] = await attachmentsOf(response.json<{ id: string }>().id);
     expect(file).toMatchObject({ fileName: '....evilBcc: x@example.com.jpg', contentType: 'image/jpeg' });
+  });
+
+  it('is stored under the extension of the type it is, not the name it was sent with', async () => {
+    for (const [screenshotName, fileName] of [
+      ['notes.html', 'notes.png'],
+      ['page.svg.html', 'page.svg.png'],
+      ['no extension', 'no extension.png'],
+      ['.html', 'screenshot.png'],
+    ]) {
+      const response = await contact('staff', {
+        subject: 'Name',
+        message: 'Odd name.',
+        screenshot: dataUrl('image/png', PNG),
+        screenshotName,
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      const [file] = await attachmentsOf(response.json<{ id: string }>().id);
+      expect(file).toMatchObject({ fileName, contentType: 'image/png' });
+    }
+    const jpeg = await contact('staff', {
+      subject: 'Name',
+      message: 'Odd name.',
+      screenshot: dataUrl('image/jpeg', JPEG),
+      screenshotName: 'Photo.JPEG',
+    });
+    const [kept] = await attachmentsOf(jpeg.json<{ id: string }>().id);
+    expect(kept!.fileName).toBe('Photo.JPEG');
+  });
+
+  it('keeps no EXIF or GPS position of a photo', async () => {
+    expect(JPEG.includes(Buffer.from('PathwellTestCam'))).toBe(true);
+    const response = await contact('staff', {
+      subject: 'Photo',
+      message: 'From my phone.',
+      screenshot: dataUrl('image/jpeg', JPEG),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const [file] = await attachmentsOf(response.json<{ id: string }>().id);
+    const stored = openAttachment(t.config, file!);
+    const metadata = await sharp(stored).metadata();
+    expect(metadata).toMatchObject({ format: 'jpeg', width: 16, height: 16 });
+    expect(metadata.exif).toBeUndefined();
+    expect(stored.includes(Buffer.from('PathwellTestCam'))).toBe(false);
+    expect(stored.includes(Buffer.from('Exif\0\0', 'latin1'))).toBe(false);
   });
 });
 
@@ -277,7 +357,8 @@ describe('with SUPPORT_EMAIL and SMTP', () => {
     expect(mail.raw).toContain('The sign button stays grey.');
     expect(mail.raw).toMatch(/Content-Type: image\/png; name="?grey-button\.png"?/);
     expect(mail.raw).toMatch(/Content-Disposition: attachment; filename="?grey-button\.png"?/);
-    expect(mail.raw.replace(/\r?\n/g, '')).toContain(PNG.toString('base64'));
+    // The picture as stored (encoded again, the same bytes for the same upload), not the bytes sent.
+    expect(mail.raw.replace(/\r?\n/g, '')).toContain(storedPng.toString('base64'));
     const row = await waitFor(async () => {
       const [message] = await withSupport.db.select().from(outboxMessages).where(eq(outboxMessages.id, id));
       return message?.status === 'sent' ? message : undefined;

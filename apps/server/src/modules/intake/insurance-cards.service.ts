@@ -13,7 +13,7 @@ import {
 import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { intakeEntries, intakeFiles, patientLinks } from '../../db/schema';
-import { sniffImageType } from '../../lib/image-type';
+import { reencodeImage } from '../../lib/image-type';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import {
@@ -105,13 +105,20 @@ export function readCardUpload(request: FastifyRequest, payload: Readable): Prom
   });
 }
 
-/** The header and the bytes must agree on one of the accepted types. */
-function checkedImage(declaredType: string | undefined, content: Buffer | undefined): InsuranceCardType {
+/**
+ * The header and the decoded image must agree on one of the accepted types. What is kept is the image
+ * encoded again, without its EXIF (a phone photo's GPS position included) or any other metadata.
+ */
+async function checkedImage(
+  declaredType: string | undefined,
+  content: Buffer | undefined,
+): Promise<{ contentType: InsuranceCardType; content: Buffer }> {
   if (!content || content.length === 0) throw new AppError('VALIDATION', 'fileEmpty', { fields: { file: 'fileRequired' } });
   const declared = (declaredType ?? '').split(';')[0]!.trim().toLowerCase();
   if (!(insuranceCardTypes as readonly string[]).includes(declared)) throw typeRefused();
-  if (sniffImageType(content) !== declared) throw typeRefused();
-  return declared as InsuranceCardType;
+  const image = await reencodeImage(content);
+  if (!image || image.type !== declared) throw typeRefused();
+  return { contentType: image.type, content: image.content };
 }
 
 // ---- the patient ------------------------------------------------------------------------------------
@@ -144,11 +151,13 @@ export async function saveCard(
   side: InsuranceCardSide,
   upload: { declaredType: string | undefined; content: Buffer | undefined },
 ): Promise<InsuranceCardSaved> {
+  // The link and its token first (a stranger learns nothing about the file), then the decoding, which
+  // takes a moment, outside the transaction that locks the link.
+  await paperworkLink(ctx.db, token, bearer);
+  const { contentType, content } = await checkedImage(upload.declaredType, upload.content);
   return ctx.db.transaction(async (tx) => {
     const link = await paperworkLink(tx, token, bearer, true);
     await requireChangeable(tx, link);
-    const contentType = checkedImage(upload.declaredType, upload.content);
-    const content = upload.content!;
     const [earlier] = await tx
       .select({ id: intakeFiles.id })
       .from(intakeFiles)

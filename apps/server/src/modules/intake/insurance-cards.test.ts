@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedIntake, IntakeView, StaffIntake } from '@pathwell/contracts/intake';
 import { activityLogs, appointments, instances, intakeFiles, patients, users } from '../../db/schema';
@@ -20,17 +21,28 @@ const ids = {} as {
 const WHO = { lastName: 'Quintero', dateOfBirth: '03/09/1975' };
 const LAKE_WHO = { lastName: 'Marsh', dateOfBirth: '03/09/1975' };
 
-// Only the first bytes matter to the server (it sniffs, never decodes).
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\u0000 card front')]);
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
-const WEBP = Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x1a, 0, 0, 0]), Buffer.from('WEBPVP8 card back')]);
+// Real pictures: the server decodes what it is sent and stores it encoded again (decision 0057). The JPEG is
+// a phone photo of a card: sideways pixels with EXIF orientation 6, the camera and the GPS position.
+let JPEG: Buffer;
+let PNG: Buffer;
+let WEBP: Buffer;
+/** JPEG magic bytes, then not a JPEG. */
+const FAKE_JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\u0000 card front')]);
+const card = (color: string) => sharp({ create: { width: 60, height: 38, channels: 3, background: color } });
 const GIF = Buffer.from('GIF89a\u0001\u0000\u0001\u0000');
 const MAX = 2 * 1024 * 1024;
 
 beforeAll(async () => {
+  JPEG = await card('#2a6f97')
+    .jpeg()
+    .withExif({
+      IFD0: { Make: 'PathwellTestCam' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '30/1 16/1 0/1', GPSLongitudeRef: 'W', GPSLongitude: '97/1 44/1 0/1' },
+    })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+  PNG = await card('#f4a261').png().toBuffer();
+  WEBP = await card('#2a9d8f').webp().toBuffer();
   t = await createTestApp();
   const clinics = await t.db.select().from(instances);
   ids.riverside = clinics.find((row) => row.name === 'Riverside Spine & Pain')!.id;
@@ -130,16 +142,24 @@ describe('the patient photographs the insurance card in the paperwork step', () 
     expect((await viewOf(token, access)).insuranceCards).toEqual([]);
     const first = await upload(token, 'primaryFront', access, 'image/jpeg', JPEG);
     expect(first.statusCode, first.body).toBe(200);
-    expect(first.json()).toEqual({ side: 'primaryFront', contentType: 'image/jpeg', size: JPEG.length });
     const shown = await patientCall('GET', cardUrl(token, 'primaryFront'), { access });
     expect(shown.statusCode).toBe(200);
     expect(shown.headers['content-type']).toBe('image/jpeg');
     expect(shown.headers['cache-control']).toBe('no-store');
-    expect(shown.rawPayload.equals(JPEG)).toBe(true);
+    expect(first.json()).toEqual({ side: 'primaryFront', contentType: 'image/jpeg', size: shown.rawPayload.length });
+    // Stored without the EXIF (camera, GPS position), upright: the sideways 60 × 38 pixels are now 38 × 60.
+    const stored = await sharp(shown.rawPayload).metadata();
+    expect(stored).toMatchObject({ format: 'jpeg', width: 38, height: 60 });
+    expect(stored.exif).toBeUndefined();
+    expect(shown.rawPayload.includes(Buffer.from('Exif\0\0', 'latin1'))).toBe(false);
+    expect(shown.rawPayload.includes(Buffer.from('PathwellTestCam'))).toBe(false);
+    const [row] = await t.db.select({ content: intakeFiles.content }).from(intakeFiles).where(eq(intakeFiles.linkId, linkId));
+    expect(row!.content.includes(Buffer.from('PathwellTestCam'))).toBe(false);
 
     const replaced = await upload(token, 'primaryFront', access, 'image/png', PNG);
-    expect(replaced.json()).toEqual({ side: 'primaryFront', contentType: 'image/png', size: PNG.length });
-    expect((await patientCall('GET', cardUrl(token, 'primaryFront'), { access })).rawPayload.equals(PNG)).toBe(true);
+    const replacedImage = (await patientCall('GET', cardUrl(token, 'primaryFront'), { access })).rawPayload;
+    expect(replaced.json()).toEqual({ side: 'primaryFront', contentType: 'image/png', size: replacedImage.length });
+    expect(await sharp(replacedImage).metadata()).toMatchObject({ format: 'png', width: 60, height: 38 });
     expect(await t.db.select({ id: intakeFiles.id }).from(intakeFiles).where(eq(intakeFiles.linkId, linkId))).toHaveLength(1);
 
     expect((await upload(token, 'primaryBack', access, 'image/webp; charset=binary', WEBP)).statusCode).toBe(200);
@@ -169,6 +189,8 @@ describe('the patient photographs the insurance card in the paperwork step', () 
     const refusals: [string, Buffer | Readable, string][] = [
       ['image/gif', GIF, 'fileTypeInvalid'],
       ['image/jpeg', Buffer.from('this is not a photo'), 'fileTypeInvalid'],
+      // The first bytes of a JPEG, then something else: the decoded image decides, not the magic number.
+      ['image/jpeg', FAKE_JPEG, 'fileTypeInvalid'],
       ['image/jpeg', PNG, 'fileTypeInvalid'],
       ['image/png', Buffer.concat([Buffer.from('<svg'), PNG]), 'fileTypeInvalid'],
       ['application/json', Buffer.from('{"image":"x"}'), 'fileTypeInvalid'],
@@ -226,9 +248,8 @@ describe('the patient photographs the insurance card in the paperwork step', () 
     const lake = await intakeFor('admin2', { patientId: ids.lakesidePatient, appointmentId: ids.lakesideVisit, formCodes: [] });
     const lakeAccess = await verified(lake.token, LAKE_WHO);
     expect((await upload(lake.token, 'primaryFront', lakeAccess, 'image/png', PNG)).statusCode).toBe(200);
-    expect((await patientCall('GET', cardUrl(lake.token, 'primaryFront'), { access: lakeAccess })).rawPayload.equals(PNG)).toBe(
-      true,
-    );
+    const lakeImage = (await patientCall('GET', cardUrl(lake.token, 'primaryFront'), { access: lakeAccess })).rawPayload;
+    expect(await sharp(lakeImage).metadata()).toMatchObject({ format: 'png', width: 60, height: 38 });
     expect((await patientCall('GET', cardUrl(token, 'primaryFront'), { access: lakeAccess })).statusCode).toBe(401);
     expect((await patientCall('DELETE', cardUrl(token, 'primaryFront'), { access: lakeAccess })).statusCode).toBe(401);
     const [lakeFile] = await t.db.select().from(intakeFiles).where(eq(intakeFiles.linkId, lake.linkId));
@@ -262,7 +283,7 @@ describe('the patient photographs the insurance card in the paperwork step', () 
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
     expect(image.headers['cache-control']).toBe('private, no-store');
-    expect(image.rawPayload.equals(PNG)).toBe(true);
+    expect(await sharp(image.rawPayload).metadata()).toMatchObject({ format: 'png', width: 60, height: 38 });
     const viewed = await t.db
       .select({ description: activityLogs.description })
       .from(activityLogs)
