@@ -267,6 +267,81 @@ async function patientUser(vu: number, patients: DemoPatient[], staffToken: () =
 
 // ------------------------------------------------------------------ cross-process checks
 
+/**
+ * Clients that go away mid-request (issue #24 §0): a closed tab, a phone losing signal, a proxy giving
+ * up. Each call is aborted after 5–80 ms, wherever it has got to. They are counted, never timed.
+ */
+let droppedRequests = 0;
+async function droppingUser(vu: number) {
+  const ip = `10.60.${Math.floor(vu / 250)}.${vu % 250}`;
+  const token = await signIn('staff@pathwell.demo', ip);
+  const calls: [string, unknown, boolean][] = [
+    ['/api/patients/exporttocsv', {}, true],
+    ['/api/patients/filtered', { pageNumber: 0, pageSize: 15 }, true],
+    ['/api/users/authenticate', { email: 'nobody@pathwell.demo', password: 'Wrong#2026' }, false],
+  ];
+  while (running()) {
+    const [url, body, signedIn] = pick(calls);
+    const port = ports[nextPort++ % ports.length]!;
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}${url}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-forwarded-for': ip,
+          ...(signedIn && token ? { authorization: `Bearer ${token}` } : {}),
+        },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5 + Math.floor(Math.random() * 75)),
+      });
+      await response.text();
+    } catch {
+      // The abort is the point.
+    }
+    droppedRequests++;
+    await sleep(10);
+  }
+}
+
+/** After the run: no connection of the database is left idle in a transaction, and health answers at once. */
+async function connectionChecks(databaseName: string): Promise<{ name: string; ok: boolean; detail: string }[]> {
+  const check = new pg.Client({ connectionString: dbUrl(databaseName) });
+  await check.connect();
+  let idle = -1;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const { rows } = await check.query<{ count: number }>(
+      `select count(*)::int as count from pg_stat_activity where datname = $1 and state like 'idle in transaction%'`,
+      [databaseName],
+    );
+    idle = rows[0]!.count;
+    if (idle === 0) break;
+    await sleep(500);
+  }
+  await check.end();
+  const health = await Promise.all(
+    ports.map(async (port) => {
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/api/health`, { signal: AbortSignal.timeout(1500) });
+        return response.status;
+      } catch {
+        return 'no answer';
+      }
+    }),
+  );
+  return [
+    {
+      name: `no session is left idle in a transaction after ${droppedRequests} requests dropped mid-way`,
+      ok: idle === 0 && droppedRequests > 0,
+      detail: `${idle} idle in transaction`,
+    },
+    {
+      name: 'health answers 200 on every process at the end',
+      ok: health.every((status) => status === 200),
+      detail: health.join(', '),
+    },
+  ];
+}
+
 async function throttleChecks(): Promise<{ name: string; ok: boolean; detail: string }[]> {
   const results: { name: string; ok: boolean; detail: string }[] = [];
   // Five wrong passwords for one account, alternating between the two processes, lock it on both.
@@ -306,7 +381,8 @@ async function linkLockoutCheck(staffToken: string, patient: DemoPatient) {
   });
   return {
     name: 'link lockout counts across both processes (the 5th wrong answer, on alternating ports, locks it, even for the right one)',
-    ok: statuses.slice(0, 4).every((status) => status === 400) && statuses[4] === 410 && right?.status === 410,
+    // Decision 0059: every fifth failure locks the link for 15 minutes (429 identityLocked).
+    ok: statuses.slice(0, 4).every((status) => status === 400) && statuses[4] === 429 && right?.status === 429,
     detail: `${statuses.join(',')} then ${right?.status}`,
   };
 }
@@ -355,6 +431,8 @@ async function main() {
     const users = Array.from({ length: VUS }, (_, vu) =>
       vu % 2 === 0 ? staffUser(vu, patients, doctorId) : patientUser(vu, patients, staffToken),
     );
+    // One client in ten beside them drops its requests mid-way.
+    const droppers = Array.from({ length: Math.max(2, Math.floor(VUS / 10)) }, (_, index) => droppingUser(VUS + index));
 
     // Crashes: kill -9 one process a third of the way in and start it again; stop the database at two thirds.
     const crashes = (async () => {
@@ -384,6 +462,7 @@ async function main() {
 
     const crashOutcome = await Promise.all([
       ...users,
+      ...droppers,
       crashes.then(
         () => null,
         (error: unknown) => String(error),
@@ -397,6 +476,7 @@ async function main() {
     });
     const elapsedS = (performance.now() - runStart) / 1000;
 
+    checks.push(...(await connectionChecks(databaseName)));
     checks.push(...(await throttleChecks()));
     const token = await staffToken();
     if (token) checks.push(await linkLockoutCheck(token, patients[0]!));

@@ -128,7 +128,7 @@ export interface RequestTransaction {
 }
 
 /**
- * Limits each request transaction sets for itself (PostgreSQL servers; decision 0054). A statement that
+ * Limits each request transaction sets for itself (PostgreSQL servers; decision 0063). A statement that
  * runs for a minute is a fault, and a transaction left idle for half a minute is a request whose
  * process lost track of it: the server ends the session, so the connection can never be held forever.
  */
