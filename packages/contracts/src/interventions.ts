@@ -131,11 +131,41 @@ export const pumpVisitSchema = z.object({
 });
 export type PumpVisitInput = z.input<typeof pumpVisitSchema>;
 
+/**
+ * A medicine given during a procedure: an injectable of the clinic's medicines list (decision 0062),
+ * the dose in `unit` (mg), the volume injected and the product's lot, as the record and the note state.
+ */
 export const interventionMedicineSchema = z.object({
   medicineId: idSchema,
   dose: positive(100_000),
   unit: z.string().min(1, 'required').max(12, 'tooLong'),
+  volumeMl: positive(1000)
+    .nullish()
+    .transform((value) => value ?? null),
+  lot: optionalText(40),
 });
+
+export interface MedicineGiven {
+  name: string;
+  dose: number;
+  unit: string;
+  volumeMl?: number | null;
+  lot?: string | null;
+}
+
+/**
+ * The one wording of a medicine given ("Triamcinolone acetonide 40 mg/mL: 40 mg, 1 mL, lot TK2291"): the
+ * note's {{medicines}} is this text of the record, and the form previews the same text, so the note and
+ * the structured record cannot say different things (issue #24).
+ */
+export function medicineGivenText(medicine: MedicineGiven): string {
+  const parts = [`${medicine.dose} ${medicine.unit}`.trim()];
+  if (medicine.volumeMl != null) parts.push(`${medicine.volumeMl} mL`);
+  if (medicine.lot) parts.push(`lot ${medicine.lot}`);
+  return `${medicine.name}: ${parts.join(', ')}`;
+}
+
+export const medicinesGivenText = (medicines: readonly MedicineGiven[]) => medicines.map(medicineGivenText).join('; ');
 
 export const interventionInputSchema = z
   .object({
@@ -188,7 +218,16 @@ export const interventionSchema = z.object({
   adaLocation: named,
   side: z.enum(interventionSides).nullable(),
   levels: z.array(z.string()),
-  medicines: z.array(z.object({ medicineId: idSchema, name: z.string(), dose: z.number(), unit: z.string() })),
+  medicines: z.array(
+    z.object({
+      medicineId: idSchema,
+      name: z.string(),
+      dose: z.number(),
+      unit: z.string(),
+      volumeMl: z.number().nullable(),
+      lot: z.string().nullable(),
+    }),
+  ),
   guidance: z.enum(guidanceKinds).nullable(),
   performedOn: z.string(),
   provider: named,
@@ -229,7 +268,8 @@ export const interventionFormInfoSchema = z.object({
   directions: z.array(option.extend({ abbreviation: z.string().nullable() })),
   locations: z.array(option),
   adaLocations: z.array(option.extend({ code: z.string().nullable() })),
-  medicines: z.array(option.extend({ strength: z.number().nullable(), unit: z.string().nullable() })),
+  /** Injectables only (decision 0062): what is given during a procedure, with its concentration. */
+  medicines: z.array(option.extend({ strength: z.number().nullable(), unit: z.string().nullable(), kind: z.string() })),
   painPumpMedicines: z.array(option.extend({ concentration: z.number().nullable(), unit: z.string().nullable() })),
   providers: z.array(option.extend({ providerType: z.string().nullable() })),
   appointments: z.array(z.object({ id: idSchema, startsAt: z.string(), status: z.number() })),

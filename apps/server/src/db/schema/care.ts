@@ -42,6 +42,9 @@ export interface InterventionMedicine {
   medicineId: string;
   dose: number;
   unit: string;
+  /** Volume injected and the product's lot (decision 0062); absent on records made before. */
+  volumeMl?: number | null;
+  lot?: string | null;
 }
 
 export interface PumpRefill {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cdcMmeFactors, type MmeResult, type PatientMedicine } from '@pathwell/contracts/mme';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { instances, managedItems, patientMedicines } from '../schema';
+import { findManagedList } from '@pathwell/contracts/managed-lists';
 import { demoMedicines } from './demo-medicines';
 
 /** What a newcomer sees of decision 0039 in the demo clinic, through the API the Medicines card uses. */
@@ -38,6 +39,28 @@ describe('demo medicines', () => {
     }
     expect(demoMedicines.find((medicine) => medicine.name.startsWith('Fentanyl'))?.attributes.unit).toBe('mcg/h');
     expect(demoMedicines.some((medicine) => medicine.attributes.isBenzodiazepine)).toBe(true);
+  });
+
+  it('lists injectables for procedures, each with its kind and concentration, and none of them an opioid', () => {
+    const injectables = demoMedicines.filter(
+      (medicine) => medicine.attributes.kind && medicine.attributes.kind !== 'prescription',
+    );
+    expect(injectables.map((medicine) => [medicine.name.split(' ')[0], medicine.attributes.kind])).toEqual([
+      ['Triamcinolone', 'steroid'],
+      ['Methylprednisolone', 'steroid'],
+      ['Dexamethasone', 'steroid'],
+      ['Lidocaine', 'localAnesthetic'],
+      ['Bupivacaine', 'localAnesthetic'],
+      ['Ropivacaine', 'localAnesthetic'],
+      ['Iohexol', 'contrast'],
+    ]);
+    for (const medicine of injectables) {
+      expect(medicine.attributes, medicine.name).toMatchObject({ unit: 'mg/mL', isOpioid: false, strength: expect.any(Number) });
+    }
+    // Every demo entry is what the admin page would accept.
+    const list = findManagedList('medicines')!;
+    for (const medicine of demoMedicines)
+      expect(list.attributes.safeParse(medicine.attributes).success, medicine.name).toBe(true);
   });
 
   it('Riverside has the formulary, and four patients show high + benzodiazepine, about 60, no opioid and a stopped medicine', async () => {

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { clinicDayStartAfter, clinicTodayStart } from '@pathwell/contracts/clinic-time';
+import type { MedicineKind } from '@pathwell/contracts/enumerations';
 import { cdcMmeFactors } from '@pathwell/contracts/mme';
 import type { Database } from '../client';
 import { appointments, managedItems, patientMedicines, patients } from '../schema';
@@ -11,6 +12,11 @@ type DemoMedicine = { name: string; attributes: Record<string, unknown> };
 const opioid = (name: string, strength: number, factor: number, unit = 'mg', route = 'oral'): DemoMedicine => ({
   name,
   attributes: { strength, unit, route, isOpioid: true, mmeConversionFactor: factor, isBenzodiazepine: false },
+});
+/** An injectable given in procedures (decision 0062): its strength is the product's concentration. */
+const injectable = (name: string, kind: MedicineKind, strength: number): DemoMedicine => ({
+  name,
+  attributes: { kind, strength, unit: 'mg/mL', isOpioid: false, isBenzodiazepine: false },
 });
 const other = (name: string, strength: number, isBenzodiazepine = false): DemoMedicine => ({
   name,
@@ -32,6 +38,14 @@ export const demoMedicines: DemoMedicine[] = [
   other('Alprazolam 0.5 mg', 0.5, true),
   other('Gabapentin 300 mg', 300),
   other('Meloxicam 15 mg', 15),
+  // What injections and procedures give, at the concentrations these products are sold in.
+  injectable('Triamcinolone acetonide 40 mg/mL', 'steroid', 40),
+  injectable('Methylprednisolone acetate 40 mg/mL', 'steroid', 40),
+  injectable('Dexamethasone sodium phosphate 10 mg/mL', 'steroid', 10),
+  injectable('Lidocaine 1% (10 mg/mL)', 'localAnesthetic', 10),
+  injectable('Bupivacaine 0.25% (2.5 mg/mL)', 'localAnesthetic', 2.5),
+  injectable('Ropivacaine 0.2% (2 mg/mL)', 'localAnesthetic', 2),
+  injectable('Iohexol 300 mg iodine/mL', 'contrast', 300),
 ];
 
 /** Who takes what: [medicine name, units per dose, doses per day, stopped days ago]. */

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, like, or, sql } from 'drizzle-orm';
 import type { Intervention, InterventionFormInfo, InterventionPayload } from '@pathwell/contracts/interventions';
+import { INJECTABLE_MEDICINE_KINDS, medicineKindOf } from '@pathwell/contracts/enumerations';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { RoleCode } from '@pathwell/contracts/roles';
@@ -19,6 +20,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { isOn, readSettings } from '../settings/settings.service';
 import { startTriggeredPathways } from '../pathways/pathway-triggers';
+import { carryMedicinesIntoDrafts } from '../procedure-notes/procedure-note-medicines';
 
 type Row = typeof interventions.$inferSelect;
 
@@ -71,6 +73,8 @@ async function checkReferences(ctx: SignedInContext, db: Database, input: Interv
   input.medicines.forEach((medicine, index) =>
     wanted.push([`medicines.${index}.medicineId`, medicine.medicineId, ['medicines']]),
   );
+  // Only injectables are given in a procedure (decision 0062); the record once took oral opioids.
+  await checkInjectables(ctx, db, input, fields);
   input.pump?.refills.forEach((refill, index) =>
     wanted.push([`pump.refills.${index}.painPumpMedicineId`, refill.painPumpMedicineId, ['painpumpmedicines']]),
   );
@@ -107,6 +111,34 @@ async function checkReferences(ctx: SignedInContext, db: Database, input: Interv
     if (visit?.patientId !== input.patientId) fields.appointmentId = 'invalid';
   }
   if (Object.keys(fields).length > 0) throw new AppError('VALIDATION', 'valuesInvalid', { fields });
+}
+
+async function checkInjectables(
+  ctx: SignedInContext,
+  db: Database,
+  input: InterventionPayload,
+  fields: Record<string, ValidationMessageKey>,
+) {
+  if (input.medicines.length === 0) return;
+  const rows = await db
+    .select({ id: managedItems.id, attributes: managedItems.attributes })
+    .from(managedItems)
+    .where(
+      and(
+        eq(managedItems.instanceId, ctx.instanceId),
+        eq(managedItems.listType, 'medicines'),
+        inArray(
+          managedItems.id,
+          input.medicines.map((medicine) => medicine.medicineId),
+        ),
+      ),
+    );
+  input.medicines.forEach((medicine, index) => {
+    const row = rows.find((candidate) => candidate.id === medicine.medicineId);
+    if (row && !INJECTABLE_MEDICINE_KINDS.includes(medicineKindOf(row.attributes))) {
+      fields[`medicines.${index}.medicineId`] = 'medicineNotInjectable';
+    }
+  });
 }
 
 async function toInterventions(db: Database, rows: Row[]): Promise<Intervention[]> {
@@ -152,7 +184,12 @@ async function toInterventions(db: Database, rows: Row[]): Promise<Intervention[
       adaLocation: named(row.adaLocationId),
       side: row.side,
       levels: row.levels,
-      medicines: row.medicines.map((medicine) => ({ ...medicine, name: itemOf.get(medicine.medicineId)?.name ?? '' })),
+      medicines: row.medicines.map((medicine) => ({
+        ...medicine,
+        volumeMl: medicine.volumeMl ?? null,
+        lot: medicine.lot ?? null,
+        name: itemOf.get(medicine.medicineId)?.name ?? '',
+      })),
       guidance: row.guidance,
       performedOn: row.performedOn,
       provider: provider ? { id: provider.id, name: fullName(provider.firstName, provider.lastName) } : null,
@@ -296,6 +333,7 @@ export async function updateIntervention(ctx: SignedInContext, id: string, input
       tx,
       staffActivity(ctx, 'Interventions', 'Updated', { type: 'intervention', id, description: `${describe(input)} updated` }),
     );
+    await carryMedicinesIntoDrafts(tx, ctx.instanceId, id, existing.medicines, row!.medicines);
     // Completed only now (it was planned as not completed): the same follow-up as a new record.
     if (row!.itemId && row!.completion === 1 && existing.completion !== 1) await afterPerformed(ctx, tx, row!);
   });
@@ -406,12 +444,15 @@ export async function interventionFormInfo(ctx: SignedInContext, patientId: stri
     })),
     locations: of('interventionallocations').map(({ id, name }) => ({ id, name })),
     adaLocations: of('adainterventionallocations').map(({ id, name, attributes }) => ({ id, name, code: text(attributes.code) })),
-    medicines: of('medicines').map(({ id, name, attributes }) => ({
-      id,
-      name,
-      strength: num(attributes.strength),
-      unit: text(attributes.unit),
-    })),
+    medicines: of('medicines')
+      .filter(({ attributes }) => INJECTABLE_MEDICINE_KINDS.includes(medicineKindOf(attributes)))
+      .map(({ id, name, attributes }) => ({
+        id,
+        name,
+        strength: num(attributes.strength),
+        unit: text(attributes.unit),
+        kind: medicineKindOf(attributes),
+      })),
     painPumpMedicines: of('painpumpmedicines').map(({ id, name, attributes }) => ({
       id,
       name,

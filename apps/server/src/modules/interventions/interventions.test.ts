@@ -93,6 +93,19 @@ describe('intervention form info', () => {
     expect(info.appointments.map((visit) => visit.id)).toContain(appointmentId);
   });
 
+  it('offers only injectables as medicines given, with their concentration (issue #24: it offered oxycodone)', () => {
+    const names = info.medicines.map((medicine) => medicine.name);
+    expect(names).toEqual(
+      expect.arrayContaining(['Triamcinolone acetonide 40 mg/mL', 'Lidocaine 1% (10 mg/mL)', 'Iohexol 300 mg iodine/mL']),
+    );
+    expect(names.some((name) => /oxycodone|tramadol|fentanyl/i.test(name))).toBe(false);
+    expect(info.medicines.find((medicine) => medicine.name.startsWith('Triamcinolone'))).toMatchObject({
+      strength: 40,
+      unit: 'mg/mL',
+      kind: 'steroid',
+    });
+  });
+
   it('is audited as a view of the patient', async () => {
     const entries = await t.db
       .select({ description: activityLogs.description })
@@ -399,5 +412,50 @@ describe('cohorts', () => {
       (await call('staff', 'POST', '/api/patients/studygroups/bulk', { patientIds: [], studyGroupId: esi, action: 'add' }))
         .statusCode,
     ).toBe(400);
+  });
+});
+
+describe('medicines given in a procedure (issue #24)', () => {
+  const medicineNamed = async (name: string) => {
+    const [row] = await t.db
+      .select({ id: managedItems.id })
+      .from(managedItems)
+      .where(and(eq(managedItems.instanceId, riverside), eq(managedItems.name, name)));
+    return row!.id;
+  };
+
+  it('records an injectable with its dose, volume and lot', async () => {
+    const triamcinolone = await medicineNamed('Triamcinolone acetonide 40 mg/mL');
+    const created = await call(
+      'doctor',
+      'POST',
+      '/api/interventions',
+      injectionPayload({ medicines: [{ medicineId: triamcinolone, dose: 40, unit: 'mg', volumeMl: 1, lot: ' TK2291 ' }] }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json<Intervention>().medicines).toEqual([
+      { medicineId: triamcinolone, name: 'Triamcinolone acetonide 40 mg/mL', dose: 40, unit: 'mg', volumeMl: 1, lot: 'TK2291' },
+    ]);
+  });
+
+  it('refuses an oral medicine as given in a procedure, and bad volumes and lots', async () => {
+    const oxycodone = await medicineNamed('Oxycodone 5 mg');
+    const oral = await call(
+      'doctor',
+      'POST',
+      '/api/interventions',
+      injectionPayload({ medicines: [{ medicineId: oxycodone, dose: 5, unit: 'mg' }] }),
+    );
+    expect(oral.statusCode).toBe(400);
+    expect(oral.json().fields).toEqual({ 'medicines.0.medicineId': 'medicineNotInjectable' });
+    const lidocaine = await medicineNamed('Lidocaine 1% (10 mg/mL)');
+    const bad = await call(
+      'doctor',
+      'POST',
+      '/api/interventions',
+      injectionPayload({ medicines: [{ medicineId: lidocaine, dose: 20, unit: 'mg', volumeMl: 0, lot: 'x'.repeat(41) }] }),
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toMatchObject({ 'medicines.0.volumeMl': 'numberOutOfRange', 'medicines.0.lot': 'tooLong' });
   });
 });

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { clinicMdy, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
 import { enumerations } from '@pathwell/contracts/enumerations';
+import { medicinesGivenText } from '@pathwell/contracts/interventions';
 import {
   fillPlaceholders,
   type CreateProcedureNote,
@@ -25,6 +26,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { renderProcedureNotePdf } from './procedure-note-pdf';
+import { requireRecordMedicines } from './procedure-note-medicines';
 
 const AREA = 'Interventions';
 const CONFIG_AREA = 'Admin Configuration';
@@ -324,9 +326,10 @@ async function placeholderValues(
     location: loaded.location ?? '',
     adaLocation: loaded.adaLocation ?? '',
     guidance: intervention.guidance ? guidanceLabels[intervention.guidance] : '',
-    medicines: intervention.medicines
-      .map((medicine) => `${names.get(medicine.medicineId)?.name ?? 'Medicine'} ${medicine.dose} ${medicine.unit}`)
-      .join('; '),
+    // The record's one wording (decision 0062), which signing checks the note still carries.
+    medicines: medicinesGivenText(
+      intervention.medicines.map((medicine) => ({ ...medicine, name: names.get(medicine.medicineId)?.name ?? 'Medicine' })),
+    ),
     provider: provider ? [provider, loaded.providerCredentials].filter(Boolean).join(', ') : '',
     providerType: intervention.providerType ?? '',
     completion: labelOf('completion', intervention.completion),
@@ -600,6 +603,7 @@ export async function signNote(ctx: SignedInContext, id: string): Promise<Proced
         fields: { body: 'placeholdersUnfilled' },
       });
     }
+    await requireRecordMedicines(tx, ctx.instanceId, loaded.intervention.medicines, note.body);
     const now = new Date();
     const [row] = await tx
       .update(procedureNotes)

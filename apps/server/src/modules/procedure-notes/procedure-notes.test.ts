@@ -226,7 +226,7 @@ describe('procedure notes', () => {
     expect(note.body).toContain('PROCEDURE NOTE');
     expect(note.body).toContain('Procedure: Radiofrequency ablation PN (CPT 64635)');
     expect(note.body).toContain('Side: Bilateral    Levels: L4-L5, L5-S1');
-    expect(note.body).toContain('Medicines: Lidocaine 1% PN 2 mL');
+    expect(note.body).toContain('Medicines: Lidocaine 1% PN: 2 mL');
     expect(note.body).toContain('Direction: —');
     expect(note.body).not.toContain('{{');
   });
@@ -304,7 +304,7 @@ describe('procedure notes', () => {
     expect(note.body).toContain('Procedure: Trigger point injection PN');
     expect(note.body).toContain('CPT code: 20552');
     expect(note.body).toContain('Side: Bilateral');
-    expect(note.body).toContain('Medicines: Lidocaine 1% PN 2 mL');
+    expect(note.body).toContain('Medicines: Lidocaine 1% PN: 2 mL');
     expect(note.body).toContain('Date performed: 11/20/2026');
     expect(note.body).toContain('Completion: Completed');
     expect(note.body).not.toContain('{{');
@@ -338,9 +338,9 @@ describe('procedure notes', () => {
     expect(empty.json()).toMatchObject({ fields: { body: 'required' } });
     const tooLong = await call('PUT', `/api/procedurenotes/${note.id}`, 'doctor', { body: 'x'.repeat(20001) });
     expect(tooLong.json()).toMatchObject({ fields: { body: 'tooLong' } });
-    const edited = await call('PUT', `/api/procedurenotes/${note.id}`, 'staff', { body: 'Edited text' });
+    const edited = await call('PUT', `/api/procedurenotes/${note.id}`, 'staff', { body: 'Edited text: Lidocaine 1% PN: 2 mL' });
     expect(edited.statusCode, edited.body).toBe(200);
-    expect(edited.json<ProcedureNote>().body).toBe('Edited text');
+    expect(edited.json<ProcedureNote>().body).toBe('Edited text: Lidocaine 1% PN: 2 mL');
 
     expect((await call('POST', `/api/procedurenotes/${note.id}/sign`, 'staff')).statusCode).toBe(403);
     const byAdmin = await call('POST', `/api/procedurenotes/${note.id}/sign`, 'admin');
@@ -380,10 +380,61 @@ describe('procedure notes', () => {
     expect(still).toMatchObject({ status: 'draft', signedAt: null });
 
     await call('PUT', `/api/procedurenotes/${note.id}`, 'doctor', {
-      body: 'Indication:\nLumbar radicular pain.\n\nDescription:\nInjected under fluoroscopy.\nPlan: review in two weeks.',
+      body: 'Indication:\nLumbar radicular pain.\n\nDescription:\nInjected under fluoroscopy: Lidocaine 1% PN: 2 mL.\nPlan: review in two weeks.',
     });
     const signed = await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor');
     expect(signed.statusCode, signed.body).toBe(200);
+  });
+
+  it('keeps the medicines of the note those of the record: a changed record rewrites the draft, signing checks them', async () => {
+    const id = await intervention();
+    const kindTemplate = await call('POST', '/api/procedurenotetemplates', 'admin', {
+      name: 'Medicines PN',
+      kind: 'injection',
+      body: 'Medicines: {{medicines}}',
+      isActive: false,
+    });
+    const note = await openNote(id, 'doctor', kindTemplate.json<ProcedureNoteTemplate>().id);
+    expect(note.body).toBe('Medicines: Lidocaine 1% PN: 2 mL');
+    const [row] = await t.db.select().from(interventions).where(eq(interventions.id, id));
+    const changed = await call('PUT', `/api/interventions/${id}`, 'doctor', {
+      patientId,
+      kind: 'injection',
+      itemId: injectionItem,
+      performedOn: row!.performedOn,
+      providerId: doctorId,
+      medicines: [{ medicineId: medicine, dose: 3, unit: 'mL', volumeMl: 3, lot: 'L55' }],
+    });
+    // The test's medicine is not an injectable of the list (inserted without a kind): the form refuses it.
+    expect(changed.statusCode).toBe(400);
+    await t.db
+      .update(managedItems)
+      .set({ attributes: { kind: 'localAnesthetic', strength: 10, unit: 'mg/mL' } })
+      .where(eq(managedItems.id, medicine));
+    const retried = await call('PUT', `/api/interventions/${id}`, 'doctor', {
+      patientId,
+      kind: 'injection',
+      itemId: injectionItem,
+      performedOn: row!.performedOn,
+      providerId: doctorId,
+      medicines: [{ medicineId: medicine, dose: 3, unit: 'mL', volumeMl: 3, lot: 'L55' }],
+    });
+    expect(retried.statusCode, retried.body).toBe(200);
+    const draft = (await call('GET', `/api/procedurenotes/${note.id}`, 'doctor')).json<ProcedureNote>();
+    expect(draft.body).toContain('Lidocaine 1% PN: 3 mL, 3 mL, lot L55');
+    expect(draft.body).not.toContain('Lidocaine 1% PN: 2 mL');
+
+    // Typed over by hand, the note no longer says what the record says: it is not signed.
+    await call('PUT', `/api/procedurenotes/${note.id}`, 'doctor', { body: draft.body.replace('3 mL, 3 mL', '5 mL, 3 mL') });
+    const refused = await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor');
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      messageKey: 'procedureNoteMedicinesDiffer',
+      params: { medicines: 'Lidocaine 1% PN: 3 mL, 3 mL, lot L55' },
+      fields: { body: 'medicinesDiffer' },
+    });
+    await call('PUT', `/api/procedurenotes/${note.id}`, 'doctor', { body: draft.body });
+    expect((await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor')).statusCode).toBe(200);
   });
 
   it('amends into a new version; the signed one is superseded only when the amendment is signed', async () => {

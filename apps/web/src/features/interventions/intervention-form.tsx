@@ -19,7 +19,7 @@ import {
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { Controller, useFieldArray, useForm, useWatch, type FieldPath } from 'react-hook-form';
+import { Controller, useFieldArray, useForm, useWatch, type Control, type FieldPath } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '@pathwell/contracts/constants';
 import { enumerations, type EnumOption } from '@pathwell/contracts/enumerations';
@@ -30,6 +30,7 @@ import {
   interventionInputSchema,
   interventionKinds,
   interventionSides,
+  medicinesGivenText,
   type Intervention,
   type InterventionFormInfo,
   type InterventionInput,
@@ -86,7 +87,7 @@ function valuesOf(
     adaLocationId: existing.adaLocation?.id ?? null,
     side: existing.side,
     levels: existing.levels,
-    medicines: existing.medicines.map(({ medicineId, dose, unit }) => ({ medicineId, dose, unit })),
+    medicines: existing.medicines.map(({ medicineId, dose, unit, volumeMl, lot }) => ({ medicineId, dose, unit, volumeMl, lot })),
     guidance: existing.guidance,
     performedOn: existing.performedOn,
     providerId: existing.provider?.id ?? null,
@@ -180,7 +181,10 @@ export function InterventionForm({
       onSaved(saved);
     },
     onError: (failure) => {
-      applyServerFieldErrors(failure, setError, shownFields);
+      const medicineFields = medicines.fields.flatMap((_, index) =>
+        (['medicineId', 'dose', 'unit', 'volumeMl', 'lot'] as const).map((key) => `medicines.${index}.${key}` as const),
+      );
+      applyServerFieldErrors(failure, setError, [...shownFields, ...medicineFields]);
     },
   });
 
@@ -393,7 +397,16 @@ export function InterventionForm({
                   size="xs"
                   variant="light"
                   leftSection={<IconPlus size={14} aria-hidden />}
-                  onClick={() => medicines.append({ medicineId: '', dose: 0, unit: 'mg' })}
+                  // No dose is assumed: the provider types what was given.
+                  onClick={() =>
+                    medicines.append({
+                      medicineId: '',
+                      dose: undefined as unknown as number,
+                      unit: 'mg',
+                      volumeMl: null,
+                      lot: null,
+                    })
+                  }
                   disabled={info.medicines.length === 0}
                 >
                   {t('form.addMedicine')}
@@ -405,7 +418,7 @@ export function InterventionForm({
                 </Text>
               ) : null}
               {medicines.fields.map((row, index) => (
-                <Group key={row.id} align="flex-end" wrap="nowrap">
+                <Group key={row.id} align="flex-end" wrap="wrap" gap="xs" data-testid="medicine-given">
                   <Controller
                     control={control}
                     name={`medicines.${index}.medicineId`}
@@ -417,11 +430,12 @@ export function InterventionForm({
                         value={field.value || null}
                         onChange={(value) => {
                           field.onChange(value ?? '');
-                          const unit = info.medicines.find((medicine) => medicine.id === value)?.unit;
-                          if (unit) setValue(`medicines.${index}.unit`, unit);
+                          // A concentration in mg/mL gives doses in mg.
+                          const unit = info.medicines.find((medicine) => medicine.id === value)?.unit?.split('/')[0];
+                          if (unit && unit !== '%') setValue(`medicines.${index}.unit`, unit);
                         }}
                         error={error(`medicines.${index}.medicineId`)}
-                        style={{ flex: 2 }}
+                        style={{ flex: '2 1 260px' }}
                       />
                     )}
                   />
@@ -431,16 +445,39 @@ export function InterventionForm({
                     render={({ field }) => (
                       <NumberInput
                         label={t('form.dose')}
+                        required
                         min={0}
                         decimalScale={3}
-                        value={field.value}
+                        value={field.value ?? ''}
                         onChange={(value) => field.onChange(numberOrNull(value))}
                         error={error(`medicines.${index}.dose`)}
-                        style={{ flex: 1 }}
+                        style={{ flex: '1 1 90px' }}
                       />
                     )}
                   />
-                  <TextInput label={t('form.unit')} {...register(`medicines.${index}.unit`)} style={{ width: 90 }} />
+                  <TextInput label={t('form.unit')} {...register(`medicines.${index}.unit`)} style={{ width: 80 }} />
+                  <Controller
+                    control={control}
+                    name={`medicines.${index}.volumeMl`}
+                    render={({ field }) => (
+                      <NumberInput
+                        label={t('form.volume')}
+                        min={0}
+                        decimalScale={2}
+                        value={field.value ?? ''}
+                        onChange={(value) => field.onChange(numberOrNull(value))}
+                        error={error(`medicines.${index}.volumeMl`)}
+                        style={{ flex: '1 1 90px' }}
+                      />
+                    )}
+                  />
+                  <TextInput
+                    label={t('form.lot')}
+                    maxLength={40}
+                    {...register(`medicines.${index}.lot`)}
+                    error={error(`medicines.${index}.lot`)}
+                    style={{ flex: '1 1 110px' }}
+                  />
                   <ActionIcon
                     variant="subtle"
                     color="red"
@@ -452,6 +489,7 @@ export function InterventionForm({
                   </ActionIcon>
                 </Group>
               ))}
+              <MedicinesInNote info={info} control={control} />
             </Stack>
           </Section>
         ) : (
@@ -644,5 +682,27 @@ export function InterventionForm({
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** What the note will say, in the record's one wording (decision 0062), so nobody writes it twice. */
+function MedicinesInNote({ info, control }: { info: InterventionFormInfo; control: Control<Values> }) {
+  const { t } = useTranslation('interventions');
+  const rows = useWatch({ control, name: 'medicines' }) ?? [];
+  const complete = rows.filter((row) => row.medicineId && typeof row.dose === 'number' && row.dose > 0);
+  if (complete.length === 0) return null;
+  const text = medicinesGivenText(
+    complete.map((row) => ({
+      name: info.medicines.find((medicine) => medicine.id === row.medicineId)?.name ?? '',
+      dose: row.dose,
+      unit: row.unit ?? '',
+      volumeMl: row.volumeMl ?? null,
+      lot: row.lot?.trim() || null,
+    })),
+  );
+  return (
+    <Text size="sm" c="dimmed" data-testid="medicines-in-note">
+      {t('form.inNote', { text })}
+    </Text>
   );
 }

@@ -96,6 +96,45 @@ describe('intervention form', () => {
     });
   });
 
+  it('records injectables with dose, volume and lot, and shows the note line they make (issue #24)', async () => {
+    const triamcinolone = '88888888-8888-4888-8888-888888888885';
+    const withInjectables: InterventionFormInfo = {
+      ...info,
+      medicines: [{ id: triamcinolone, name: 'Triamcinolone acetonide 40 mg/mL', strength: 40, unit: 'mg/mL', kind: 'steroid' }],
+    };
+    const { calls } = fakeApi([{ method: 'POST', path: '/api/interventions', status: 201, body: saved() }]);
+    const onSaved = vi.fn();
+    renderAt(
+      <InterventionForm
+        patientId={patientId}
+        info={withInjectables}
+        existing={null}
+        defaults={{ appointmentId: null, today: '2026-03-03' }}
+        onSaved={onSaved}
+        onCancel={() => undefined}
+      />,
+    );
+    const user = userEvent.setup();
+    await choose(user, screen.getByRole('combobox', { name: /^Injection/ }), /Lumbar transforaminal/);
+    await user.click(screen.getByRole('button', { name: 'Add medicine' }));
+    const row = screen.getByTestId('medicine-given');
+    await choose(user, within(row).getByRole('combobox', { name: 'Medicine' }), 'Triamcinolone acetonide 40 mg/mL');
+    // No dose is assumed; the unit follows the concentration.
+    expect(within(row).getByRole('textbox', { name: /Dose/ })).toHaveValue('');
+    expect(within(row).getByRole('textbox', { name: 'Unit' })).toHaveValue('mg');
+    await user.type(within(row).getByRole('textbox', { name: /Dose/ }), '40');
+    await user.type(within(row).getByRole('textbox', { name: 'Volume (mL)' }), '1');
+    await user.type(within(row).getByRole('textbox', { name: 'Lot' }), 'TK2291');
+    expect(screen.getByTestId('medicines-in-note')).toHaveTextContent(
+      'In the note: Triamcinolone acetonide 40 mg/mL: 40 mg, 1 mL, lot TK2291',
+    );
+    await user.click(screen.getByRole('button', { name: 'Save record' }));
+    await vi.waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(calls.find((call) => call.method === 'POST')!.body).toMatchObject({
+      medicines: [{ medicineId: triamcinolone, dose: 40, unit: 'mg', volumeMl: 1, lot: 'TK2291' }],
+    });
+  });
+
   it('asks for the item before sending, and for the new dose of a pump refill whose dose changes', async () => {
     const { calls } = fakeApi([]);
     renderAt(
