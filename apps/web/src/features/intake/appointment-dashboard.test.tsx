@@ -22,6 +22,7 @@ const row = (overrides: Partial<Row>): Row => ({
   roomName: 'Room 1',
   status: 1,
   checkedIn: true,
+  criticalFindings: [],
   intake: {
     linkStatus: 'active',
     steps: [

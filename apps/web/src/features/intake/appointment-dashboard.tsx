@@ -25,6 +25,7 @@ import { clinicToday } from '../../lib/dates';
 import { translateValidation } from '../../lib/i18n';
 import { getDoctorId } from '../../lib/session-storage';
 import { appointmentQueries } from '../appointments/appointments.api';
+import { CriticalFindingBadge } from '../critical-findings/critical-findings';
 import { SelfCheckInQrButton } from './self-check-in-qr';
 import {
   appointmentDashboardKeys,
@@ -311,9 +312,12 @@ export function AppointmentDashboardView() {
                       key: 'patient',
                       header: t('columns.patient'),
                       cell: (row) => (
-                        <Anchor component={Link} to={`/patients/patientdashboard/${row.patientId}`} size="sm" fw={500}>
-                          {row.patientName}
-                        </Anchor>
+                        <Stack gap={4} align="flex-start">
+                          <Anchor component={Link} to={`/patients/patientdashboard/${row.patientId}`} size="sm" fw={500}>
+                            {row.patientName}
+                          </Anchor>
+                          <CriticalFindingBadge findings={row.criticalFindings} linked />
+                        </Stack>
                       ),
                     },
                     { key: 'provider', header: t('columns.provider'), cell: (row) => row.doctorName ?? t('none') },

@@ -12,7 +12,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { notifications as toasts } from '@mantine/notifications';
-import { IconBell } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBell } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,7 @@ import { NOTIFICATION_POPUP_MS, type StaffNotification } from '@pathwell/contrac
 import { CountBadge } from '../../components/count-badge';
 import { useStaffEvent } from '../../app/staff-events';
 import { notificationKeys, notificationQueries, useNotificationMarks } from './notifications.api';
-import { notificationText, patientDashboardPath } from './notification-text';
+import { notificationPath, notificationText } from './notification-text';
 
 export const CHATTER_NOTIFICATION_PATH = '/patients/nevro/chatternotification';
 /** A notification older than this when first heard of is listed, not popped up. */
@@ -60,10 +60,11 @@ export function NotificationBell({ timeZone }: { timeZone: string }) {
       shown.current.add(item.id);
       toasts.show({
         id: `notification-${item.id}`,
-        color: 'teal',
+        color: item.urgent ? 'red' : 'teal',
         title: t(`popupTitles.${item.kind}`),
         message: notificationText(t, item, timeZone),
-        autoClose: NOTIFICATION_POPUP_MS,
+        // An urgent one stays until it is closed: a clinician may be away from the screen for 10 s.
+        autoClose: item.urgent ? false : NOTIFICATION_POPUP_MS,
         withCloseButton: true,
       });
     }
@@ -74,7 +75,7 @@ export function NotificationBell({ timeZone }: { timeZone: string }) {
   const open = (item: StaffNotification) => {
     setOpened(false);
     if (!item.seen) marks.seen.mutate([item.id]);
-    void navigate(patientDashboardPath(item.patientId));
+    void navigate(notificationPath(item));
   };
 
   return (
@@ -127,13 +128,25 @@ export function NotificationBell({ timeZone }: { timeZone: string }) {
                     className="notification-item"
                     data-testid="notification-item"
                     data-unseen={!item.seen || undefined}
+                    data-urgent={item.urgent || undefined}
+                    bg={item.urgent ? 'red.0' : undefined}
                   >
                     <Group gap="xs" wrap="nowrap" align="flex-start">
-                      <Indicator color={item.seen ? 'transparent' : 'teal'} size={8} position="middle-start" mt={8} aria-hidden>
-                        <span />
-                      </Indicator>
-                      <Text size="sm" fw={item.seen ? 400 : 700}>
+                      {item.urgent ? (
+                        <IconAlertTriangle
+                          size={16}
+                          color="var(--mantine-color-red-8)"
+                          style={{ flexShrink: 0, marginTop: 2 }}
+                          aria-hidden
+                        />
+                      ) : (
+                        <Indicator color={item.seen ? 'transparent' : 'teal'} size={8} position="middle-start" mt={8} aria-hidden>
+                          <span />
+                        </Indicator>
+                      )}
+                      <Text size="sm" fw={item.seen && !item.urgent ? 400 : 700} c={item.urgent ? 'red.9' : undefined}>
                         {!item.seen ? <span className="visually-hidden">{t('unseen')} </span> : null}
+                        {item.urgent ? <span className="visually-hidden">{t('urgent')} </span> : null}
                         {notificationText(t, item, timeZone)}
                       </Text>
                     </Group>

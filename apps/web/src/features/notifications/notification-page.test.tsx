@@ -17,6 +17,8 @@ const note = (overrides: Partial<StaffNotification>): StaffNotification => ({
   patientLastName: 'Núñez',
   seen: false,
   notified: true,
+  responseId: null,
+  urgent: false,
   ...overrides,
 });
 

@@ -9,7 +9,7 @@ import { useStaffEvent } from '../../app/staff-events';
 import { DataTable, PagedResults, rangeText } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
 import { notificationKeys, notificationQueries, useNotificationMarks } from './notifications.api';
-import { notificationText, patientDashboardPath } from './notification-text';
+import { notificationPath, notificationText } from './notification-text';
 
 /** /patients/nevro/chatternotification: every notification, paged (the bell's "see all"). */
 export function NotificationPage() {
@@ -66,12 +66,15 @@ export function NotificationPage() {
                 cell: (row) => (
                   <Anchor
                     component={Link}
-                    to={patientDashboardPath(row.patientId)}
-                    fw={row.seen ? 400 : 700}
+                    to={notificationPath(row)}
+                    fw={row.seen && !row.urgent ? 400 : 700}
+                    c={row.urgent ? 'red.9' : undefined}
+                    data-urgent={row.urgent || undefined}
                     onClick={() => {
                       if (!row.seen) marks.seen.mutate([row.id]);
                     }}
                   >
+                    {row.urgent ? <span className="visually-hidden">{t('urgent')} </span> : null}
                     {notificationText(t, row, timeZone)}
                   </Anchor>
                 ),

@@ -12,3 +12,9 @@ export function notificationText(t: TFunction<'notifications'>, notification: St
 }
 
 export const patientDashboardPath = (patientId: string) => `/patients/patientdashboard/${patientId}`;
+
+/** Where a notification opens: a critical finding its response (with the Acknowledge action), the rest the patient's dashboard. */
+export const notificationPath = (notification: StaffNotification) =>
+  notification.kind === 'criticalFinding' && notification.responseId
+    ? `/formresponse/result/${notification.responseId}`
+    : patientDashboardPath(notification.patientId);

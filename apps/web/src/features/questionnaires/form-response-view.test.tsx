@@ -28,6 +28,7 @@ const phq9Response: FormResponseDetail = {
   headlineScore: 9,
   band: 1,
   submittedAt: '2025-03-10T15:30:00.000Z',
+  criticalFindings: [],
   patientName: 'María Núñez',
   form: instrumentForm(11),
   answers: phq9Answers,

@@ -12,6 +12,7 @@ import { PageHeader } from '../../components/page-header';
 import { ApiError } from '../../lib/api-client';
 import { formatClinicDate, formatClinicDateTime } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
+import { CriticalFindingsPanel } from '../critical-findings/critical-findings';
 import { AnswerText } from './answer-text';
 import { bandText, instrumentInfo } from './instrument-info';
 import { formatScore, languageName, localized } from './questionnaire-text';
@@ -173,6 +174,7 @@ function ResponseBody({ response }: { response: FormResponseDetail }) {
   const scored = response.kind === 'instrument' || response.headlineScore !== null || Object.keys(response.scores).length > 0;
   return (
     <Stack gap="md">
+      <CriticalFindingsPanel findings={response.criticalFindings} />
       <Paper withBorder radius="lg" p="lg" data-testid="response-summary">
         <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
           <Stack gap={6}>

@@ -25,6 +25,7 @@ const summary = (overrides: Partial<FormResponseSummary>): FormResponseSummary =
   headlineScore: 9,
   band: 1,
   submittedAt: '2025-03-10T15:30:00.000Z',
+  criticalFindings: [],
   ...overrides,
 });
 

@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import type { FormScoreSeries } from '@pathwell/contracts/form-responses';
 import type { FormResponseSummary } from '@pathwell/contracts/patient-links';
 import { ErrorAlert } from '../../components/error-alert';
+import { CriticalFindingBadge } from '../critical-findings/critical-findings';
 import { formatClinicDate } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { bandText, instrumentInfo } from './instrument-info';
@@ -67,7 +68,12 @@ function ResponsesTable({
                       ? formatScore(response.headlineScore, decimals)
                       : `${formatScore(response.headlineScore, decimals)} / ${maximum}`}
                 </Table.Td>
-                <Table.Td>{band ? <Badge variant="light">{band}</Badge> : null}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="wrap">
+                    {band ? <Badge variant="light">{band}</Badge> : null}
+                    <CriticalFindingBadge findings={response.criticalFindings} />
+                  </Group>
+                </Table.Td>
               </Table.Tr>
             );
           })}
