@@ -1,8 +1,24 @@
 import { apiFetch } from './api-client';
 
+/**
+ * The file name a Content-Disposition header gives: the exact UTF-8 name (`filename*`, RFC 6266) when
+ * there is one, so "spotlight-Andrés-Díaz-Ortega.pdf" keeps its accents, else the plain `filename`.
+ */
+export function fileNameFromDisposition(header: string | null, fallback: string): string {
+  const encoded = /filename\*=UTF-8''([^;\s]+)/i.exec(header ?? '')?.[1];
+  if (encoded) {
+    try {
+      const name = decodeURIComponent(encoded).replace(/[/\\]/g, '_');
+      if (name) return name;
+    } catch {
+      // A malformed percent-encoding falls back to the plain name.
+    }
+  }
+  return /filename="([^"]+)"/.exec(header ?? '')?.[1] ?? fallback;
+}
+
 function fileNameOf(response: Response, fallback: string) {
-  const match = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '');
-  return match?.[1] ?? fallback;
+  return fileNameFromDisposition(response.headers.get('Content-Disposition'), fallback);
 }
 
 /** Hands a file to the browser's downloads, as a link the person clicked would. */

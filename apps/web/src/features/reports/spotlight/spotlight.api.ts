@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { SpotlightFilter, SpotlightPage, SuccessStoryInput, SuccessStorySaved } from '@pathwell/contracts/reports-spotlight';
 import { api, apiFetch, apiRequest } from '../../../lib/api-client';
+import { fileNameFromDisposition } from '../../../lib/download';
 
 export const spotlightKeys = {
   all: ['reports', 'spotlight'] as const,
@@ -26,7 +27,7 @@ export const spotlightApi = {
       query: { patientId, language, formCode: formCode ?? undefined },
       accept: 'application/pdf',
     });
-    const fileName = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'spotlight.pdf';
+    const fileName = fileNameFromDisposition(response.headers.get('Content-Disposition'), 'spotlight.pdf');
     const url = URL.createObjectURL(await response.blob());
     const link = document.createElement('a');
     link.href = url;
