@@ -8,6 +8,7 @@ import {
   type CampaignMergeField,
 } from './outreach';
 import { outboxStatuses } from './messaging';
+import { audiencePatientSchema, audiencePreviewSchema } from './outreach';
 
 /*
  * Campaigns (issue #15 §3, decision 0051): a bilingual text and/or email to a code pull audience,
@@ -131,6 +132,31 @@ export const campaignFunnelSchema = z.object({
 });
 export type CampaignFunnel = z.infer<typeof campaignFunnelSchema>;
 
+/**
+ * Why a recipient was not reached on a channel (stored on the recipient row, issue #24 §3): no address,
+ * the patient's or the clinic's switch off, a STOP, the campaign finished before their turn, or the
+ * outbox kept the message back (a suppression, or no provider to send it).
+ */
+export const campaignSkipReasons = [
+  'noAddress',
+  'patientTextOff',
+  'patientEmailOff',
+  'optedOut',
+  'clinicSmsOff',
+  'clinicEmailOff',
+  'finished',
+  'noProvider',
+  'failed',
+] as const;
+export type CampaignSkipReason = (typeof campaignSkipReasons)[number];
+
+/**
+ * An approved campaign that is not sending now says why (issue #24 §3): its scheduled time has not come,
+ * or it is outside the clinic's sending hours (8:00–21:00). `until` is when sending can start.
+ */
+export const campaignWaitingSchema = z.object({ reason: z.enum(['scheduled', 'sendingHours']), until: z.string() }).nullable();
+export type CampaignWaiting = z.infer<typeof campaignWaitingSchema>;
+
 export const campaignSummarySchema = z.object({
   id: idSchema,
   name: z.string(),
@@ -145,6 +171,7 @@ export const campaignSummarySchema = z.object({
   approvedByName: z.string().nullable(),
   finishedAt: z.string().nullable(),
   funnel: campaignFunnelSchema,
+  waiting: campaignWaitingSchema,
 });
 export type CampaignSummary = z.infer<typeof campaignSummarySchema>;
 
@@ -169,8 +196,18 @@ export const campaignDetailSchema = campaignSummarySchema.extend({
     delete: z.boolean(),
     archive: z.boolean(),
   }),
-  /** Why `approve` is false for this user (the author of a clinic with another admin). */
-  approveBlockedReason: z.enum(['author', 'status']).nullable(),
+  /**
+   * Why `approve` is false for this user: they wrote or changed the content ('author'), the campaign is
+   * past draft ('status'), or a channel it uses is turned off in the clinic ('channelOff').
+   */
+  approveBlockedReason: z.enum(['author', 'status', 'channelOff']).nullable(),
+  /** The campaign's channels the clinic has turned off (texts or emails): it cannot be approved so. */
+  channelsOff: z.array(z.enum(campaignChannels)),
+  /**
+   * A digest of everything the approver reviews (message, subjects, link, channels, schedule, pace and the
+   * audience rule): approval sends it back and is refused (409) when the campaign changed since.
+   */
+  contentHash: z.string(),
   /** A filled-in example for the first recipient (or a sample patient) in each language. */
   preview: z.object({ en: z.string(), es: z.string() }),
 });
@@ -188,6 +225,9 @@ export const campaignRecipientSchema = z.object({
   smsDelivery: z.enum(outboxStatuses).nullable(),
   emailDelivery: z.enum(outboxStatuses).nullable(),
   skipReason: z.string().nullable(),
+  /** Why each channel did not reach the patient (null: reached, waiting, or not used). */
+  smsReason: z.enum(campaignSkipReasons).nullable(),
+  emailReason: z.enum(campaignSkipReasons).nullable(),
   queuedAt: z.string().nullable(),
   clickedAt: z.string().nullable(),
   repliedAt: z.string().nullable(),
@@ -216,6 +256,27 @@ export const campaignListQuerySchema = z.object({
 });
 
 export const textSendingInputSchema = z.object({ enabled: z.boolean() });
+
+/** `POST /api/campaigns/{id}/approve`: the content digest of the campaign as the approver reviewed it. */
+export const campaignApproveInputSchema = z.object({
+  contentHash: z.string({ error: 'required' }).regex(/^[0-9a-f]{64}$/, 'invalid'),
+});
+
+/** `GET /api/campaigns/{id}/audience`: who approval would message now, a page at a time, by name. */
+export const campaignApprovalAudienceQuerySchema = z.object({
+  pageNumber: z.coerce.number().int().min(0).default(0),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export const campaignApprovalAudienceSchema = z.object({
+  totalRecords: z.number().int(),
+  data: z.array(audiencePatientSchema),
+});
+
+/** The audience preview of the campaign form, with the chosen channels the clinic has turned off. */
+export const campaignAudiencePreviewSchema = audiencePreviewSchema.extend({
+  channelsOff: z.array(z.enum(campaignChannels)),
+});
+export type CampaignAudiencePreview = z.infer<typeof campaignAudiencePreviewSchema>;
 
 /** `POST /api/campaigns/audience`: who the campaign would reach now (count and the first 25 by name). */
 export const campaignAudienceInputSchema = z.object({

@@ -166,7 +166,7 @@ export async function queueMessage(
   deps: MessagingDeps,
   db: Database,
   input: MessageInput,
-): Promise<{ id: string; status: OutboxStatus }> {
+): Promise<{ id: string; status: OutboxStatus; suppressed: SuppressionReason | null }> {
   const id = randomUUID();
   const to = input.channel === 'sms' ? toE164(input.to) : input.to.trim();
   const settings = input.instanceId ? await readSettings(db, input.instanceId) : null;
@@ -217,7 +217,7 @@ export async function queueMessage(
   if (status === 'queued' || status === 'scheduled') {
     await deps.jobs.enqueue(db, jobQueues.deliverMessage, { messageId: id }, later ? { startAfter: sendAfter! } : {});
   }
-  return { id, status };
+  return { id, status, suppressed };
 }
 
 /** Puts a failed, undelivered or stored message back on the queue (communication dashboard: resend). */

@@ -234,13 +234,17 @@ export async function countAudience(
   return Number(rows[0]?.count ?? 0);
 }
 
-/** The count and the first patients by name: what the template builder shows before saving. */
+/**
+ * The count and the first patients by name: what the template builder shows before saving. `page` takes
+ * another slice of the same order (a campaign's approver pages through everyone it would message).
+ */
 export async function previewAudience(
   db: Database,
   instanceId: string,
   rule: AudienceRule,
   purpose: AudiencePurpose,
   now = new Date(),
+  page: { offset: number; limit: number } = { offset: 0, limit: AUDIENCE_SAMPLE_SIZE },
 ): Promise<AudiencePreview> {
   const built = await build(db, instanceId, rule, purpose, now);
   if (built.empty) return { count: 0, sample: [] };
@@ -257,7 +261,8 @@ export async function previewAudience(
     select p.id as patient_id, p.first_name, p.last_name, p.date_of_birth::text as date_of_birth,
            (select count(*) from audience)::int as total,
            ${built.matchedCodes} as matched_codes, (${built.lastVisit})::text as last_visit
-      from (select * from audience order by lower(last_name), lower(first_name), id limit ${AUDIENCE_SAMPLE_SIZE}) as p
+      from (select * from audience order by lower(last_name), lower(first_name), id
+             limit ${page.limit} offset ${page.offset}) as p
      order by lower(p.last_name), lower(p.first_name), p.id`,
   );
   const sample: AudiencePatient[] = rows.map((row) => ({
@@ -268,7 +273,8 @@ export async function previewAudience(
     lastVisit: row.last_visit === null ? null : String(row.last_visit),
     matchedCodes: row.matched_codes as string[],
   }));
-  const count = rows.length > 0 ? Number(rows[0]!.total) : 0;
+  const count =
+    rows.length > 0 ? Number(rows[0]!.total) : page.offset > 0 ? await countAudience(db, instanceId, rule, purpose, now) : 0;
   return { count, sample };
 }
 

@@ -94,7 +94,8 @@ async function approvedCampaign(code: string) {
     throttlePerMinute: 2,
   });
   expect(created.statusCode, created.body).toBe(201);
-  const approved = await call('POST', `/api/campaigns/${created.json<CampaignDetail>().id}/approve`, 'manager');
+  const draft = created.json<CampaignDetail>();
+  const approved = await call('POST', `/api/campaigns/${draft.id}/approve`, 'manager', { contentHash: draft.contentHash });
   expect(approved.statusCode, approved.body).toBe(200);
   return approved.json<CampaignDetail>();
 }

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CampaignDetail } from '@pathwell/contracts/campaigns';
+import type { CampaignDetail, CampaignRecipient } from '@pathwell/contracts/campaigns';
 import { audienceRuleSchema } from '@pathwell/contracts/outreach';
 import { PatientPhoneType, phoneDigits } from '@pathwell/contracts/patients';
 import {
@@ -97,7 +97,8 @@ async function approvedCampaign(code: string, extra: object) {
     ...extra,
   });
   expect(created.statusCode, created.body).toBe(201);
-  const approved = await call('POST', `/api/campaigns/${created.json<CampaignDetail>().id}/approve`, 'manager');
+  const draft = created.json<CampaignDetail>();
+  const approved = await call('POST', `/api/campaigns/${draft.id}/approve`, 'manager', { contentHash: draft.contentHash });
   expect(approved.statusCode, approved.body).toBe(200);
   return approved.json<CampaignDetail>();
 }
@@ -235,6 +236,39 @@ describe('the campaign sweep', () => {
     const messages = await messagesOf(campaign.id);
     expect(messages.map((message) => message.patientId)).not.toContain(stopped.id);
     expect((await status(campaign.id)).funnel).toMatchObject({ recipients: 2, skipped: 1, pending: 0 });
+  });
+
+  it('texts turned off in the clinic after approval: each recipient not reached keeps the reason, listed in words', async () => {
+    const code = 'M79.615';
+    await codedPatient(code, 'Offtexta');
+    await codedPatient(code, 'Offtextb', { email: null });
+    const campaign = await approvedCampaign(code, {
+      channels: ['sms', 'email'],
+      subjectEn: 'Check-up',
+      subjectEs: 'Revisión',
+    });
+    await setInstanceSetting(t.db, riverside, 'enableSms', 'false');
+    try {
+      await runCampaignSends(t.appDb, deps, now);
+    } finally {
+      await setInstanceSetting(t.db, riverside, 'enableSms', 'true');
+    }
+    const rows = await recipientsOf(campaign.id);
+    expect(rows.map((row) => [row.smsSkipReason, row.emailStatus, row.emailSkipReason])).toEqual([
+      ['clinicSmsOff', 'queued', null],
+      ['clinicSmsOff', 'skipped', 'noAddress'],
+    ]);
+    const list = await call('GET', `/api/patients/patientscontrollist?campaignId=${campaign.id}`, 'admin');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(
+      list.json<{ data: CampaignRecipient[] }>().data.map((row) => [row.patientName, row.smsReason, row.emailReason]),
+    ).toEqual([
+      // The test app has no mail provider: the email is kept in the outbox, and the list says so.
+      ['Offt Offtexta', 'clinicSmsOff', 'noProvider'],
+      ['Offt Offtextb', 'clinicSmsOff', 'noAddress'],
+    ]);
+    // Nobody was texted; the second patient is reached on no channel.
+    expect((await status(campaign.id)).funnel).toMatchObject({ recipients: 2, sent: 0, skipped: 1 });
   });
 
   it('finishing by hand skips whoever is still waiting', async () => {

@@ -155,7 +155,8 @@ async function sendBatch(tx: Database, deps: CampaignSweepDeps, instanceId: stri
           Object.assign(change, { smsStatus: 'skipped', smsSkipReason: 'optedOut' });
         } else {
           const sent = await queueMessage(deps, tx, { ...common, channel: 'sms', to: recipient.phone, body: message.text });
-          Object.assign(change, { smsStatus: 'queued', smsMessageId: sent.id });
+          // A text the outbox kept back (texts turned off since approval, the patient's switch) says why.
+          Object.assign(change, { smsStatus: 'queued', smsMessageId: sent.id, smsSkipReason: sent.suppressed });
         }
         if (change.smsStatus === 'skipped') outcome.skipped += 1;
       }
@@ -169,7 +170,7 @@ async function sendBatch(tx: Database, deps: CampaignSweepDeps, instanceId: stri
             subject: message.subject,
             body: message.body,
           });
-          Object.assign(change, { emailStatus: 'queued', emailMessageId: sent.id });
+          Object.assign(change, { emailStatus: 'queued', emailMessageId: sent.id, emailSkipReason: sent.suppressed });
         }
       }
       if (change.smsStatus === 'queued' || change.emailStatus === 'queued') {

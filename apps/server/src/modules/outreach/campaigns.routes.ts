@@ -2,7 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  campaignApprovalAudienceQuerySchema,
+  campaignApprovalAudienceSchema,
+  campaignApproveInputSchema,
   campaignAudienceInputSchema,
+  campaignAudiencePreviewSchema,
   campaignDetailSchema,
   campaignInputSchema,
   campaignListQuerySchema,
@@ -15,9 +19,9 @@ import {
   textSendingInputSchema,
 } from '@pathwell/contracts/campaigns';
 import { errorBodySchema } from '@pathwell/contracts/errors';
-import { audiencePreviewSchema } from '@pathwell/contracts/outreach';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
+import * as approval from './campaign-approval.service';
 import * as service from './campaigns.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -74,7 +78,7 @@ export async function campaignRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'Who a campaign with this template and channels would reach now: the count and the first 25 (audited)',
       body: campaignAudienceInputSchema,
-      response: { 200: audiencePreviewSchema, ...errors },
+      response: { 200: campaignAudiencePreviewSchema, ...errors },
     },
     handler: async (request) => service.campaignAudience(requireSignedIn(request.ctx), request.body),
   });
@@ -120,11 +124,26 @@ export async function campaignRoutes(fastify: FastifyInstance) {
     config,
     schema: {
       tags,
-      summary: 'Approves a draft and freezes its recipients (not by its author when the clinic has another admin)',
+      summary:
+        'Approves a draft as reviewed (its content digest; 409 when it changed since) and freezes its recipients; ' +
+        'never by someone who wrote or changed it, nor while a channel it uses is off in the clinic (409)',
       params,
+      body: campaignApproveInputSchema,
       response: { 200: campaignDetailSchema, ...changeErrors },
     },
-    handler: async (request) => service.approveCampaign(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => approval.approveCampaign(requireSignedIn(request.ctx), request.params.id, request.body),
+  });
+
+  app.get('/api/campaigns/:id/audience', {
+    config,
+    schema: {
+      tags,
+      summary: 'Who approving this campaign now would message: the count and a page of patients by name (audited)',
+      params,
+      querystring: campaignApprovalAudienceQuerySchema,
+      response: { 200: campaignApprovalAudienceSchema, ...changeErrors },
+    },
+    handler: async (request) => approval.campaignApprovalAudience(requireSignedIn(request.ctx), request.params.id, request.query),
   });
 
   app.put('/api/campaigns/:id/textsending', {

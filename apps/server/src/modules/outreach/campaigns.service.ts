@@ -1,30 +1,28 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
-  mergeFieldsIn,
   type CampaignDetail,
   type CampaignInput,
+  type CampaignAudiencePreview,
   type CampaignRecipient,
   type CampaignResponse,
+  type CampaignSkipReason,
   type CampaignSummary,
   type campaignListQuerySchema,
   type campaignRecipientsQuerySchema,
   type campaignResponsesQuerySchema,
   type campaignResultsQuerySchema,
 } from '@pathwell/contracts/campaigns';
-import type { AudiencePreview, AudienceRule, CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
-import { PatientPhoneType } from '@pathwell/contracts/patients';
-import { RoleCode } from '@pathwell/contracts/roles';
+import type { CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
 import { doctorScope, type SignedInContext } from '../../context';
 import { audienceTemplates, campaignRecipients, campaigns } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
-import { jobQueues } from '../../jobs/job-queue';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { maskRecipient, toE164 } from '../outbox/outbox.service';
+import { maskRecipient } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
-import { previewAudience, resolveAudience } from './audience.service';
-import { bookedAtOf, campaignResponses, funnelLateral, funnelOf, pgArray, rowsOf } from './campaign-responses';
+import { previewAudience } from './audience.service';
+import { bookedAtOf, campaignResponses, funnelLateral, funnelOf, rowsOf } from './campaign-responses';
+import { approveBlockedReason, campaignContentHash, channelsOffIn, currentRuleOf, editorsOf, waitingOf } from './campaign-review';
 import { campaignMessageFor, clinicNameOf, finishCampaign } from './campaign-sender';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
 
@@ -36,8 +34,6 @@ import { requireOutreach, requireSingleClinic } from './outreach-access';
 type CampaignRow = typeof campaigns.$inferSelect;
 const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
 const nameOf = (first: unknown, last: unknown) => (first === null ? null : `${String(first)} ${String(last ?? '')}`.trim());
-/** Recipients are written in chunks: one statement per chunk, not per patient. */
-const INSERT_CHUNK = 500;
 /** The example patient of a campaign's message preview. */
 const EXAMPLE = { firstName: 'Maria', provider: 'Dr. Rivera', linkCode: 'Ab3dE5gH7jK9' };
 
@@ -54,6 +50,8 @@ async function summaries(
   tail: SQL,
   doctorId: string | null = null,
 ): Promise<(CampaignSummary & { anyQueued: boolean })[]> {
+  const settings = await readSettings(ctx.db, ctx.instanceId);
+  const now = new Date();
   const rows = await rowsOf(
     ctx.db,
     sql`
@@ -85,6 +83,14 @@ async function summaries(
     approvedByName: nameOf(row.approved_first, row.approved_last),
     finishedAt: iso(row.finished_at),
     funnel: funnelOf(row),
+    waiting: waitingOf(
+      {
+        status: row.status as CampaignStatus,
+        scheduledAt: row.scheduled_at === null ? null : new Date(row.scheduled_at as string),
+      },
+      settings,
+      now,
+    ),
     anyQueued: Boolean(row.any_queued),
   }));
 }
@@ -106,7 +112,7 @@ export async function listCampaigns(ctx: SignedInContext, query: z.output<typeof
   return { totalRecords: Number(total?.count ?? 0), data: data.map(strip) };
 }
 
-async function campaignRow(ctx: SignedInContext, id: string, lock = false): Promise<CampaignRow> {
+export async function campaignRow(ctx: SignedInContext, id: string, lock = false): Promise<CampaignRow> {
   const query = ctx.db
     .select()
     .from(campaigns)
@@ -116,32 +122,12 @@ async function campaignRow(ctx: SignedInContext, id: string, lock = false): Prom
   return row;
 }
 
-/** Active System Managers and Admins of the clinic (home clinic or membership). */
-async function managerCount(ctx: SignedInContext): Promise<number> {
-  const [row] = await rowsOf(
-    ctx.db,
-    sql`
-    select count(*)::int as count from users u
-     where u.deleted_at is null and u.status = 'active' and u.role in (${RoleCode.Admin}, ${RoleCode.SystemManager})
-       and (u.instance_id = ${ctx.instanceId}
-            or exists (select 1 from user_instances ui where ui.user_id = u.id and ui.instance_id = ${ctx.instanceId}))`,
-  );
-  return Number(row?.count ?? 0);
-}
-
-/** Why this user may not approve now: the campaign is past draft, or they wrote it and another admin exists. */
-async function approveBlockedReason(ctx: SignedInContext, row: CampaignRow): Promise<'author' | 'status' | null> {
-  if (row.status !== 'draft') return 'status';
-  if (row.createdBy === ctx.actor.userId && (await managerCount(ctx)) > 1) return 'author';
-  return null;
-}
-
 export async function getCampaign(ctx: SignedInContext, id: string): Promise<CampaignDetail> {
   await requireOutreach(ctx);
   const row = await campaignRow(ctx, id);
   const [summary] = await summaries(ctx, sql`c.id = ${id}`, sql``);
-  const blocked = await approveBlockedReason(ctx, row);
   const settings = await readSettings(ctx.db, ctx.instanceId);
+  const blocked = approveBlockedReason(ctx, row, settings);
   const clinic = await clinicNameOf(ctx.db, ctx.instanceId, settings);
   // The preview is written for an example patient (never a recipient's name or short link: the page
   // refreshes every few seconds while sending, and a real patient shown would be a read of that patient
@@ -184,6 +170,8 @@ export async function getCampaign(ctx: SignedInContext, id: string): Promise<Cam
       archive: running || row.status === 'finished',
     },
     approveBlockedReason: blocked,
+    channelsOff: channelsOffIn(settings, row.channels as CampaignChannel[]),
+    contentHash: campaignContentHash(row, await currentRuleOf(ctx.db, row)),
     preview: { en: preview('en'), es: preview('es') },
   };
 }
@@ -229,7 +217,7 @@ export async function createCampaign(ctx: SignedInContext, input: CampaignInput)
   await campaignTemplate(ctx, input.templateId);
   const [row] = await ctx.db
     .insert(campaigns)
-    .values({ instanceId: ctx.instanceId, ...columnsOf(input), createdBy: ctx.actor.userId })
+    .values({ instanceId: ctx.instanceId, ...columnsOf(input), createdBy: ctx.actor.userId, editorIds: [ctx.actor.userId] })
     .returning({ id: campaigns.id });
   await recordActivity(ctx.db, activity(ctx, 'Created', row!.id, `Created campaign "${input.name}"`));
   return getCampaign(ctx, row!.id);
@@ -240,9 +228,11 @@ export async function updateCampaign(ctx: SignedInContext, id: string, input: Ca
   const row = await campaignRow(ctx, id, true);
   if (row.status !== 'draft') throw new AppError('CONFLICT', 'campaignNotDraft');
   await campaignTemplate(ctx, input.templateId);
+  // Whoever changes the content joins its editors, none of whom may approve it (decision 0054).
+  const editorIds = editorsOf(row).has(ctx.actor.userId) ? row.editorIds : [...row.editorIds, ctx.actor.userId];
   await ctx.db
     .update(campaigns)
-    .set({ ...columnsOf(input), updatedAt: new Date() })
+    .set({ ...columnsOf(input), editorIds, updatedAt: new Date() })
     .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
   await recordActivity(ctx.db, activity(ctx, 'Updated', id, `Changed campaign "${input.name}"`));
   return getCampaign(ctx, id);
@@ -269,134 +259,6 @@ export async function deleteCampaign(ctx: SignedInContext, id: string): Promise<
     .set({ deletedAt: new Date(), updatedAt: new Date() })
     .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
   await recordActivity(ctx.db, activity(ctx, 'Deleted', id, `Deleted campaign "${row.name}"`));
-}
-
-interface Freezable {
-  patient_id: string;
-  first_name: string;
-  preferred_language: 'en' | 'es';
-  email: string | null;
-  enable_email: boolean;
-  enable_text: boolean;
-  mobile: string | null;
-  provider_name: string | null;
-}
-
-/** A short link's code: 12 url-safe characters (72 random bits). */
-const newLinkCode = () => randomBytes(9).toString('base64url');
-
-/**
- * Approval (a System Manager or Admin; not the author when the clinic has another one) freezes the
- * audience: the template's rule is resolved now and copied onto the campaign, and each patient becomes a
- * recipient with the addresses, language and provider the campaign will use. Whatever changes later
- * (new coded visits, new patients) does not shift the list.
- */
-export async function approveCampaign(ctx: SignedInContext, id: string, now = new Date()): Promise<CampaignDetail> {
-  await requireOutreach(ctx);
-  const row = await campaignRow(ctx, id, true);
-  const blocked = await approveBlockedReason(ctx, row);
-  if (blocked === 'status') throw new AppError('CONFLICT', 'campaignStateInvalid');
-  if (blocked === 'author') throw new AppError('FORBIDDEN', 'campaignApproveOwn');
-  const [template] = row.templateId
-    ? await ctx.db
-        .select({ rule: audienceTemplates.rule })
-        .from(audienceTemplates)
-        .where(and(eq(audienceTemplates.instanceId, ctx.instanceId), eq(audienceTemplates.id, row.templateId)))
-    : [];
-  if (!template) throw new AppError('CONFLICT', 'templateNotFound');
-  const rule: AudienceRule = template.rule;
-  const channels = row.channels as CampaignChannel[];
-  const members = await resolveAudience(ctx.db, ctx.instanceId, rule, { kind: 'campaign', channels }, now);
-  const details = new Map<string, Freezable>();
-  if (members.length > 0) {
-    const rows = (await rowsOf(
-      ctx.db,
-      sql`
-      select p.id as patient_id, p.first_name, p.preferred_language, nullif(trim(p.email), '') as email, p.enable_email, p.enable_text,
-             nullif(trim(coalesce(d.first_name, '') || ' ' || coalesce(d.last_name, '')), '') as provider_name,
-             (select ph.number from patient_phone_numbers ph
-               where ph.instance_id = p.instance_id and ph.patient_id = p.id and ph.phone_type = ${PatientPhoneType.MOBILE}
-               order by ph.is_primary desc, ph.created_at limit 1) as mobile
-        from patients p
-        left join users d on d.id = p.doctor_id
-       where p.instance_id = ${ctx.instanceId} and p.id = any(${pgArray(members.map((m) => m.patientId))}::uuid[])`,
-    )) as unknown as Freezable[];
-    for (const detail of rows) details.set(detail.patient_id, detail);
-  }
-  const phones = [...details.values()].flatMap((detail) => (detail.mobile ? [toE164(detail.mobile)] : []));
-  const stopped = new Set(
-    phones.length
-      ? (
-          await rowsOf(
-            ctx.db,
-            sql`select phone from sms_opt_outs where instance_id = ${ctx.instanceId} and opted_out
-                   and phone = any(${pgArray(phones)}::text[])`,
-          )
-        ).map((stop) => String(stop.phone))
-      : [],
-  );
-  const usesLink = [row.messageEn, row.messageEs].some((text) => mergeFieldsIn(text).includes('link'));
-  const values: (typeof campaignRecipients.$inferInsert)[] = [];
-  members.forEach((member, position) => {
-    const detail = details.get(member.patientId);
-    if (!detail) return;
-    const phone = detail.mobile ? toE164(detail.mobile) : null;
-    const sms = !channels.includes('sms')
-      ? { status: 'none' as const, reason: null }
-      : !phone
-        ? { status: 'skipped' as const, reason: 'noAddress' }
-        : !detail.enable_text
-          ? { status: 'skipped' as const, reason: 'patientTextOff' }
-          : stopped.has(phone)
-            ? { status: 'skipped' as const, reason: 'optedOut' }
-            : { status: 'pending' as const, reason: null };
-    const email = !channels.includes('email')
-      ? { status: 'none' as const, reason: null }
-      : !detail.email
-        ? { status: 'skipped' as const, reason: 'noAddress' }
-        : !detail.enable_email
-          ? { status: 'skipped' as const, reason: 'patientEmailOff' }
-          : { status: 'pending' as const, reason: null };
-    values.push({
-      instanceId: ctx.instanceId,
-      campaignId: id,
-      patientId: member.patientId,
-      language: detail.preferred_language === 'es' ? 'es' : 'en',
-      phone,
-      email: detail.email,
-      providerName: detail.provider_name,
-      matchedCodes: member.matchedCodes,
-      smsStatus: sms.status,
-      smsSkipReason: sms.reason,
-      emailStatus: email.status,
-      emailSkipReason: email.reason,
-      position,
-      linkCode: usesLink ? newLinkCode() : null,
-    });
-  });
-  for (let start = 0; start < values.length; start += INSERT_CHUNK) {
-    // The (campaign, patient) key: a patient is never on a campaign twice.
-    await ctx.db
-      .insert(campaignRecipients)
-      .values(values.slice(start, start + INSERT_CHUNK))
-      .onConflictDoNothing();
-  }
-  const [count] = await ctx.db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(campaignRecipients)
-    .where(and(eq(campaignRecipients.instanceId, ctx.instanceId), eq(campaignRecipients.campaignId, id)));
-  const recipientCount = Number(count?.count ?? 0);
-  await ctx.db
-    .update(campaigns)
-    .set({ status: 'approved', approvedBy: ctx.actor.userId, approvedAt: now, rule, recipientCount, updatedAt: now })
-    .where(and(eq(campaigns.instanceId, ctx.instanceId), eq(campaigns.id, id)));
-  // The first batch goes out now rather than at the next minute's sweep (and where the schedule is off).
-  await ctx.jobs.enqueue(ctx.db, jobQueues.campaignSweep, {});
-  await recordActivity(
-    ctx.db,
-    activity(ctx, 'Updated', id, `Approved campaign "${row.name}": ${recipientCount} recipients frozen`),
-  );
-  return getCampaign(ctx, id);
 }
 
 export async function setTextSending(ctx: SignedInContext, id: string, enabled: boolean): Promise<CampaignDetail> {
@@ -445,10 +307,11 @@ export async function archiveCampaign(ctx: SignedInContext, id: string, now = ne
 export async function campaignAudience(
   ctx: SignedInContext,
   input: { templateId: string; channels: CampaignChannel[] },
-): Promise<AudiencePreview> {
+): Promise<CampaignAudiencePreview> {
   await requireOutreach(ctx);
   const template = await campaignTemplate(ctx, input.templateId);
   const channels = [...new Set(input.channels)];
+  const settings = await readSettings(ctx.db, ctx.instanceId);
   const preview = await previewAudience(ctx.db, ctx.instanceId, template.rule, { kind: 'campaign', channels });
   await recordActivity(
     ctx.db,
@@ -458,8 +321,18 @@ export async function campaignAudience(
       description: `Previewed the campaign audience of "${template.name}": ${preview.count} patients`,
     }),
   );
-  return preview;
+  return { ...preview, channelsOff: channelsOffIn(settings, channels) };
 }
+
+/**
+ * Why a channel did not reach the recipient: the reason stored on the row (skipped at approval or at send
+ * time, or the outbox's suppression), else what the outbox did with the message since (kept back for want
+ * of a provider, or failed).
+ */
+const reasonOf = (channel: 'sms' | 'email', message: 'sm' | 'em') =>
+  sql.raw(`case when r.${channel}_skip_reason is not null then r.${channel}_skip_reason
+     when ${message}.status = 'stored' then 'noProvider'
+     when ${message}.status in ('failed', 'undelivered') then 'failed' end`);
 
 /** The frozen recipients of a campaign in send order, with delivery and responses (masked addresses). */
 export async function campaignRecipientList(
@@ -483,6 +356,7 @@ export async function campaignRecipientList(
     sql`
     select r.id, r.patient_id, p.first_name, p.last_name, r.language, r.phone, r.email, r.sms_status, r.email_status,
            sm.status as sms_delivery, em.status as email_delivery, coalesce(r.sms_skip_reason, r.email_skip_reason) as skip_reason,
+           ${reasonOf('sms', 'sm')} as sms_reason, ${reasonOf('email', 'em')} as email_reason,
            r.queued_at, r.clicked_at, r.replied_at, r.opted_out_at, ${bookedAtOf(sql.raw('r'), sql.raw('c'))} as booked_at
       from campaign_recipients r
       join campaigns c on c.instance_id = r.instance_id and c.id = r.campaign_id
@@ -508,6 +382,8 @@ export async function campaignRecipientList(
       smsDelivery: (r.sms_delivery ?? null) as CampaignRecipient['smsDelivery'],
       emailDelivery: (r.email_delivery ?? null) as CampaignRecipient['emailDelivery'],
       skipReason: r.skip_reason === null ? null : String(r.skip_reason),
+      smsReason: (r.sms_reason ?? null) as CampaignSkipReason | null,
+      emailReason: (r.email_reason ?? null) as CampaignSkipReason | null,
       queuedAt: iso(r.queued_at),
       clickedAt: iso(r.clicked_at),
       repliedAt: iso(r.replied_at),

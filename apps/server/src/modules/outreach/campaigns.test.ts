@@ -18,7 +18,7 @@ import {
   userInstances,
   users,
 } from '../../db/schema';
-import { createTestApp, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
+import { createTestApp, nextIp, setInstanceSetting, signIn, zoneAtHour, type TestApp } from '../../../test/test-app';
 
 /** Campaign CRUD, approval and freezing, reads and access (issue #15 §3, decision 0051). */
 let t: TestApp;
@@ -105,6 +105,12 @@ async function create(templateId: string, extra: object = {}, as = 'admin') {
   return response.json<CampaignDetail>();
 }
 
+/** Approves as `as`, with the content digest `as` sees now unless one is given (a stale review). */
+async function approve(campaignId: string, as: string, contentHash?: string) {
+  const hash = contentHash ?? (await call('GET', `/api/campaigns/${campaignId}`, 'admin')).json<CampaignDetail>().contentHash;
+  return call('POST', `/api/campaigns/${campaignId}/approve`, as, { contentHash: hash });
+}
+
 async function recipients(campaignId: string, as = 'admin') {
   const response = await call('GET', `/api/patients/patientscontrollist?campaignId=${campaignId}&pageSize=100`, as);
   expect(response.statusCode, response.body).toBe(200);
@@ -116,7 +122,11 @@ beforeAll(async () => {
   const rows = await t.db.select().from(instances);
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
   lakeside = rows.find((row) => row.name === 'Lakeside Pain Center')!.id;
-  for (const who of ['admin', 'manager', 'staff', 'doctor', 'admin2']) tokens[who] = await signIn(t.app, `${who}@pathwell.demo`);
+  for (const who of ['admin', 'manager', 'staff', 'doctor', 'admin2', 'approver']) {
+    tokens[who] = await signIn(t.app, `${who}@pathwell.demo`);
+  }
+  // The demo keeps texts off; these campaigns text (a clinic with texts off is tested on its own).
+  await setInstanceSetting(t.db, riverside, 'enableSms', 'true');
   doctorId = tokens.doctor!.id;
 });
 afterAll(async () => {
@@ -130,18 +140,18 @@ describe('approval', () => {
     expect(campaign).toMatchObject({ status: 'draft', approveBlockedReason: 'author' });
     expect(campaign.can).toMatchObject({ edit: true, approve: false, delete: true, finish: false, archive: false });
 
-    const own = await call('POST', `/api/campaigns/${campaign.id}/approve`, 'admin');
+    const own = await approve(campaign.id, 'admin');
     expect(own.statusCode).toBe(403);
     expect(own.json().messageKey).toBe('campaignApproveOwn');
     for (const who of ['staff', 'doctor']) {
-      expect((await call('POST', `/api/campaigns/${campaign.id}/approve`, who)).statusCode).toBe(403);
+      expect((await approve(campaign.id, who)).statusCode).toBe(403);
       expect((await call('GET', `/api/campaigns/${campaign.id}`, who)).statusCode).toBe(403);
     }
     // The manager sees the same campaign as approvable.
     const seen = (await call('GET', `/api/campaigns/${campaign.id}`, 'manager')).json<CampaignDetail>();
     expect(seen).toMatchObject({ approveBlockedReason: null, can: { approve: true } });
 
-    const approved = await call('POST', `/api/campaigns/${campaign.id}/approve`, 'manager');
+    const approved = await approve(campaign.id, 'manager', seen.contentHash);
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json<CampaignDetail>()).toMatchObject({
       status: 'approved',
@@ -151,7 +161,7 @@ describe('approval', () => {
       funnel: { recipients: 1, pending: 1 },
     });
     // Approving again freezes nothing new (409), and an approved campaign is no longer edited.
-    expect((await call('POST', `/api/campaigns/${campaign.id}/approve`, 'manager')).statusCode).toBe(409);
+    expect((await approve(campaign.id, 'manager')).statusCode).toBe(409);
     const edit = await call('PUT', `/api/campaigns/${campaign.id}`, 'admin', input(campaign.templateId!));
     expect(edit.statusCode).toBe(409);
     expect(edit.json().messageKey).toBe('campaignNotDraft');
@@ -160,7 +170,7 @@ describe('approval', () => {
     expect(logs.some((log) => /Approved campaign/.test(log.description ?? ''))).toBe(true);
   });
 
-  it('the only admin of a clinic approves their own campaign', async () => {
+  it('the only admin of a clinic may not approve their own campaign either (decision 0054)', async () => {
     const [solo] = await t.db.insert(instances).values({ name: 'Solo Pain Clinic' }).returning();
     await setInstanceSetting(t.db, solo!.id, 'useCodePull', 'true');
     const [demo] = await t.db.select().from(users).where(eq(users.email, 'admin@pathwell.demo'));
@@ -179,11 +189,143 @@ describe('approval', () => {
     await t.db.insert(userInstances).values({ userId: alone!.id, instanceId: solo!.id });
     tokens.solo = await signIn(t.app, 'solo.admin@pathwell.test');
     await codedPatient(solo!.id, 'M79.602', { lastName: 'Soloist', mobile: '(512) 555-0302' });
+    await setInstanceSetting(t.db, solo!.id, 'enableSms', 'true');
     const campaign = await create(await template(solo!.id, 'M79.602'), {}, 'solo');
-    expect(campaign.approveBlockedReason).toBeNull();
-    const approved = await call('POST', `/api/campaigns/${campaign.id}/approve`, 'solo');
+    expect(campaign).toMatchObject({ approveBlockedReason: 'author', can: { approve: false } });
+    const own = await call('POST', `/api/campaigns/${campaign.id}/approve`, 'solo', { contentHash: campaign.contentHash });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().messageKey).toBe('campaignApproveOwn');
+  });
+
+  it("an admin who changed a colleague's draft may not approve it, and approval binds to the content reviewed", async () => {
+    await codedPatient(riverside, 'M79.607', { lastName: 'Bindera', mobile: '(512) 555-0331' });
+    const templateId = await template(riverside, 'M79.607');
+    const draft = await create(templateId);
+    // The System Manager opens the draft for review: this is the content they approve.
+    const reviewed = (await call('GET', `/api/campaigns/${draft.id}`, 'manager')).json<CampaignDetail>();
+    expect(reviewed.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(reviewed.contentHash).toBe(draft.contentHash);
+
+    // A second admin rewrites the link and the message to their own, then tries to approve alone.
+    const rewritten = await call(
+      'PUT',
+      `/api/campaigns/${draft.id}`,
+      'approver',
+      input(templateId, { messageEn: 'Hi {firstName}, confirm your details: {link}', linkUrl: 'https://evil.example/phish' }),
+    );
+    expect(rewritten.statusCode, rewritten.body).toBe(200);
+    const theirs = rewritten.json<CampaignDetail>();
+    expect(theirs).toMatchObject({ approveBlockedReason: 'author', can: { approve: false } });
+    expect(theirs.contentHash).not.toBe(reviewed.contentHash);
+    const own = await approve(draft.id, 'approver', theirs.contentHash);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().messageKey).toBe('campaignApproveOwn');
+    // The author is an editor too.
+    expect((await approve(draft.id, 'admin', theirs.contentHash)).statusCode).toBe(403);
+    const [row] = await t.db.select().from(campaigns).where(eq(campaigns.id, draft.id));
+    expect(row!.editorIds).toEqual([tokens.admin!.id, tokens.approver!.id]);
+
+    // The manager approves with the digest of what they reviewed before the rewrite: 409, review again.
+    const stale = await approve(draft.id, 'manager', reviewed.contentHash);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().messageKey).toBe('campaignContentChanged');
+    expect((await t.db.select().from(campaigns).where(eq(campaigns.id, draft.id)))[0]!.status).toBe('draft');
+    // A changed audience rule changes the digest too.
+    await t.db
+      .update(audienceTemplates)
+      .set({ rule: audienceRuleSchema.parse({ codes: ['M79.607', 'M79.608'] }) })
+      .where(eq(audienceTemplates.id, templateId));
+    expect((await approve(draft.id, 'manager', theirs.contentHash)).json().messageKey).toBe('campaignContentChanged');
+    const malformed = await call('POST', `/api/campaigns/${draft.id}/approve`, 'manager', { contentHash: 'abc' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().fields).toMatchObject({ contentHash: 'invalid' });
+
+    // Reviewed again, the rewritten content is approved by the one who neither wrote nor changed it.
+    const again = (await call('GET', `/api/campaigns/${draft.id}`, 'manager')).json<CampaignDetail>();
+    expect(again).toMatchObject({ approveBlockedReason: null, linkUrl: 'https://evil.example/phish' });
+    const approved = await approve(draft.id, 'manager', again.contentHash);
     expect(approved.statusCode, approved.body).toBe(200);
-    expect(approved.json<CampaignDetail>().funnel.recipients).toBe(1);
+  });
+
+  it('a campaign using a channel the clinic turned off is flagged and cannot be approved', async () => {
+    await codedPatient(riverside, 'M79.609', { lastName: 'Offa', mobile: '(512) 555-0341' });
+    const templateId = await template(riverside, 'M79.609');
+    await setInstanceSetting(t.db, riverside, 'enableSms', 'false');
+    try {
+      const preview = await call('POST', '/api/campaigns/audience', 'admin', { templateId, channels: ['sms', 'email'] });
+      expect(preview.json()).toMatchObject({ count: 1, channelsOff: ['sms'] });
+      const draft = await create(templateId);
+      expect(draft.channelsOff).toEqual(['sms']);
+      const seen = (await call('GET', `/api/campaigns/${draft.id}`, 'manager')).json<CampaignDetail>();
+      expect(seen).toMatchObject({ approveBlockedReason: 'channelOff', can: { approve: false } });
+      const refused = await approve(draft.id, 'manager', seen.contentHash);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().messageKey).toBe('campaignTextsOff');
+      await setInstanceSetting(t.db, riverside, 'enableEmail', 'false');
+      const emailOnly = await create(templateId, {
+        channels: ['email'],
+        messageEn: 'Hi {firstName}',
+        messageEs: 'Hola {firstName}',
+      });
+      expect((await approve(emailOnly.id, 'manager')).json().messageKey).toBe('campaignEmailsOff');
+      expect((await t.db.select().from(campaignRecipients).where(eq(campaignRecipients.campaignId, draft.id))).length).toBe(0);
+    } finally {
+      await setInstanceSetting(t.db, riverside, 'enableSms', 'true');
+      await setInstanceSetting(t.db, riverside, 'enableEmail', 'true');
+    }
+  });
+});
+
+describe('what the approver sees before approving', () => {
+  it('pages through everyone approval would message, by name; audited; 404 elsewhere, 403 for Staff', async () => {
+    const code = 'M79.610';
+    for (const lastName of ['Pagec', 'Pagea', 'Pageb'])
+      await codedPatient(riverside, code, { lastName, mobile: null, email: `${lastName}@example.test` });
+    await codedPatient(riverside, code, { lastName: 'Paged', mobile: null, email: null });
+    const draft = await create(await template(riverside, code));
+    const first = await call('GET', `/api/campaigns/${draft.id}/audience?pageSize=2`, 'manager');
+    expect(first.statusCode, first.body).toBe(200);
+    // Texts and emails: the patient with neither address is not messaged.
+    expect(first.json()).toMatchObject({ totalRecords: 3 });
+    expect(first.json<{ data: { lastName: string }[] }>().data.map((p) => p.lastName)).toEqual(['Pagea', 'Pageb']);
+    const second = await call('GET', `/api/campaigns/${draft.id}/audience?pageSize=2&pageNumber=1`, 'manager');
+    expect(second.json<{ totalRecords: number; data: { lastName: string }[] }>()).toMatchObject({
+      totalRecords: 3,
+      data: [expect.objectContaining({ lastName: 'Pagec' })],
+    });
+    const logs = await t.db.select().from(activityLogs).where(eq(activityLogs.targetId, draft.id));
+    expect(logs.some((log) => /Viewed 2 of the 3 patients/.test(log.description ?? ''))).toBe(true);
+    expect((await call('GET', `/api/campaigns/${draft.id}/audience?pageSize=0`, 'manager')).statusCode).toBe(400);
+    expect((await call('GET', `/api/campaigns/${draft.id}/audience`, 'admin2')).statusCode).toBe(404);
+    expect((await call('GET', `/api/campaigns/${draft.id}/audience`, 'staff')).statusCode).toBe(403);
+  });
+
+  it('an approved campaign waiting for its time or for sending hours says so', async () => {
+    await codedPatient(riverside, 'M79.611', { lastName: 'Waita', mobile: '(512) 555-0351' });
+    const templateId = await template(riverside, 'M79.611');
+    const later = new Date(Date.now() + 3 * 86_400_000);
+    const scheduled = await create(templateId, { scheduledAt: later.toISOString() });
+    expect(scheduled.waiting).toBeNull();
+    const approved = (await approve(scheduled.id, 'manager')).json<CampaignDetail>();
+    expect(approved.waiting).toMatchObject({ reason: 'scheduled' });
+    expect(new Date(approved.waiting!.until).getTime()).toBeGreaterThanOrEqual(later.getTime());
+    const listed = (await call('GET', '/api/campaigns?status=approved&pageSize=100', 'admin')).json<{
+      data: CampaignSummary[];
+    }>();
+    expect(listed.data.find((c) => c.id === scheduled.id)?.waiting).toMatchObject({ reason: 'scheduled' });
+
+    // 2:00 in the clinic: outside the 8:00–21:00 sending hours, sending starts at 8:00.
+    await setInstanceSetting(t.db, riverside, 'timeZoneId', zoneAtHour(2));
+    try {
+      const now = await create(templateId);
+      const waiting = (await approve(now.id, 'manager')).json<CampaignDetail>().waiting;
+      expect(waiting).toMatchObject({ reason: 'sendingHours' });
+      const hours = (new Date(waiting!.until).getTime() - Date.now()) / 3_600_000;
+      expect(hours).toBeGreaterThan(5);
+      expect(hours).toBeLessThanOrEqual(6);
+    } finally {
+      await setInstanceSetting(t.db, riverside, 'timeZoneId', 'America/Chicago');
+    }
   });
 });
 
@@ -208,7 +350,7 @@ describe('freezing the audience at approval', () => {
     expect(campaign.preview.en).toContain('Hi Maria, Riverside Spine & Pain and Dr. Rivera would like to see you. Book here:');
     expect(campaign.preview.en).toMatch(/\/l\/[A-Za-z0-9_-]{12} Reply STOP to opt out\.$/);
     expect(campaign.preview.es).toContain('Hola Maria');
-    await call('POST', `/api/campaigns/${campaign.id}/approve`, 'manager');
+    expect((await approve(campaign.id, 'manager')).statusCode).toBe(200);
 
     const list = await recipients(campaign.id);
     expect(list.totalRecords).toBe(4);
@@ -266,7 +408,7 @@ describe('changing, deleting and archiving', () => {
     ).not.toContain(draft.id);
 
     const sent = await create(templateId);
-    await call('POST', `/api/campaigns/${sent.id}/approve`, 'manager');
+    expect((await approve(sent.id, 'manager')).statusCode).toBe(200);
     // As the sweep would: the recipient's text was queued.
     await t.db
       .update(campaignRecipients)
@@ -313,11 +455,12 @@ describe('validation, tenancy and access', () => {
     for (const [method, url] of [
       ['GET', `/api/campaigns/${campaign.id}`],
       ['POST', `/api/campaigns/${campaign.id}/approve`],
+      ['GET', `/api/campaigns/${campaign.id}/audience`],
       ['DELETE', `/api/campaigns/${campaign.id}`],
       ['GET', `/api/campaigns/${campaign.id}/responses`],
       ['GET', `/api/patients/patientscontrollist?campaignId=${campaign.id}`],
     ] as const) {
-      const response = await call(method, url, 'admin2');
+      const response = await call(method, url, 'admin2', method === 'POST' ? { contentHash: campaign.contentHash } : undefined);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
     const [still] = await t.db
