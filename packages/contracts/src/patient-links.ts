@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { answersSchema, formLanguageSchema, renderableFormSchema, scoresSchema } from './forms.js';
 import { criticalFindingSchema } from './critical-findings.js';
-import { idSchema, isValidMdyDate } from './validation.js';
+import { DATE_MDY_PATTERN, idSchema, mdyDateProblem, mdyDateSchema } from './validation.js';
 
 /**
  * Patient links (decision 0016). A link is a random token (256 bits, base64url, 43 characters) stored
@@ -119,7 +119,7 @@ export type LinkStatusResponse = z.infer<typeof linkStatusResponseSchema>;
 export const verifyLinkSchema = z.object({
   lastName: z.string({ error: 'required' }).trim().min(1, 'required').max(100, 'tooLong'),
   /** MM/DD/YYYY as everywhere in the product. */
-  dateOfBirth: z.string({ error: 'required' }).max(10, 'dateInvalid').refine(isValidMdyDate, 'dateInvalid'),
+  dateOfBirth: mdyDateSchema(),
 });
 export type VerifyLink = z.infer<typeof verifyLinkSchema>;
 
@@ -155,7 +155,8 @@ export const accessRequestSchema = z.object({
     .string()
     .max(10, 'dateInvalid')
     .trim()
-    .refine((value) => value === '' || isValidMdyDate(value), 'dateInvalid')
+    .refine((value) => value === '' || DATE_MDY_PATTERN.test(value), 'dateInvalid')
+    .refine((value) => value === '' || mdyDateProblem(value) !== 'dateNotReal', 'dateNotReal')
     .optional(),
   /** A phone number or email address to call back on. */
   contact: z.string({ error: 'required' }).trim().min(3, 'required').max(120, 'tooLong'),

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from './constants';
 import { enumerations, referralSources, type EnumOption } from './enumerations';
-import { EMAIL_PATTERN, idSchema, isValidMdyDate, isYearInRange, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation';
+import {
+  EMAIL_PATTERN,
+  idSchema,
+  isValidMdyDate,
+  isYearInRange,
+  mdyDateProblem,
+  US_PHONE_PATTERN,
+  US_ZIP_PATTERN,
+} from './validation';
 import { listTotalShape, paginationFilterSchemaOf } from './paging';
 
 /**
@@ -392,7 +400,8 @@ export const patientFormSchema = patientPayloadSchema.extend({
     .string({ error: 'dateInvalid' })
     .trim()
     .max(10, 'dateInvalid')
-    .refine(isValidMdyDate, 'dateInvalid')
+    .refine((value) => mdyDateProblem(value) !== 'dateInvalid', 'dateInvalid')
+    .refine((value) => mdyDateProblem(value) !== 'dateNotReal', 'dateNotReal')
     .transform((value) => mdyToIso(value)!),
   agreementSignedDate: z
     .string()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EMAIL_PATTERN, emailSchema, isAllowedPublicUrl } from './validation';
+import { EMAIL_PATTERN, emailSchema, isAllowedPublicUrl, mdyDateProblem, mdyDateSchema } from './validation';
 
 /** The input of the security review: one character after the `@`, then dots, then a second `@`. */
 const crafted = (dots: number) => `a@${'.'.repeat(dots)}@`;
@@ -71,5 +71,22 @@ describe('public URLs (section 5) refuse every private spelling', () => {
     'ftp://files.example.org/',
   ])('accepts %s', (url) => {
     expect(isAllowedPublicUrl(url)).toBe(true);
+  });
+});
+
+describe('typed MM/DD/YYYY dates', () => {
+  it.each([
+    ['03/09/1975', null],
+    ['02/29/2024', null],
+    ['02/31/1982', 'dateNotReal'],
+    ['02/29/2023', 'dateNotReal'],
+    ['01/01/1700', 'dateNotReal'],
+    ['13/01/1990', 'dateInvalid'],
+    ['1982-02-03', 'dateInvalid'],
+    ['', 'dateInvalid'],
+  ])('%s: %s', (value, problem) => {
+    expect(mdyDateProblem(value)).toBe(problem);
+    const parsed = mdyDateSchema().safeParse(value);
+    expect(parsed.success ? null : parsed.error.issues.map((issue) => issue.message)).toEqual(problem ? [problem] : null);
   });
 });

@@ -61,6 +61,24 @@ export function isValidMdyDate(value: string): boolean {
   return isYearInRange(year) && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/**
+ * What is wrong with a typed MM/DD/YYYY date: its shape ('dateInvalid'), or, shaped right, that no
+ * such day exists or its year is out of range ('dateNotReal': 02/31/1982 is not a wrong format).
+ */
+export function mdyDateProblem(value: string): 'dateInvalid' | 'dateNotReal' | null {
+  if (!DATE_MDY_PATTERN.test(value)) return 'dateInvalid';
+  return isValidMdyDate(value) ? null : 'dateNotReal';
+}
+
+/** A required MM/DD/YYYY date, refused with the one problem `mdyDateProblem` names. */
+export const mdyDateSchema = (required: 'required' | 'dateInvalid' = 'required') =>
+  z
+    .string({ error: required })
+    .trim()
+    .max(10, 'dateInvalid')
+    .refine((value) => DATE_MDY_PATTERN.test(value), 'dateInvalid')
+    .refine((value) => !DATE_MDY_PATTERN.test(value) || isValidMdyDate(value), 'dateNotReal');
+
 /** An ISO 8601 instant with a date and a time (`2031-03-03T15:00:00Z`, any offset) whose year is in range. */
 export function isValidInstant(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}T/.test(value)) return false;

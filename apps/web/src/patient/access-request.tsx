@@ -1,7 +1,7 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AccessRequest } from '@pathwell/contracts/patient-links';
-import { isValidMdyDate } from '@pathwell/contracts/validation';
+import { mdyDateProblem } from '@pathwell/contracts/validation';
 import { isNetworkError, PatientApiError, patientApi } from './api';
 import { formatDateOfBirth, normalizeDateOfBirth } from './identity-step';
 
@@ -42,7 +42,7 @@ export function AccessRequestForm({ token, onBack }: Props) {
     const date = normalizeDateOfBirth(values.dateOfBirth);
     const next: Partial<Record<Field, string>> = {};
     if (!values.name.trim()) next.name = 'required';
-    if (date && !isValidMdyDate(date)) next.dateOfBirth = 'dateInvalid';
+    if (date) next.dateOfBirth = mdyDateProblem(date) ?? undefined;
     if (values.contact.trim().length < 3) next.contact = 'required';
     setErrors(next);
     const first = (['name', 'dateOfBirth', 'contact'] as const).find((field) => next[field]);

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LINK_LOCK_MINUTES, type LinkStatus } from '@pathwell/contracts/patient-links';
-import { isValidMdyDate } from '@pathwell/contracts/validation';
+import { mdyDateProblem } from '@pathwell/contracts/validation';
 import { AccessRequestForm } from './lazy-pages';
 import { isNetworkError, PatientApiError, patientApi } from './api';
 import { linkStorage } from './storage';
@@ -61,7 +61,7 @@ export function IdentityStep({ token = '', notice, onVerified, onGone, check, te
     const date = normalizeDateOfBirth(dateOfBirth);
     if (!lastName.trim()) next.lastName = 'required';
     if (!date) next.dateOfBirth = 'required';
-    else if (!isValidMdyDate(date)) next.dateOfBirth = 'dateInvalid';
+    else next.dateOfBirth = mdyDateProblem(date) ?? undefined;
     setErrors(next);
     if (next.lastName) return lastNameRef.current?.focus();
     if (next.dateOfBirth) return dateRef.current?.focus();

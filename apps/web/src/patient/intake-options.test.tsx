@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -101,6 +101,32 @@ describe('settings that shape the intake pages', () => {
     renderFlow(viewWith(paperwork, {}));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Start' }));
     expect(await screen.findByLabelText('Pharmacy name')).not.toHaveAttribute('aria-required');
+  });
+
+  it('text fields stop at the contract limit, and a refused save takes the patient to the first error', async () => {
+    renderFlow(viewWith(paperwork, {}));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    const city = await screen.findByLabelText(/^City/);
+    // The paperwork contract's limits (packages/contracts/src/intake.ts), not a 5,000-character field.
+    expect(city).toHaveAttribute('maxlength', '100');
+    expect(screen.getByLabelText(/^Pharmacy name/)).toHaveAttribute('maxlength', '120');
+    expect(screen.getByLabelText(/^Email/)).toHaveAttribute('maxlength', '254');
+    // The server refuses the step: the street address and the city are missing.
+    const served = globalThis.fetch;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string, init?: RequestInit) =>
+        init?.method === 'PUT' && JSON.parse(String(init.body)).final
+          ? new Response(JSON.stringify({ code: 'VALIDATION', fields: { streetAddress1: 'required', city: 'required' } }), {
+              status: 400,
+            })
+          : served(input, init),
+      ),
+    );
+    await user.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => expect(screen.getByLabelText(/^Street address/)).toHaveFocus());
+    expect(screen.getByLabelText(/^Street address/)).toHaveAttribute('aria-invalid', 'true');
   });
 
   it('asks the extended patient questions the clinic chose, and no others', async () => {

@@ -1,7 +1,9 @@
-import { lazy, Suspense, useId, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SignatureAnswer } from '@pathwell/contracts/forms';
 import {
+  healthHistorySchema,
+  paperworkSchema,
   vasKeys,
   vasScoresSchema,
   type HealthHistory,
@@ -11,6 +13,7 @@ import {
 } from '@pathwell/contracts/intake';
 import { bodyMapProblems, type BodyMap } from '@pathwell/contracts/body-map';
 import type { IntakeOnFile } from '@pathwell/contracts/intake-record';
+import { maxLengthAt } from '@pathwell/contracts/schema-limits';
 import { intakeApi } from './api';
 import { BodyMapInput } from './body-map';
 import { hasSecondaryInsurance } from './insurance-text';
@@ -56,6 +59,7 @@ function TextField({
   autoComplete,
   inputMode,
   hint,
+  maxLength,
 }: {
   label: string;
   value: string | undefined;
@@ -66,6 +70,8 @@ function TextField({
   autoComplete?: string;
   inputMode?: 'text' | 'email' | 'tel' | 'numeric';
   hint?: string;
+  /** The contract's limit (`maxLengthAt`), so the page stops where the server would refuse. */
+  maxLength: number | undefined;
 }) {
   const { t } = useTranslation(['intake', 'validation']);
   const id = useId();
@@ -89,6 +95,7 @@ function TextField({
         value={value ?? ''}
         autoComplete={autoComplete}
         inputMode={inputMode}
+        maxLength={maxLength}
         aria-required={required || undefined}
         aria-invalid={error ? true : undefined}
         aria-describedby={[error ? errorId : '', hint ? hintId : ''].filter(Boolean).join(' ') || undefined}
@@ -126,6 +133,7 @@ function InsuranceFields({
       <TextField
         label={t('paperwork.payer')}
         value={value.payer}
+        maxLength={maxLengthAt(paperworkSchema, 'primaryInsurance.payer')}
         onChange={(payer) => onChange({ payer })}
         error={errorOf('payer')}
         required={required}
@@ -133,14 +141,21 @@ function InsuranceFields({
       <TextField
         label={t('paperwork.memberId')}
         value={value.memberId}
+        maxLength={maxLengthAt(paperworkSchema, 'primaryInsurance.memberId')}
         onChange={(memberId) => onChange({ memberId })}
         error={errorOf('memberId')}
         required={required}
       />
-      <TextField label={t('paperwork.group')} value={value.groupNumber} onChange={(groupNumber) => onChange({ groupNumber })} />
+      <TextField
+        label={t('paperwork.group')}
+        value={value.groupNumber}
+        maxLength={maxLengthAt(paperworkSchema, 'primaryInsurance.groupNumber')}
+        onChange={(groupNumber) => onChange({ groupNumber })}
+      />
       <TextField
         label={t('paperwork.subscriber')}
         value={value.subscriberName}
+        maxLength={maxLengthAt(paperworkSchema, 'primaryInsurance.subscriberName')}
         onChange={(subscriberName) => onChange({ subscriberName })}
       />
       <div className="pw-field">
@@ -189,13 +204,30 @@ function ErrorSummary({ errors }: { errors: FieldErrors }) {
   const { t } = useTranslation('intake');
   if (Object.keys(errors).length === 0) return null;
   return (
-    <p className="pw-error" role="alert">
+    <p className="pw-error" role="alert" tabIndex={-1} data-error-summary="">
       {t('fixErrors')}
     </p>
   );
 }
 
 // ---- 1. new-patient paperwork ----------------------------------------------------------------------
+
+/**
+ * After a refused save, focus goes to the first field that needs attention (the summary when no field
+ * is marked): on a long page the patient is at the bottom, by the button, far from the errors.
+ */
+function useFocusFirstError() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [refusals, setRefusals] = useState(0);
+  useEffect(() => {
+    if (refusals === 0) return;
+    const form = formRef.current;
+    const target =
+      form?.querySelector<HTMLElement>('[aria-invalid="true"]') ?? form?.querySelector<HTMLElement>('[data-error-summary]');
+    target?.focus();
+  }, [refusals]);
+  return { formRef, refused: () => setRefusals((count) => count + 1) };
+}
 
 export function PaperworkStep(props: StepProps) {
   const { t } = useTranslation('intake');
@@ -234,6 +266,7 @@ export function PaperworkStep(props: StepProps) {
   const [pdfProblem, setPdfProblem] = useState(false);
 
   const openAgreement = async () => {
+  const errorFocus = useFocusFirstError();
     setPdfProblem(false);
     try {
       const blob = await intakeApi.agreement(props.token, props.accessToken, language);
@@ -247,9 +280,10 @@ export function PaperworkStep(props: StepProps) {
     <form
       className="pw-intake-step"
       noValidate
+      ref={errorFocus.formRef}
       onSubmit={(event) => {
         event.preventDefault();
-        void draft.finish().then((ok) => ok && props.onFinished());
+        void draft.finish().then((ok) => (ok ? props.onFinished() : errorFocus.refused()));
       }}
     >
       {prefilled ? (
@@ -266,6 +300,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.email}
           onChange={(email) => set({ email })}
           error={e('email')}
+          maxLength={maxLengthAt(paperworkSchema, 'email')}
         />
         <TextField
           label={t('paperwork.mobile')}
@@ -275,6 +310,7 @@ export function PaperworkStep(props: StepProps) {
           value={phone('MOBILE')}
           onChange={(value) => setPhone('MOBILE', value)}
           error={e('phones') ?? e('phones.0.number')}
+          maxLength={maxLengthAt(paperworkSchema, 'phones.number')}
           required
           hint={t('paperwork.phoneHint')}
         />
@@ -285,6 +321,7 @@ export function PaperworkStep(props: StepProps) {
           value={phone('HOME')}
           onChange={(value) => setPhone('HOME', value)}
           error={e('phones.1.number')}
+          maxLength={maxLengthAt(paperworkSchema, 'phones.number')}
         />
         <TextField
           label={t('paperwork.street')}
@@ -292,6 +329,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.streetAddress1}
           onChange={(streetAddress1) => set({ streetAddress1 })}
           error={e('streetAddress1')}
+          maxLength={maxLengthAt(paperworkSchema, 'streetAddress1')}
           required
         />
         <TextField
@@ -300,6 +338,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.streetAddress2}
           onChange={(streetAddress2) => set({ streetAddress2 })}
           error={e('streetAddress2')}
+          maxLength={maxLengthAt(paperworkSchema, 'streetAddress2')}
         />
         <TextField
           label={t('paperwork.city')}
@@ -307,6 +346,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.city}
           onChange={(city) => set({ city })}
           error={e('city')}
+          maxLength={maxLengthAt(paperworkSchema, 'city')}
           required
         />
         <TextField
@@ -315,6 +355,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.state}
           onChange={(state) => set({ state: state.toUpperCase().slice(0, 2) })}
           error={e('state')}
+          maxLength={maxLengthAt(paperworkSchema, 'state')}
           required
           hint={t('paperwork.stateHint')}
         />
@@ -325,6 +366,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.zip}
           onChange={(zip) => set({ zip })}
           error={e('zip')}
+          maxLength={maxLengthAt(paperworkSchema, 'zip')}
           required
         />
         <div className="pw-field">
@@ -347,6 +389,7 @@ export function PaperworkStep(props: StepProps) {
           value={emergency.name}
           onChange={(name) => setEmergency({ name })}
           error={e('contacts.emergency.name')}
+          maxLength={maxLengthAt(paperworkSchema, 'contacts.name')}
           required
         />
         <TextField
@@ -354,6 +397,7 @@ export function PaperworkStep(props: StepProps) {
           value={emergency.relationship}
           onChange={(relationship) => setEmergency({ relationship })}
         />
+          maxLength={maxLengthAt(paperworkSchema, 'contacts.relationship')}
         <TextField
           label={t('paperwork.contactPhone')}
           type="tel"
@@ -361,6 +405,7 @@ export function PaperworkStep(props: StepProps) {
           value={emergency.phone}
           onChange={(value) => setEmergency({ phone: value })}
           error={e('contacts.emergency.phone')}
+          maxLength={maxLengthAt(paperworkSchema, 'contacts.phone')}
           required
         />
       </Section>
@@ -422,6 +467,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.pharmacy?.name}
           onChange={(name) => set({ pharmacy: { ...data.pharmacy, name } })}
           error={e('pharmacy.name')}
+          maxLength={maxLengthAt(paperworkSchema, 'pharmacy.name')}
           required={view.options.pharmacyRequired}
         />
         <TextField
@@ -431,6 +477,7 @@ export function PaperworkStep(props: StepProps) {
           value={data.pharmacy?.phone}
           onChange={(value) => set({ pharmacy: { ...data.pharmacy, phone: value } })}
           error={e('pharmacy.phone')}
+          maxLength={maxLengthAt(paperworkSchema, 'pharmacy.phone')}
         />
       </Section>
 
@@ -471,6 +518,7 @@ export function PaperworkStep(props: StepProps) {
               value={data.extended?.pronouns}
               onChange={(pronouns) => set({ extended: { ...data.extended, pronouns } })}
             />
+              maxLength={maxLengthAt(paperworkSchema, 'extended.pronouns')}
           )}
           {view.options.ask.sexualOrientation && (
             <TextField
@@ -478,6 +526,7 @@ export function PaperworkStep(props: StepProps) {
               value={data.extended?.sexualOrientation}
               onChange={(sexualOrientation) => set({ extended: { ...data.extended, sexualOrientation } })}
             />
+              maxLength={maxLengthAt(paperworkSchema, 'extended.sexualOrientation')}
           )}
           {view.options.ask.communicationPreferences && (
             <div className="pw-field">
@@ -593,7 +642,13 @@ export function HistoryStep(props: StepProps) {
                 </li>
               ))}
             </ul>
-            <TextField label={t('history.allergyName')} value={allergy} onChange={setAllergy} error={e('allergies')} />
+            <TextField
+              label={t('history.allergyName')}
+              value={allergy}
+              maxLength={maxLengthAt(healthHistorySchema, 'allergies.name')}
+              onChange={setAllergy}
+              error={e('allergies')}
+            />
             <button
               type="button"
               className="pw-button pw-button-secondary"
@@ -639,17 +694,20 @@ export function HistoryStep(props: StepProps) {
               value={medication.name}
               onChange={(name) => setMedication({ ...medication, name })}
               error={e('medications')}
+              maxLength={maxLengthAt(healthHistorySchema, 'medications.name')}
             />
             <TextField
               label={t('history.dose')}
               value={medication.dose}
               onChange={(dose) => setMedication({ ...medication, dose })}
             />
+              maxLength={maxLengthAt(healthHistorySchema, 'medications.dose')}
             <TextField
               label={t('history.frequency')}
               value={medication.frequency}
               onChange={(frequency) => setMedication({ ...medication, frequency })}
             />
+              maxLength={maxLengthAt(healthHistorySchema, 'medications.frequency')}
             <button
               type="button"
               className="pw-button pw-button-secondary"

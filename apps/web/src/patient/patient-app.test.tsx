@@ -267,6 +267,10 @@ describe('link states and identity', () => {
     await user.type(screen.getByLabelText('Date of birth'), '13/01/1990');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(screen.getByText('Date must be MM/DD/YYYY')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Date of birth'));
+    await user.type(screen.getByLabelText('Date of birth'), '02311982');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.getByText('This date does not exist; check the month and the day')).toBeInTheDocument();
     expect(screen.getByLabelText('Date of birth')).toHaveAttribute('inputmode', 'numeric');
     await user.clear(screen.getByLabelText('Date of birth'));
     await user.type(screen.getByLabelText('Date of birth'), '01131990');

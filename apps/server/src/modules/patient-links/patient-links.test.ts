@@ -407,6 +407,10 @@ describe('patient side', () => {
     const badInput = await open('POST', `/api/patient-links/${link.token}/verify`, { lastName: '', dateOfBirth: '1975-03-09' });
     expect(badInput.statusCode).toBe(400);
     expect(Object.keys(badInput.json<{ fields: object }>().fields).sort()).toEqual(['dateOfBirth', 'lastName']);
+    // 02/31 has the right shape but is no day: the patient is told so, not that the format is wrong.
+    const noSuchDay = await open('POST', `/api/patient-links/${link.token}/verify`, { ...A, dateOfBirth: '02/31/1982' });
+    expect(noSuchDay.statusCode).toBe(400);
+    expect(noSuchDay.json()).toMatchObject({ fields: { dateOfBirth: 'dateNotReal' } });
 
     const access = await verified(link.token, { lastName: ' nunez garcia ', dateOfBirth: A.dateOfBirth });
     expect(access).toMatch(/^[A-Za-z0-9_-]{43}$/);
