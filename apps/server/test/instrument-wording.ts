@@ -24,9 +24,10 @@ export function testWording(formCode: FormCode): LicensedWording {
   };
 }
 
-export async function importTestWording(db: Database, instanceId: string, formCode: FormCode): Promise<void> {
+/** `importedAt`: when the clinic loaded it; answers given before then were on neutral labels. */
+export async function importTestWording(db: Database, instanceId: string, formCode: FormCode, importedAt?: Date): Promise<void> {
   await db
     .insert(instrumentWordings)
-    .values({ instanceId, formCode, definition: testWording(formCode) })
+    .values({ instanceId, formCode, definition: testWording(formCode), ...(importedAt ? { importedAt } : {}) })
     .onConflictDoNothing();
 }

@@ -224,6 +224,11 @@ export const formResponseSummarySchema = z.object({
   language: formLanguageSchema,
   headlineScore: z.number().nullable(),
   band: z.number().int().nullable(),
+  /**
+   * 'wordingNotLoaded': a licensed form answered before the clinic loaded its wording, on neutral
+   * labels; it is shown without any score (decision 0061).
+   */
+  notScored: z.literal('wordingNotLoaded').optional(),
   submittedAt: z.string(),
   /** Safety items answered at or above their threshold (decision 0058); red until acknowledged. */
   criticalFindings: z.array(criticalFindingSchema),

@@ -27,7 +27,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findingsOfResponses } from '../critical-findings/critical-findings.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
-import { requireFormsWorded } from './wording-availability';
+import { answeredWithWording, clinicWordings, requireFormsWorded, type ClinicWording } from './wording-availability';
 import { visiblePatients } from '../patients/patients.service';
 import { readTypedSettings } from '../settings/settings.service';
 
@@ -96,8 +96,13 @@ type ResponseRow = {
 const titleOf = (row: ResponseRow): string =>
   row.response.formCode !== null ? definitionOf(row.response.formCode).name.en : (row.customContent?.title.en ?? '');
 
-function toSummary(row: ResponseRow, findings: Map<string, CriticalFinding[]>): FormResponseSummary {
+function toSummary(
+  row: ResponseRow,
+  findings: Map<string, CriticalFinding[]>,
+  wordings: ReadonlyMap<FormCode, ClinicWording>,
+): FormResponseSummary {
   const { response } = row;
+  const scored = answeredWithWording(wordings, response.formCode, response.submittedAt);
   return {
     id: response.id,
     patientId: response.patientId,
@@ -108,8 +113,9 @@ function toSummary(row: ResponseRow, findings: Map<string, CriticalFinding[]>): 
     formTitle: titleOf(row),
     version: response.version,
     language: response.language,
-    headlineScore: response.headlineScore,
-    band: response.band,
+    headlineScore: scored ? response.headlineScore : null,
+    band: scored ? response.band : null,
+    ...(scored ? {} : { notScored: 'wordingNotLoaded' as const }),
     submittedAt: response.submittedAt.toISOString(),
     criticalFindings: findings.get(response.id) ?? [],
   };
@@ -225,13 +231,15 @@ export async function responseDetail(ctx: SignedInContext, responseId: string): 
     );
 
     const findings = await findingsOfResponses(tx, ctx.instanceId, [response.id]);
+    const summary = toSummary(row, findings, await clinicWordings(tx, ctx.instanceId));
     return {
-      ...toSummary(row, findings),
+      ...summary,
       patientName: fullName(row),
       form,
       answers: response.answers,
-      scores: response.scores,
-      previous,
+      // No score, and no comparison, for answers given on neutral labels.
+      scores: summary.notScored ? {} : response.scores,
+      previous: summary.notScored ? null : previous,
     };
   });
 }
@@ -268,7 +276,9 @@ export async function patientResponses(ctx: SignedInContext, patientId: string):
       ctx.instanceId,
       rows.map((row) => row.response.id),
     );
-    return { data: rows.map((row) => toSummary(row, findings)), series: seriesOf(rows) };
+    const wordings = await clinicWordings(tx, ctx.instanceId);
+    const scorable = rows.filter((row) => answeredWithWording(wordings, row.response.formCode, row.response.submittedAt));
+    return { data: rows.map((row) => toSummary(row, findings, wordings)), series: seriesOf(scorable) };
   });
 }
 

@@ -139,6 +139,8 @@ describe('GET /api/formresponses/{id}', () => {
   let third: string;
 
   beforeAll(async () => {
+    // The ODI answers below were given on the clinic's licensed wording, loaded in 2025 (decision 0061).
+    await importTestWording(t.db, riverside, 2, new Date('2025-01-01T00:00:00Z'));
     const patient = await addPatient({ firstName: 'Olga', lastName: 'Disability' });
     patientId = patient.id;
     first = (await addInstrumentResponse(patientId, 2, odiAnswers(30), new Date('2026-01-05T10:00:00Z'))).id;
@@ -298,6 +300,22 @@ describe('GET /api/patients/{id}/formresponses', () => {
     const phq9 = body.series.find((series) => series.formCode === 11)!;
     expect(phq9).toMatchObject({ maximum: 27, higherIsBetter: false });
     expect(phq9.points).toHaveLength(1);
+  });
+
+  it('an ODI answered before the clinic loaded its wording shows no score, band, series point or comparison (issue #24 §1)', async () => {
+    // Answered on neutral labels ("Section 1", options 0–5): its "20.0/100 Minimal disability" meant nothing.
+    const early = await addInstrumentResponse(patientId, 2, odiAnswers(10), new Date('2024-06-01T09:00:00Z'));
+    const list = (await call('GET', `/api/patients/${patientId}/formresponses`, 'staff')).json<PatientFormResponses>();
+    expect(list.data.find((item) => item.id === early.id)).toMatchObject({
+      headlineScore: null,
+      band: null,
+      notScored: 'wordingNotLoaded',
+    });
+    expect(list.data.filter((item) => item.notScored)).toHaveLength(1);
+    expect(list.series.find((series) => series.formCode === 2)!.points.map((point) => point.responseId)).not.toContain(early.id);
+    const detail = (await call('GET', `/api/formresponses/${early.id}`, 'staff')).json<FormResponseDetail>();
+    expect(detail).toMatchObject({ headlineScore: null, band: null, scores: {}, previous: null, notScored: 'wordingNotLoaded' });
+    await t.db.delete(formResponses).where(eq(formResponses.id, early.id));
   });
 
   it('logs the view as a Patient Dashboard read', async () => {
