@@ -82,7 +82,12 @@ function Headline({ response }: { response: FormResponseDetail }) {
         {info ? localized(info.headline.label, i18n.language) : t('result.score')}
       </Text>
       <Group gap="sm" align="baseline">
-        <Text fz={36} fw={700} lh={1} data-testid="headline-score">
+        {response.notScored ? (
+          <Text fw={600} data-testid="headline-not-scored">
+            {t('notScored.long')}
+          </Text>
+        ) : null}
+        <Text fz={36} fw={700} lh={1} data-testid="headline-score" hidden={Boolean(response.notScored)}>
           {formatScore(response.headlineScore, info?.headline.decimals)}
           {info ? (
             <Text span fz="lg" c="dimmed" fw={500}>

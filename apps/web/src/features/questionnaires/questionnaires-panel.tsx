@@ -62,11 +62,13 @@ function ResponsesTable({
                 </Table.Td>
                 <Table.Td>{formatClinicDate(response.submittedAt, timeZone)}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {response.headlineScore === null
-                    ? '—'
-                    : maximum === null
-                      ? formatScore(response.headlineScore, decimals)
-                      : `${formatScore(response.headlineScore, decimals)} / ${maximum}`}
+                  {response.notScored
+                    ? t('notScored.short')
+                    : response.headlineScore === null
+                      ? '—'
+                      : maximum === null
+                        ? formatScore(response.headlineScore, decimals)
+                        : `${formatScore(response.headlineScore, decimals)} / ${maximum}`}
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="wrap">
