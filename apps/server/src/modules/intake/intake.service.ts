@@ -68,6 +68,7 @@ import { cardSidesOf } from './insurance-cards.service';
 import { fillBlanks, onFileFor } from './intake-record.service';
 import type { IntakeViewWithRecord } from '@pathwell/contracts/intake-record';
 import { refuseTransition } from '../appointments/appointment-status';
+import { formsWithoutWording } from '../form-responses/wording-availability';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 
@@ -150,7 +151,13 @@ export async function intakeForms(db: Database, link: LinkRow, entries: EntryRow
 async function findIntakeLink(db: Database, token: string, forUpdate = false): Promise<LinkRow> {
   const link = await findLink(db, token, forUpdate);
   if (link.kind !== 'intake' || !link.intakePlan || !link.appointmentId) throw linkNotFound();
-  return link;
+  // A plan made before decision 0061 may hold a form the clinic cannot give: the patient is not asked
+  // for it (its neutral labels are not the instrument), so it neither shows nor holds the intake open.
+  const unworded = new Set(await formsWithoutWording(db, link.instanceId, link.intakePlan.formCodes));
+  if (unworded.size === 0) return link;
+  const formCodes = link.intakePlan.formCodes.filter((code) => !unworded.has(code));
+  const steps = formCodes.length > 0 ? link.intakePlan.steps : link.intakePlan.steps.filter((step) => step !== 6);
+  return { ...link, intakePlan: { ...link.intakePlan, formCodes, steps } };
 }
 
 /** A finished intake can be looked at again (read-only); any other closed state ends here. */
@@ -258,11 +265,7 @@ export function savedAnswers(entries: EntryRow[]): IntakeView['saved'] {
   };
 }
 
-export async function intakeView(
-  ctx: ServiceContext,
-  token: string,
-  bearer: string | undefined,
-): Promise<IntakeViewWithRecord> {
+export async function intakeView(ctx: ServiceContext, token: string, bearer: string | undefined): Promise<IntakeViewWithRecord> {
   return ctx.db.transaction(async (tx) => {
     const link = await findIntakeLink(tx, token);
     requireAccess(link, bearer);

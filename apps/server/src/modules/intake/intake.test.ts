@@ -786,3 +786,31 @@ describe('forms whose licensed wording is not loaded (issue #24 §1, decision 00
     expect(link!.intakePlan!.formCodes).toEqual([10]);
   });
 });
+
+describe('an intake planned with a form whose wording the clinic has not loaded', () => {
+  it('does not ask the patient for it and can still be completed', async () => {
+    const [visit] = await t.db
+      .insert(appointments)
+      .values({
+        instanceId: riverside,
+        patientId: ids.newPatient,
+        doctorId: ids.doctor,
+        reason: 'follow_up',
+        startsAt: new Date(Date.now() + 24 * 50 * 3_600_000),
+      })
+      .returning({ id: appointments.id });
+    const created = await createIntake({ patientId: ids.newPatient, appointmentId: visit!.id, steps: [4, 6], formCodes: [10] });
+    // As a plan stored before the rule: NDI (not loaded for Riverside) beside PHQ-2, and NDI alone.
+    await t.db
+      .update(patientLinks)
+      .set({ intakePlan: { steps: [4, 6], formCodes: [3], historyFormIds: [], checkInFormIds: [] } })
+      .where(eq(patientLinks.id, created.linkId));
+    const access = await verified(created.token);
+    const intake = await view(created.token, access);
+    expect(intake.forms).toEqual([]);
+    expect(intake.steps).toEqual([{ step: 4, done: false }]);
+    expect((await open('GET', `/api/intake/${created.token}/forms/pro-3`, undefined, access)).statusCode).toBe(404);
+    const finished = await save(created.token, access, 'vas', { current: 2, average: 3, best: 1, worst: 5 }, true);
+    expect(finished.json()).toEqual({ done: true, completed: true });
+  });
+});
