@@ -27,10 +27,23 @@ import {
   type SettingKey,
 } from '@pathwell/contracts/instance-settings';
 import { translateValidation } from '../../lib/i18n';
+import { useFormAvailability } from '../questionnaires/form-availability';
 
 type FormControl = Control<InstanceSettingsForm>;
 
 const outcomeFormOptions = outcomeForms.map((form) => ({ value: String(form.id), label: `${form.id} · ${form.name}` }));
+
+/** The outcome forms, a form the clinic cannot give disabled and marked (decision 0061). */
+function useOutcomeFormOptions(keep: readonly string[] = []) {
+  const availability = useFormAvailability();
+  return outcomeFormOptions.map((option) => {
+    const code = Number(option.value);
+    // One already stored stays selectable, so it can be removed.
+    return availability.isUnavailable(code)
+      ? { ...option, label: availability.label(code, option.label), disabled: !keep.includes(option.value) }
+      : option;
+  });
+}
 
 /** A pasted "1, 7" becomes two tags, whatever way it reached the input. */
 const splitTags = (tags: string[]) => [...new Set(tags.flatMap((tag) => tag.split(/[,;\s]+/)).filter(Boolean))];
@@ -162,11 +175,14 @@ function FormIdsField({ name, control, disabled }: { name: SettingKey; control: 
   const outcome = value.filter((id): id is number => typeof id === 'number').map(String);
   const custom = value.filter((id): id is string => typeof id === 'string');
   const error = translateValidation(fieldState.error?.message);
+  const options = useOutcomeFormOptions(outcome);
+  const availability = useFormAvailability();
   return (
     <Stack gap="xs">
       <MultiSelect
         label={`${t(`fields.${name}`)}: ${t('forms.outcome')}`}
-        data={outcomeFormOptions}
+        description={availability.help}
+        data={options}
         value={outcome}
         onChange={(next) => field.onChange([...next.map(Number), ...custom])}
         searchable
@@ -235,6 +251,7 @@ function PlainField({ name, control, disabled }: { name: SettingKey; control: Fo
     () => (def.type === 'timeZone' ? timeZoneOptions(String(field.value ?? '')) : []),
     [def.type, field.value],
   );
+  const formOptions = useOutcomeFormOptions(field.value === null || field.value === undefined ? [] : [String(field.value)]);
   const label = t(`fields.${name}`);
   const error = translateValidation(fieldState.error?.message);
   const common = { label, disabled, error, onBlur: field.onBlur, 'data-testid': `setting-${name}` };
@@ -284,8 +301,8 @@ function PlainField({ name, control, disabled }: { name: SettingKey; control: Fo
           {...common}
           data={
             field.value !== null && field.value !== undefined && typeof field.value === 'string'
-              ? [...outcomeFormOptions, { value: field.value, label: field.value }]
-              : outcomeFormOptions
+              ? [...formOptions, { value: field.value, label: field.value }]
+              : formOptions
           }
           value={field.value === null || field.value === undefined ? null : String(field.value)}
           onChange={(next) => field.onChange(next === null ? null : /^\d+$/.test(next) ? Number(next) : next)}
