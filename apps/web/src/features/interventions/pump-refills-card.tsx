@@ -24,7 +24,8 @@ export function PumpRefillsDueCard() {
   const [withinDays, setWithinDays] = useState<number>(30);
   const due = useQuery({ ...pumpRefillQueries.due(withinDays), enabled: bookers.includes(role) });
   // A role or clinic the list is not for answers 403/404: no card, as for the notes to sign.
-  if (!bookers.includes(role) || (due.error instanceof ApiError && [403, 404].includes(due.error.status))) return null;
+  if (!bookers.includes(role) || (due.error instanceof ApiError && (due.error.status === 403 || due.error.status === 404)))
+    return null;
   const rows = due.data?.data ?? [];
   return (
     <Paper withBorder p="md" mb="md" component="section" aria-labelledby={titleId} data-testid="pump-refills-due">
