@@ -85,6 +85,11 @@ test('a new patient checks in on a phone in Spanish: all steps, signature, body 
 
   // 1. Paperwork with the agreement signed by finger.
   await expect(patient.getByRole('heading', { name: 'Documentos para pacientes nuevos' })).toBeVisible();
+  // What the clinic has on file is there to confirm or correct (issue #24 §4): the patient corrects the email.
+  await expect(patient.getByTestId('paperwork-on-file')).toContainText('Completamos lo que tenemos');
+  const email = patient.getByRole('textbox', { name: 'Correo electrónico' });
+  await expect(email).toHaveValue('marisol.quintero@example.test');
+  await email.fill('marisol.q@example.test');
   await patient.getByLabel('Teléfono móvil (obligatorio)').fill('(512) 555-0171');
   await patient.getByLabel('Dirección (obligatorio)').fill('401 Congress Ave');
   await patient.getByLabel('Ciudad (obligatorio)').fill('Austin');
@@ -128,16 +133,45 @@ test('a new patient checks in on a phone in Spanish: all steps, signature, body 
 
   // 4. Pain scores.
   await expect(patient.getByRole('heading', { name: 'Nivel de dolor' })).toBeVisible();
-  await patient.getByLabel('Su dolor en este momento').fill('7');
-  await patient.getByLabel('Su dolor en su peor momento de la última semana').fill('9');
+  // Nothing is chosen until the patient chooses (issue #24 §1): scrolling past records nothing.
+  const vas = (question: string) => patient.getByRole('radiogroup', { name: question });
+  await expect(vas('Su dolor en este momento').getByRole('radio', { checked: true })).toHaveCount(0);
+  await expect(patient.getByText('Aún sin responder')).toHaveCount(4);
+  await patient.getByRole('button', { name: 'Guardar y continuar' }).click();
+  await expect(patient.getByText('Elija un número de 0 (sin dolor) a 10')).toHaveCount(4);
+  await expect(patient.getByRole('heading', { name: 'Nivel de dolor' })).toBeVisible();
+  await vas('Su dolor en este momento').getByText('7', { exact: true }).click();
+  await vas('Su dolor promedio en la última semana').getByText('6', { exact: true }).click();
+  await vas('Su dolor en su mejor momento de la última semana').getByText('0 · Sin dolor').click();
+  // The keyboard too: Tab reaches a question, the arrow keys move through 0–10.
+  await vas('Su dolor en su peor momento de la última semana').getByRole('radio', { name: '8' }).focus();
+  await patient.keyboard.press('ArrowRight');
+  await expect(vas('Su dolor en su peor momento de la última semana').getByRole('radio', { name: '9' })).toBeChecked();
+  await expect(patient.getByText('Eligió 7 de 10')).toBeVisible();
   await expectAccessible(patient, 'vas');
+  await noSideScroll(patient);
+  await patient.screenshot({ path: 'test-results/screenshots/intake-vas-375.png', fullPage: true });
   await patient.getByRole('button', { name: 'Guardar y continuar' }).click();
 
   // 5. Body map: lower back and left leg.
   await expect(patient.getByRole('heading', { name: 'Dónde siente dolor' })).toBeVisible();
+  // A tap records nothing: the 1–10 sheet opens along the bottom of the screen, in the thumb's reach.
   await patient.getByRole('button', { name: 'Parte baja de la espalda', exact: true }).click();
-  await patient.getByRole('button', { name: '8', exact: true }).click();
+  const sheet = patient.getByRole('dialog', { name: '¿Qué tan fuerte es el dolor en: Parte baja de la espalda?' });
+  await expect(sheet).toBeVisible();
+  const box = (await sheet.boundingBox())!;
+  expect(box.y + box.height).toBeLessThanOrEqual(740 + 1);
+  expect(box.y).toBeGreaterThan(740 / 3);
+  await expect(patient.getByText('No hay zonas marcadas')).toBeVisible();
+  await expectAccessible(patient, 'body map sheet');
+  await patient.screenshot({ path: 'test-results/screenshots/intake-bodymap-sheet-375.png' });
+  await sheet.getByRole('button', { name: '8', exact: true }).click();
+  await expect(sheet).toBeHidden();
+  // Tapped and left without a level: not saved.
+  await patient.getByRole('button', { name: 'Rodilla derecha', exact: true }).click();
+  await patient.getByRole('button', { name: 'Cancelar' }).click();
   await patient.getByRole('button', { name: 'Muslo izquierdo (delante)', exact: true }).click();
+  await patient.getByRole('dialog').getByRole('button', { name: '5', exact: true }).click();
   await expectAccessible(patient, 'body map');
   await noSideScroll(patient);
   await patient.screenshot({ path: 'test-results/screenshots/intake-bodymap-375.png', fullPage: true });
@@ -180,6 +214,36 @@ test('a new patient checks in on a phone in Spanish: all steps, signature, body 
   const popup = page.waitForEvent('popup');
   await card.getByRole('button', { name: 'Open PDF' }).click();
   await (await popup).close();
+
+  // The paperwork against the record: the corrected email waits for staff; what the record lacked was filled.
+  const changes = card.getByTestId('intake-changes');
+  await expect(changes).toContainText('1 answer differs from the record');
+  await expect(changes.getByTestId('intake-change-email')).toContainText('marisol.quintero@example.test');
+  await expect(changes.getByTestId('intake-change-email')).toContainText('marisol.q@example.test');
+  await expect(changes.getByTestId('intake-change-primaryInsurance')).toContainText('Payer: Blue Cross · Member ID: XJ55512');
+  await expect(changes.getByTestId('intake-change-emergencyContact')).toContainText('Same as on file');
+  await changes.scrollIntoViewIfNeeded();
+  await expectAccessible(page, 'intake changes');
+  await page.screenshot({ path: 'test-results/screenshots/intake-changes-1280.png', fullPage: true });
+  await changes.getByRole('checkbox', { name: 'Accept Email' }).check();
+  await changes.getByTestId('intake-accept').click();
+  await expect(changes).toContainText('Everything matches the record');
+  const record = await page.request.get(`/api/patients/${patientId}`, { headers: { authorization: `Bearer ${doctor.token}` } });
+  expect(((await record.json()) as { email: string }).email).toBe('marisol.q@example.test');
+
+  // The intake's medication into the medicines list (and so into MME), mapped by the doctor.
+  await expect(page.getByTestId('patient-medicines')).toContainText('No current medicines');
+  await card.getByTestId('intake-reconcile').click();
+  const dialog = page.getByRole('dialog', { name: 'Medicines and allergies from the intake' });
+  await expect(dialog.getByTestId('reconcile-medication')).toContainText('Gabapentina');
+  await dialog.getByTestId('reconcile-medicine-select').fill('Gabapentin');
+  await page.getByRole('option', { name: 'Gabapentin 300 mg' }).click();
+  await dialog.getByLabel('Units per dose').fill('1');
+  await dialog.getByLabel('Doses per day').fill('3');
+  await dialog.getByTestId('reconcile-save').click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('patient-medicines').getByTestId('medicine-row')).toContainText('Gabapentin 300 mg');
+  await expect(card.getByTestId('intake-reconciled')).toContainText('1 medicines, 0 allergies');
   const intakes = await page.request.get(`/api/patients/${patientId}/intake`, {
     headers: { authorization: `Bearer ${doctor.token}` },
   });
@@ -440,8 +504,9 @@ test("(2) a returning patient's flow skips the paperwork and shows last visit's 
   await expect(lastVisit.getByRole('button')).toHaveCount(0);
   await expect(patient.getByText('No areas marked')).toBeVisible();
   await patient.getByRole('button', { name: 'Neck', exact: true }).click();
-  await patient.getByRole('button', { name: '3', exact: true }).click();
+  await patient.getByRole('dialog').getByRole('button', { name: '3', exact: true }).click();
   await patient.getByRole('button', { name: 'Lower back', exact: true }).click();
+  await patient.getByRole('dialog').getByRole('button', { name: '5', exact: true }).click();
   await expect(patient.getByRole('button', { name: 'Neck, pain 3 of 10' })).toHaveAttribute('aria-pressed', 'true');
   await expectAccessible(patient, 'body map with last visit');
   await noSideScroll(patient);

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { Badge, Box, Button, Checkbox, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -74,66 +74,87 @@ export function IntakeChanges({ patientId, linkId, changes }: { patientId: strin
         <Title order={3} size="h5">
           {t('record.title')}
         </Title>
-        <Text size="sm" c={differing.length > 0 ? 'orange.8' : 'dimmed'}>
+        <Text size="sm" fw={differing.length > 0 ? 700 : undefined} c={differing.length > 0 ? undefined : 'dimmed'}>
           {differing.length > 0 ? t('record.differ', { count: differing.length }) : t('record.allSame')}
         </Text>
       </Group>
-      <Table.ScrollContainer minWidth={560}>
-        <Table withTableBorder verticalSpacing={4} fz="sm">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
+      {takeable.length > 1 ? (
+        <Checkbox
+          size="xs"
+          label={t('record.pickAll')}
+          checked={picked.length === takeable.length}
+          indeterminate={picked.length > 0 && picked.length < takeable.length}
+          onChange={(event) => setPicked(event.currentTarget.checked ? takeable.map((change) => change.field) : [])}
+        />
+      ) : null}
+      {/* One field under another, not a table: the card is half a 1280 px page wide. */}
+      <Stack gap={6} role="list" aria-label={t('record.title')}>
+        {changes.map((change) => {
+          const label = t(`record.fields.${change.field}`);
+          const takeableField = change.differs && change.blocked === null;
+          return (
+            <Group
+              key={change.field}
+              gap="xs"
+              wrap="nowrap"
+              align="flex-start"
+              role="listitem"
+              data-testid={`intake-change-${change.field}`}
+              className="intake-change"
+            >
+              {takeableField ? (
                 <Checkbox
-                  aria-label={t('record.pickAll')}
-                  checked={takeable.length > 0 && picked.length === takeable.length}
-                  indeterminate={picked.length > 0 && picked.length < takeable.length}
-                  disabled={takeable.length === 0}
-                  onChange={(event) => setPicked(event.currentTarget.checked ? takeable.map((change) => change.field) : [])}
+                  mt={2}
+                  aria-label={t('record.pick', { field: label })}
+                  checked={picked.includes(change.field)}
+                  onChange={(event) => toggle(change.field, event.currentTarget.checked)}
                 />
-              </Table.Th>
-              <Table.Th>{t('record.field')}</Table.Th>
-              <Table.Th>{t('record.onFile')}</Table.Th>
-              <Table.Th>{t('record.answer')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {changes.map((change) => {
-              const label = t(`record.fields.${change.field}`);
-              return (
-                <Table.Tr key={change.field} data-testid={`intake-change-${change.field}`}>
-                  <Table.Td>
-                    {change.differs && change.blocked === null ? (
-                      <Checkbox
-                        aria-label={t('record.pick', { field: label })}
-                        checked={picked.includes(change.field)}
-                        onChange={(event) => toggle(change.field, event.currentTarget.checked)}
-                      />
-                    ) : null}
-                  </Table.Td>
-                  <Table.Td fw={600}>{label}</Table.Td>
-                  <Table.Td c={change.onFile ? undefined : 'dimmed'}>{text(change.field, change.onFile)}</Table.Td>
-                  <Table.Td>
-                    <Stack gap={2}>
-                      <Text size="sm" fw={change.differs ? 600 : undefined}>
+              ) : (
+                <Box w={20} style={{ flexShrink: 0 }} />
+              )}
+              <Stack gap={0} style={{ minWidth: 0 }}>
+                <Group gap={6} wrap="wrap">
+                  <Text size="sm" fw={700}>
+                    {label}
+                  </Text>
+                  {!change.differs ? (
+                    <Badge size="xs" variant="light" color="gray">
+                      {t('record.same')}
+                    </Badge>
+                  ) : null}
+                </Group>
+                {change.differs ? (
+                  <>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      <Text span size="sm" c="dimmed">
+                        {t('record.onFile')}:{' '}
+                      </Text>
+                      {text(change.field, change.onFile)}
+                    </Text>
+                    <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                      <Text span size="sm" c="dimmed">
+                        {t('record.answer')}:{' '}
+                      </Text>
+                      <Text span size="sm" fw={600}>
                         {text(change.field, change.answer)}
                       </Text>
-                      {!change.differs ? (
-                        <Badge size="xs" variant="light" color="gray">
-                          {t('record.same')}
-                        </Badge>
-                      ) : change.blocked ? (
-                        <Text size="xs" c="dimmed">
-                          {t('record.notCoded')}
-                        </Text>
-                      ) : null}
-                    </Stack>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+                    </Text>
+                  </>
+                ) : (
+                  <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                    {text(change.field, change.answer)}
+                  </Text>
+                )}
+                {change.differs && change.blocked ? (
+                  <Text size="xs" c="dimmed">
+                    {t('record.notCoded')}
+                  </Text>
+                ) : null}
+              </Stack>
+            </Group>
+          );
+        })}
+      </Stack>
       {takeable.length > 0 ? (
         <Group>
           <Button

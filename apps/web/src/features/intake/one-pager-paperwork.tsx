@@ -29,7 +29,7 @@ export function OnePagerPaperwork({ patientId, linkId }: { patientId: string; li
       <Title order={2} size="h5" mb={6}>
         {t('record.title')}
         {differing > 0 ? (
-          <Badge ml="xs" size="sm" color="orange" variant="light">
+          <Badge ml="xs" size="sm" color="dark" variant="outline">
             {t('record.differ', { count: differing })}
           </Badge>
         ) : null}
