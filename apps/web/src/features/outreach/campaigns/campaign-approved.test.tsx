@@ -30,6 +30,8 @@ const recipient = (values: Partial<CampaignRecipient> = {}): CampaignRecipient =
   smsDelivery: 'delivered',
   emailDelivery: null,
   skipReason: null,
+  smsReason: null,
+  emailReason: null,
   queuedAt: '2026-03-03T16:00:00.000Z',
   clickedAt: null,
   repliedAt: '2026-03-03T16:05:00.000Z',
@@ -60,6 +62,7 @@ describe('an approved campaign', () => {
       smsStatus: 'skipped',
       smsDelivery: null,
       skipReason: 'optedOut',
+      smsReason: 'optedOut',
       queuedAt: null,
       repliedAt: null,
       bookedAt: null,
@@ -80,7 +83,7 @@ describe('an approved campaign', () => {
     expect(first).toHaveTextContent('replied');
     expect(first).toHaveTextContent('booked');
     expect(second).toHaveTextContent('Not sent');
-    expect(second).toHaveTextContent('Opted out');
+    expect(second).toHaveTextContent('Text: Opted out');
     expect(screen.getByTestId('campaign-responses-link')).toHaveAttribute('href', `/campaignResponse/${campaignId}`);
     const list = calls.find((call) => call.path === '/api/patients/patientscontrollist')!;
     expect(list.query.get('campaignId')).toBe(campaignId);

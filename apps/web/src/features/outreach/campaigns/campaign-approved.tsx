@@ -16,7 +16,7 @@ import { errorText } from '../../../lib/error-text';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { notify } from '../../../lib/notify';
 import { campaignApi, campaignKeys, campaignQueries, isSending, type RecipientFilter } from './campaigns.api';
-import { ArchiveCampaignConfirm, CampaignStatusBadge, channelsText, formatNumber } from './campaign-shared';
+import { ArchiveCampaignConfirm, CampaignStatusBadge, WaitingNote, channelsText, formatNumber } from './campaign-shared';
 
 /** /approvedcampaign/:id (issue #15 §3): the send's progress, its switches, and every frozen recipient. */
 export function CampaignApproved({ campaignId }: { campaignId: string }) {
@@ -110,6 +110,7 @@ function ApprovedView({ campaign }: { campaign: CampaignDetail }) {
               </Badge>
             ) : null}
           </Group>
+          <WaitingNote waiting={campaign.waiting} />
           <Text mb={6} data-testid="campaign-progress-text">
             {t('approved.sentOf', {
               done: formatNumber(done),
@@ -236,7 +237,16 @@ function Recipients({ campaignId, sending }: { campaignId: string; sending: bool
   const [status, setStatus] = useState<RecipientFilter | null>(null);
   const [pageNumber, setPageNumber] = useState(0);
   const recipients = useQuery(campaignQueries.recipients(campaignId, status, pageNumber, sending));
-  const skipReason = (reason: string | null) => (reason ? t(`skipReasons.${reason}`, { defaultValue: reason }) : null);
+  // Each channel that did not reach the patient, in words (issue #24 §3): "Text: texts turned off for the clinic".
+  const reasons = (row: CampaignRecipient) =>
+    (
+      [
+        ['sms', row.smsReason],
+        ['email', row.emailReason],
+      ] as const
+    )
+      .filter(([, reason]) => reason !== null)
+      .map(([channel, reason]) => t(`reasonIn.${channel}`, { reason: t(`skipReasons.${reason}`) }));
 
   return (
     <Paper withBorder radius="lg" p="md">
@@ -310,7 +320,24 @@ function Recipients({ campaignId, sending }: { campaignId: string; sending: bool
                   </Stack>
                 ),
               },
-              { key: 'skip', header: t('columns.skipReason'), cell: (row) => skipReason(row.skipReason) ?? '—' },
+              {
+                key: 'skip',
+                header: t('columns.skipReason'),
+                cell: (row) => {
+                  const lines = reasons(row);
+                  return lines.length === 0 ? (
+                    '—'
+                  ) : (
+                    <Stack gap={2} data-testid="recipient-reason">
+                      {lines.map((line) => (
+                        <Text key={line} size="sm">
+                          {line}
+                        </Text>
+                      ))}
+                    </Stack>
+                  );
+                },
+              },
               {
                 key: 'queued',
                 header: t('columns.queuedAt'),

@@ -10,7 +10,7 @@ import { DataTable, Pager, QueryState, rangeText } from '../../../components/dat
 import { PageHeader } from '../../../components/page-header';
 import { formatClinicDate } from '../../../lib/dates';
 import { campaignQueries } from './campaigns.api';
-import { CampaignStatusBadge, CompactFunnel, campaignPath, channelsText } from './campaign-shared';
+import { CampaignStatusBadge, CompactFunnel, WaitingNote, campaignPath, channelsText } from './campaign-shared';
 
 /**
  * /patientcampaigns/dashboard (issue #15 §3): the clinic's campaigns with their funnel. Creating one
@@ -108,7 +108,16 @@ export function CampaignDashboard() {
                         </Stack>
                       ),
                     },
-                    { key: 'status', header: t('columns.status'), cell: (row) => <CampaignStatusBadge status={row.status} /> },
+                    {
+                      key: 'status',
+                      header: t('columns.status'),
+                      cell: (row) => (
+                        <Stack gap={4}>
+                          <CampaignStatusBadge status={row.status} />
+                          <WaitingNote waiting={row.waiting} size="xs" />
+                        </Stack>
+                      ),
+                    },
                     { key: 'channels', header: t('columns.channels'), cell: (row) => channelsText(row.channels) },
                     {
                       key: 'scheduled',

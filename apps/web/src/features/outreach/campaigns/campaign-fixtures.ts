@@ -35,6 +35,7 @@ export const summary = (values: Partial<CampaignSummary> = {}): CampaignSummary 
   approvedByName: null,
   finishedAt: null,
   funnel: funnelOf(),
+  waiting: null,
   ...values,
 });
 
@@ -53,6 +54,8 @@ export const detail = (values: Partial<CampaignDetail> = {}): CampaignDetail => 
   createdBy: ids.admin,
   can: { edit: true, approve: false, toggleText: false, finish: false, delete: true, archive: false },
   approveBlockedReason: 'author',
+  channelsOff: [],
+  contentHash: 'a'.repeat(64),
   preview: {
     en: 'Hi Rosa, Riverside Spine & Pain has new openings. Reply YES to book.',
     es: 'Hola Rosa, Riverside Spine & Pain tiene citas nuevas. Responda SÍ para pedir cita.',

@@ -24,6 +24,7 @@ const audience: FakeRoute = {
     sample: [
       { patientId, firstName: 'Rosa', lastName: 'Delgado', dateOfBirth: '1961-04-02', lastVisit: null, matchedCodes: ['M54.16'] },
     ],
+    channelsOff: [],
   },
 };
 
@@ -105,6 +106,7 @@ describe('the campaign form', () => {
     expect(await screen.findByTestId('campaign-audience-count')).toHaveTextContent('42 patients would get this campaign now.');
     expect(screen.getByTestId('campaign-audience-sample')).toHaveTextContent('Delgado, Rosa');
     expect(calls.find((call) => call.path === '/api/campaigns/audience')!.body).toEqual({ templateId, channels: ['sms'] });
+    expect(screen.queryByTestId('campaign-channel-off-sms')).not.toBeInTheDocument();
     await user.click(screen.getByTestId('campaign-schedule-later'));
     fireEvent.change(screen.getByTestId('campaign-scheduled-at'), { target: { value: '2026-04-01T09:30' } });
     await user.click(screen.getByTestId('campaign-save'));
@@ -122,6 +124,15 @@ describe('the campaign form', () => {
       subjectEn: null,
       linkUrl: null,
     });
+  });
+
+  it('warns while the form is filled in that the clinic has texts turned off', async () => {
+    fakeApi([templates, { ...audience, body: { ...(audience.body as object), channelsOff: ['sms'] } }]);
+    renderNew();
+    await fillValid(userEvent.setup());
+    expect(await screen.findByTestId('campaign-channel-off-sms')).toHaveTextContent(
+      'Texts are turned off for this clinic: nobody would be texted, and the campaign cannot be approved',
+    );
   });
 
   it('puts the server’s field errors next to the fields', async () => {

@@ -578,6 +578,11 @@ function AudienceBox({ templateId, channels }: { templateId: string; channels: C
           </>
         ) : null}
         <Text size="xs">{t('form.audienceFrozen')}</Text>
+        {audience.data.channelsOff.map((channel) => (
+          <Alert key={channel} color="yellow" variant="light" mt="xs" data-testid={`campaign-channel-off-${channel}`}>
+            {t(`form.channelsOff_${channel}`)}
+          </Alert>
+        ))}
       </Stack>
     );
   return (

@@ -18,6 +18,23 @@ const render = () =>
     { path: '/patientcampaigns/:id', initialPath: `/patientcampaigns/${campaignId}` },
   );
 
+const audienceRoute = (): FakeRoute => ({
+  path: `/api/campaigns/${campaignId}/audience`,
+  body: {
+    totalRecords: 17,
+    data: [
+      {
+        patientId: '99999999-9999-4999-8999-999999999993',
+        firstName: 'Rosa',
+        lastName: 'Delgado',
+        dateOfBirth: '1961-04-02',
+        lastVisit: null,
+        matchedCodes: ['M54.16'],
+      },
+    ],
+  },
+});
+
 const approvable = detail({
   createdBy: '99999999-9999-4999-8999-999999999994',
   createdByName: 'Jordan Lee',
@@ -46,15 +63,16 @@ describe('a campaign overview', () => {
     fakeApi([one(detail())]);
     render();
     expect(await screen.findByTestId('campaign-approve-blocked')).toHaveTextContent(
-      'You wrote this campaign, so another System Manager or Admin of the clinic must approve it.',
+      'You wrote or changed this campaign, so another System Manager or Admin of the clinic must approve it.',
     );
     expect(screen.getByTestId('campaign-approve')).toBeDisabled();
     expect(screen.getByTestId('campaign-approve')).toHaveAccessibleDescription(/another System Manager or Admin/);
   });
 
-  it('approves after confirming and opens the progress view', async () => {
+  it('shows who will be messaged, approves the content reviewed (its digest) and opens the progress view', async () => {
     const { calls } = fakeApi([
       one(approvable),
+      audienceRoute(),
       {
         method: 'POST',
         path: `/api/campaigns/${campaignId}/approve`,
@@ -66,9 +84,78 @@ describe('a campaign overview', () => {
     expect(screen.queryByTestId('campaign-approve-blocked')).not.toBeInTheDocument();
     await user.click(await screen.findByTestId('campaign-approve'));
     expect(await screen.findByText(/The audience is frozen now/)).toBeInTheDocument();
+    expect(await screen.findByTestId('campaign-approve-count')).toHaveTextContent('Approving messages these 17 patients now:');
+    expect(screen.getByTestId('campaign-approve-audience')).toHaveTextContent('Delgado, Rosa · 04/02/1961');
+    // Paged: the second page is asked for by number.
+    await user.click(screen.getByRole('button', { name: /2/ }));
+    await waitFor(() =>
+      expect(
+        calls.some((call) => call.path === `/api/campaigns/${campaignId}/audience` && call.query.get('pageNumber') === '1'),
+      ).toBe(true),
+    );
     expect(calls.filter((call) => call.method === 'POST')).toHaveLength(0);
     await user.click(screen.getByTestId('campaign-approve-confirm'));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/approvedcampaign/${campaignId}`));
+    expect(calls.find((call) => call.method === 'POST')!.body).toEqual({ contentHash: approvable.contentHash });
+  });
+
+  it('says the campaign changed since it was opened when the server refuses the digest', async () => {
+    fakeApi([
+      one(approvable),
+      audienceRoute(),
+      {
+        method: 'POST',
+        path: `/api/campaigns/${campaignId}/approve`,
+        status: 409,
+        body: {
+          error: 'changed',
+          messageKey: 'campaignContentChanged',
+        },
+      },
+    ]);
+    render();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId('campaign-approve'));
+    await screen.findByTestId('campaign-approve-count');
+    await user.click(screen.getByTestId('campaign-approve-confirm'));
+    expect(await screen.findByTestId('campaign-approve-confirm-error')).toHaveTextContent(
+      'This campaign was changed after you opened it; review it again before approving',
+    );
+    expect(screen.getByTestId('campaign-approve-confirm')).toBeDisabled();
+  });
+
+  it('says why a campaign that texts cannot be approved while the clinic has texts off', async () => {
+    fakeApi([
+      one(
+        detail({
+          ...approvable,
+          can: { ...approvable.can, approve: false },
+          approveBlockedReason: 'channelOff',
+          channelsOff: ['sms'],
+        }),
+      ),
+    ]);
+    render();
+    expect(await screen.findByTestId('campaign-channel-off')).toHaveTextContent('Texts are turned off for this clinic');
+    expect(screen.getByTestId('campaign-approve')).toBeDisabled();
+    expect(screen.getByTestId('campaign-approve')).toHaveAccessibleDescription(/Texts are turned off/);
+  });
+
+  it('says an approved campaign is waiting for the clinic sending hours', async () => {
+    fakeApi([
+      one(
+        detail({
+          status: 'approved',
+          can: { edit: false, approve: false, toggleText: true, finish: true, delete: true, archive: true },
+          approveBlockedReason: 'status',
+          waiting: { reason: 'sendingHours', until: '2026-03-04T14:00:00.000Z' },
+        }),
+      ),
+    ]);
+    render();
+    expect(await screen.findByTestId('campaign-waiting')).toHaveTextContent(
+      "Waiting for the clinic's sending hours (8:00 to 21:00): sending starts",
+    );
   });
 
   it('offers archive when the server refuses to delete a campaign that already sent', async () => {

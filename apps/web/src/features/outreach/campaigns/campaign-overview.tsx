@@ -1,19 +1,22 @@
-import { Alert, Anchor, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, List, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCheck, IconEdit, IconInfoCircle, IconTrash } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import type { CampaignDetail } from '@pathwell/contracts/campaigns';
+import { isoToMdy } from '@pathwell/contracts/patients';
 import { useSession } from '../../../app/session-context';
-import { QueryState } from '../../../components/data-table';
+import { Pager, QueryState } from '../../../components/data-table';
+import { ErrorAlert } from '../../../components/error-alert';
 import { PageHeader } from '../../../components/page-header';
 import { ApiError } from '../../../lib/api-client';
 import { formatClinicDateTime } from '../../../lib/dates';
+import { errorText } from '../../../lib/error-text';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { notify } from '../../../lib/notify';
 import { campaignApi, campaignKeys, campaignQueries } from './campaigns.api';
-import { ArchiveCampaignConfirm, CampaignStatusBadge, channelsText } from './campaign-shared';
+import { ArchiveCampaignConfirm, CampaignStatusBadge, WaitingNote, channelsText, formatNumber } from './campaign-shared';
 
 type Pending = 'approve' | 'delete' | 'archive' | null;
 
@@ -95,12 +98,20 @@ function OverviewView({ campaign }: { campaign: CampaignDetail }) {
                 {t('actions.archive')}
               </Button>
             ) : null}
-            {campaign.can.approve || campaign.approveBlockedReason === 'author' ? (
+            {campaign.can.approve ||
+            campaign.approveBlockedReason === 'author' ||
+            campaign.approveBlockedReason === 'channelOff' ? (
               <Button
                 leftSection={<IconCheck size={16} aria-hidden />}
                 onClick={() => setPending('approve')}
                 disabled={!campaign.can.approve}
-                aria-describedby={campaign.can.approve ? undefined : 'campaign-approve-blocked'}
+                aria-describedby={
+                  campaign.can.approve
+                    ? undefined
+                    : campaign.approveBlockedReason === 'author'
+                      ? 'campaign-approve-blocked'
+                      : 'campaign-channel-off'
+                }
                 data-testid="campaign-approve"
               >
                 {t('actions.approve')}
@@ -121,6 +132,18 @@ function OverviewView({ campaign }: { campaign: CampaignDetail }) {
             {t('overview.approveBlockedAuthor')}
           </Alert>
         ) : null}
+        {campaign.status === 'draft' && campaign.channelsOff.length > 0 ? (
+          <Alert id="campaign-channel-off" color="yellow" variant="light" data-testid="campaign-channel-off">
+            <Stack gap={4}>
+              {campaign.channelsOff.map((channel) => (
+                <Text key={channel} size="sm">
+                  {t(`form.channelsOff_${channel}`)}
+                </Text>
+              ))}
+            </Stack>
+          </Alert>
+        ) : null}
+        <WaitingNote waiting={campaign.waiting} />
         {deleteRefused ? (
           <Alert color="yellow" variant="light" data-testid="campaign-delete-refused">
             {t('overview.deleteRefused')}
@@ -187,22 +210,17 @@ function OverviewView({ campaign }: { campaign: CampaignDetail }) {
         </Group>
       </Stack>
 
-      <ConfirmAction
-        opened={pending === 'approve'}
-        title={t('overview.approveTitle')}
-        action={t('actions.approve')}
-        color="blue"
-        testId="campaign-approve-confirm"
-        onClose={() => setPending(null)}
-        onConfirm={async () => {
-          const detail = await campaignApi.approve(campaign.id);
-          saved(detail);
-          notify('success', t('overview.approved'));
-          void navigate(`/approvedcampaign/${detail.id}`);
-        }}
-      >
-        {t('overview.approveText')}
-      </ConfirmAction>
+      {pending === 'approve' ? (
+        <ApproveDialog
+          campaign={campaign}
+          onClose={() => setPending(null)}
+          onApproved={(detail) => {
+            saved(detail);
+            notify('success', t('overview.approved'));
+            void navigate(`/approvedcampaign/${detail.id}`);
+          }}
+        />
+      ) : null}
       <ConfirmAction
         opened={pending === 'delete'}
         title={t('overview.deleteTitle')}
@@ -236,5 +254,93 @@ function OverviewView({ campaign }: { campaign: CampaignDetail }) {
         onArchived={saved}
       />
     </>
+  );
+}
+
+/**
+ * Approving: the approver reads how many and which patients will be messaged (paged) before saying yes,
+ * and the approval names the content digest of the page they read (issue #24 §3). When someone changed
+ * the campaign meanwhile the server refuses (409); the page reloads the new content for review.
+ */
+function ApproveDialog({
+  campaign,
+  onClose,
+  onApproved,
+}: {
+  campaign: CampaignDetail;
+  onClose: () => void;
+  onApproved: (detail: CampaignDetail) => void;
+}) {
+  const { t } = useTranslation('outreachCampaigns');
+  const queryClient = useQueryClient();
+  const [pageNumber, setPageNumber] = useState(0);
+  const audience = useQuery(campaignQueries.approvalAudience(campaign.id, pageNumber));
+  const approve = useMutation({
+    mutationFn: () => campaignApi.approve(campaign.id, campaign.contentHash),
+    onSuccess: onApproved,
+    onError: (error) => {
+      if (error instanceof ApiError && error.status === 409) {
+        void queryClient.invalidateQueries({ queryKey: campaignKeys.one(campaign.id) });
+        void queryClient.invalidateQueries({ queryKey: ['campaigns', 'approvalAudience', campaign.id] });
+      }
+    },
+  });
+  let who;
+  if (audience.isError) {
+    who = <ErrorAlert testId="campaign-approve-audience-error">{t('overview.approveAudienceFailed')}</ErrorAlert>;
+  } else if (!audience.data) {
+    who = (
+      <Group gap="xs">
+        <Loader size="xs" aria-hidden />
+        <Text size="sm">{t('loading')}</Text>
+      </Group>
+    );
+  } else if (audience.data.totalRecords === 0) {
+    who = <Text data-testid="campaign-approve-audience-empty">{t('overview.approveAudienceEmpty')}</Text>;
+  } else {
+    const { totalRecords, data } = audience.data;
+    who = (
+      <Stack gap="xs">
+        <Text fw={600} data-testid="campaign-approve-count">
+          {t('overview.approveAudience', { count: totalRecords, formatted: formatNumber(totalRecords) })}
+        </Text>
+        <List size="sm" data-testid="campaign-approve-audience">
+          {data.map((patient) => (
+            <List.Item key={patient.patientId}>
+              {patient.lastName}, {patient.firstName} · {isoToMdy(patient.dateOfBirth)}
+            </List.Item>
+          ))}
+        </List>
+        <Pager
+          totalRecords={totalRecords}
+          pageNumber={pageNumber}
+          onPage={setPageNumber}
+          ariaLabel={t('overview.approveAudiencePages')}
+        />
+      </Stack>
+    );
+  }
+  return (
+    <Modal opened onClose={onClose} title={t('overview.approveTitle')} centered size="lg">
+      <Stack gap="md">
+        {approve.isError ? <ErrorAlert testId="campaign-approve-confirm-error">{errorText(approve.error)}</ErrorAlert> : null}
+        <Text>{t('overview.approveText')}</Text>
+        {who}
+        <Text size="sm">{t('overview.approveReviewed')}</Text>
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={onClose}>
+            {t('common:cancel')}
+          </Button>
+          <Button
+            loading={approve.isPending}
+            disabled={!audience.data || (approve.error instanceof ApiError && approve.error.status === 409)}
+            onClick={() => approve.mutate()}
+            data-testid="campaign-approve-confirm"
+          >
+            {t('actions.approve')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
   );
 }

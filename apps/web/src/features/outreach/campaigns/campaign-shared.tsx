@@ -1,6 +1,9 @@
 import { Badge, Group, Text } from '@mantine/core';
+import { IconClock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { CampaignDetail, CampaignFunnel, CampaignSummary } from '@pathwell/contracts/campaigns';
+import type { CampaignDetail, CampaignFunnel, CampaignSummary, CampaignWaiting } from '@pathwell/contracts/campaigns';
+import { useSession } from '../../../app/session-context';
+import { formatClinicDateTime } from '../../../lib/dates';
 import type { CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
 import { ConfirmAction } from '../../../components/confirm-action';
 import { i18n } from '../../../lib/i18n';
@@ -24,6 +27,22 @@ export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
 
 export function channelsText(channels: readonly CampaignChannel[]): string {
   return channels.map((channel) => i18n.t(`outreachCampaigns:channels.${channel}`)).join(', ');
+}
+
+/**
+ * An approved campaign that is not sending yet says why and when it starts (issue #24 §3): its scheduled
+ * time, or the clinic's sending hours.
+ */
+export function WaitingNote({ waiting, size = 'sm' }: { waiting: CampaignWaiting; size?: 'xs' | 'sm' }) {
+  const { t } = useTranslation('outreachCampaigns');
+  const timeZone = useSession().instance.timeZoneId;
+  if (!waiting) return null;
+  return (
+    <Group gap={4} wrap="nowrap" align="flex-start" data-testid="campaign-waiting">
+      <IconClock size={16} aria-hidden style={{ flexShrink: 0, marginTop: 2 }} />
+      <Text size={size}>{t(`waiting.${waiting.reason}`, { when: formatClinicDateTime(waiting.until, timeZone) })}</Text>
+    </Group>
+  );
 }
 
 /** A number as the user's language writes it. */

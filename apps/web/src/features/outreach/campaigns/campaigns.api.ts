@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type {
   campaignRecipientFilters,
+  CampaignAudiencePreview,
   CampaignDetail,
   CampaignInput,
   CampaignRecipient,
@@ -8,7 +9,7 @@ import type {
   CampaignResponseKind,
   CampaignSummary,
 } from '@pathwell/contracts/campaigns';
-import type { AudiencePreview, CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
+import type { AudiencePatient, CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { api, apiRequest } from '../../../lib/api-client';
 
@@ -33,6 +34,8 @@ export const campaignKeys = {
   one: (campaignId: string) => ['campaigns', 'one', campaignId] as const,
   templates: () => ['campaigns', 'templates'] as const,
   audience: (templateId: string, channels: CampaignChannel[]) => ['campaigns', 'audience', templateId, channels] as const,
+  approvalAudience: (campaignId: string, pageNumber: number) =>
+    ['campaigns', 'approvalAudience', campaignId, pageNumber] as const,
   recipients: (campaignId: string, status: RecipientFilter | null, pageNumber: number) =>
     ['campaigns', 'recipients', campaignId, status, pageNumber] as const,
   responses: (campaignId: string, kind: CampaignResponseKind | null, pageNumber: number) =>
@@ -74,8 +77,19 @@ export const campaignQueries = {
   audience: (templateId: string, channels: CampaignChannel[]) =>
     queryOptions({
       queryKey: campaignKeys.audience(templateId, channels),
-      queryFn: () => api.post<AudiencePreview>(`${CAMPAIGNS}/audience`, { templateId, channels }, { background: true }),
+      queryFn: () => api.post<CampaignAudiencePreview>(`${CAMPAIGNS}/audience`, { templateId, channels }, { background: true }),
       staleTime: 60_000,
+      ...quiet,
+    }),
+  /** Who approving the campaign now would message, a page at a time (the approver reads it first). */
+  approvalAudience: (campaignId: string, pageNumber: number) =>
+    queryOptions({
+      queryKey: campaignKeys.approvalAudience(campaignId, pageNumber),
+      queryFn: () =>
+        api.get<Paged<AudiencePatient>>(`${CAMPAIGNS}/${id(campaignId)}/audience`, {
+          query: { pageNumber, pageSize: PAGE_SIZE_DEFAULT },
+        }),
+      placeholderData: keepPreviousData,
       ...quiet,
     }),
   recipients: (campaignId: string, status: RecipientFilter | null, pageNumber: number, sending = false) =>
@@ -114,7 +128,9 @@ export const campaignApi = {
   create: (input: CampaignInput) => api.post<CampaignDetail>(CAMPAIGNS, input),
   update: (campaignId: string, input: CampaignInput) => api.put<CampaignDetail>(`${CAMPAIGNS}/${id(campaignId)}`, input),
   remove: (campaignId: string) => apiRequest<void>(`${CAMPAIGNS}/${id(campaignId)}`, { method: 'DELETE' }),
-  approve: (campaignId: string) => api.post<CampaignDetail>(`${CAMPAIGNS}/${id(campaignId)}/approve`),
+  /** Approval names the content the approver reviewed (its digest); 409 when it has changed since. */
+  approve: (campaignId: string, contentHash: string) =>
+    api.post<CampaignDetail>(`${CAMPAIGNS}/${id(campaignId)}/approve`, { contentHash }),
   textSending: (campaignId: string, enabled: boolean) =>
     api.put<CampaignDetail>(`${CAMPAIGNS}/${id(campaignId)}/textsending`, { enabled }),
   finish: (campaignId: string) => api.post<CampaignDetail>(`${CAMPAIGNS}/${id(campaignId)}/finish`),
