@@ -34,11 +34,28 @@ const FONT_FILES: Record<string, Buffer> = {
   'Pathwell-CJK': fontFile('DroidSansFallbackFull.ttf'),
 };
 
+/**
+ * Each font's shaped words, shared by all documents (pdfkit keeps one cache per document, and shaping
+ * with a freshly parsed font is most of the cost of a page: 420 ms for a consent without this, 45 ms
+ * with it). Only plain values are kept (glyph id, advance, characters, positions), not fontkit's glyphs,
+ * which would hold on to the document's parsed font. Emptied when it grows past a bound.
+ */
+const shapedWords = new Map<string, Map<string, ShapedWord>>();
+const MAX_SHAPED_WORDS = 20_000;
+
+interface ShapedWord {
+  glyphs: { id: number; advanceWidth: number; codePoints: number[] }[];
+  positions: unknown[];
+  advanceWidth: number;
+}
+
 /** The parts of pdfkit's font and document internals the fallback needs (not in @types/pdfkit). */
 interface FontObject {
   ascender: number;
   font: { hasGlyphForCodePoint(codePoint: number): boolean };
   widthOfString(text: string, size: number, features?: unknown): number;
+  layoutRun(text: string, features?: unknown): ShapedWord;
+  layoutCached(text: string): ShapedWord;
 }
 interface DocumentInternals {
   _font: FontObject;
@@ -59,11 +76,33 @@ interface FragmentOptions {
 export function createPdfDocument(options: PDFKit.PDFDocumentOptions): PDFKit.PDFDocument {
   const doc = new PDFDocument(options);
   const internals = doc as unknown as DocumentInternals;
-  for (const [name, file] of Object.entries(FONT_FILES)) doc.registerFont(name, file);
-  const fallbacks = FALLBACKS.map((name) => {
+  const loaded = new Map<string, FontObject>();
+  for (const [name, file] of Object.entries(FONT_FILES)) {
+    doc.registerFont(name, file);
     doc.font(name);
-    return internals._font;
-  });
+    const font = internals._font;
+    // pdfkit caches the shaping of each word only when no features are passed, so they are set here, below its cache.
+    const layoutRun = font.layoutRun.bind(font);
+    font.layoutRun = (text, features) => layoutRun(text, features ?? defaultFeatures());
+    const words = shapedWords.get(name) ?? new Map<string, ShapedWord>();
+    shapedWords.set(name, words);
+    font.layoutCached = (text) => {
+      let word = words.get(text);
+      if (word === undefined) {
+        const run = font.layoutRun(text);
+        word = {
+          glyphs: run.glyphs.map(({ id, advanceWidth, codePoints }) => ({ id, advanceWidth, codePoints })),
+          positions: run.positions,
+          advanceWidth: run.advanceWidth,
+        };
+        if (words.size >= MAX_SHAPED_WORDS) words.clear();
+        words.set(text, word);
+      }
+      return word;
+    };
+    loaded.set(name, font);
+  }
+  const fallbacks = FALLBACKS.map((name) => loaded.get(name)!);
   doc.font(PDF_FONT.regular);
 
   /** The text cut where the font changes: each character in the current font if it has it, else the first fallback that does. */
@@ -86,8 +125,10 @@ export function createPdfDocument(options: PDFKit.PDFDocumentOptions): PDFKit.PD
   };
 
   const measure = (text: string, options: FragmentOptions = {}) => {
-    const features = options.features ?? defaultFeatures();
-    const width = runs(text).reduce((sum, run) => sum + run.font.widthOfString(run.text, internals._fontSize, features), 0);
+    const width = runs(text).reduce(
+      (sum, run) => sum + run.font.widthOfString(run.text, internals._fontSize, options.features),
+      0,
+    );
     return (
       ((width + (options.characterSpacing ?? 0) * Math.max(0, [...text].length - 1)) * (options.horizontalScaling ?? 100)) / 100
     );
@@ -97,8 +138,7 @@ export function createPdfDocument(options: PDFKit.PDFDocumentOptions): PDFKit.PD
 
   // pdfkit draws each laid-out line piece with _fragment in one font: a piece that needs several is drawn run by run.
   const drawFragment = internals._fragment.bind(doc);
-  internals._fragment = (text, x, y, given) => {
-    const options: FragmentOptions = { ...given, features: given.features ?? defaultFeatures() };
+  internals._fragment = (text, x, y, options) => {
     const pieces = runs(`${text}`.replace(/\n/g, ''));
     const primary = internals._font;
     if (pieces.length <= 1 && (pieces[0]?.font ?? primary) === primary) return drawFragment(text, x, y, options);
