@@ -393,7 +393,7 @@ export const serverMessages = {
     en: 'This campaign cannot do that in its current state',
     es: 'Esta campaña no permite hacer eso en su estado actual',
   },
-  // Issue #24 §3 (decision 0054): approval binds to the content the approver saw.
+  // Issue #24 §3 (decision 0064): approval binds to the content the approver saw.
   campaignContentChanged: {
     en: 'This campaign was changed after you opened it; review it again before approving',
     es: 'Esta campaña se cambió después de que usted la abriera; revísela de nuevo antes de aprobarla',

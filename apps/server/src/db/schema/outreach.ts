@@ -243,7 +243,7 @@ export const campaigns = pgTable(
     createdBy: uuid('created_by').references(() => users.id),
     /**
      * Everyone who wrote or changed the content, author first (issue #24 §3): none of them may approve it,
-     * so the approver is always a second pair of eyes (decision 0054).
+     * so the approver is always a second pair of eyes (decision 0064).
      */
     editorIds: uuid('editor_ids').array().notNull().default(sql`'{}'::uuid[]`),
     approvedBy: uuid('approved_by').references(() => users.id),

@@ -32,7 +32,7 @@ import {
 
 /**
  * Every route that sends a link, called with a forged Host, Origin, X-Forwarded-* and Referer: the stored
- * messages carry the configured public URL and nothing the caller named (issue #24 §3, decision 0054).
+ * messages carry the configured public URL and nothing the caller named (issue #24 §3, decision 0064).
  */
 const PUBLIC_URL = 'https://clinic.pathwell.example';
 const FORGED = {

@@ -18,7 +18,7 @@ import { campaignRow, getCampaign } from './campaigns.service';
 import { requireOutreach } from './outreach-access';
 
 /*
- * A campaign's approval (issue #15 §3, decisions 0051 and 0054): who the approver is about to message,
+ * A campaign's approval (issue #15 §3, decisions 0051 and 0064): who the approver is about to message,
  * and the approval itself, which freezes the recipients.
  */
 
@@ -76,7 +76,7 @@ const newLinkCode = () => randomBytes(9).toString('base64url');
  * the template's rule is resolved now and copied onto the campaign, and each patient becomes a recipient
  * with the addresses, language and provider the campaign will use. Whatever changes later (new coded
  * visits, new patients) does not shift the list. It binds to the content the approver reviewed: the
- * digest they send must be the campaign's digest now (decision 0054).
+ * digest they send must be the campaign's digest now (decision 0064).
  */
 export async function approveCampaign(
   ctx: SignedInContext,

@@ -10,7 +10,7 @@ import { clinicTimeZoneFrom, isOn, type SettingsMap } from '../settings/settings
 import { rowsOf } from './campaign-responses';
 
 /*
- * What a campaign's approver reviews and what stops them (issue #24 §3, decision 0054): the content digest
+ * What a campaign's approver reviews and what stops them (issue #24 §3, decision 0064): the content digest
  * approval is bound to, the rule that nobody who wrote or changed the content approves it, the channels
  * the clinic has turned off, and why an approved campaign is not sending yet.
  */
@@ -57,13 +57,13 @@ export function channelsOffIn(settings: SettingsMap, channels: readonly Campaign
   return [...new Set(channels)].filter((channel) => !isOn(settings, channel === 'sms' ? 'enableSms' : 'enableEmail'));
 }
 
-/** Everyone who wrote or changed the campaign's content (the author counts even on rows from before 0054). */
+/** Everyone who wrote or changed the campaign's content (the author counts even on rows from before 0064). */
 export const editorsOf = (row: Pick<CampaignRow, 'createdBy' | 'editorIds'>) =>
   new Set([row.createdBy, ...row.editorIds].filter((id): id is string => id !== null));
 
 /**
  * Why this user may not approve now: the campaign is past draft; they wrote or changed its content (never
- * approved by one of its own editors, even in a clinic with a single admin: decision 0054 replaces 0051's
+ * approved by one of its own editors, even in a clinic with a single admin: decision 0064 replaces 0051's
  * exception); or a channel it uses is turned off in the clinic.
  */
 export function approveBlockedReason(

@@ -228,7 +228,7 @@ export async function updateCampaign(ctx: SignedInContext, id: string, input: Ca
   const row = await campaignRow(ctx, id, true);
   if (row.status !== 'draft') throw new AppError('CONFLICT', 'campaignNotDraft');
   await campaignTemplate(ctx, input.templateId);
-  // Whoever changes the content joins its editors, none of whom may approve it (decision 0054).
+  // Whoever changes the content joins its editors, none of whom may approve it (decision 0064).
   const editorIds = editorsOf(row).has(ctx.actor.userId) ? row.editorIds : [...row.editorIds, ctx.actor.userId];
   await ctx.db
     .update(campaigns)

@@ -170,7 +170,7 @@ describe('approval', () => {
     expect(logs.some((log) => /Approved campaign/.test(log.description ?? ''))).toBe(true);
   });
 
-  it('the only admin of a clinic may not approve their own campaign either (decision 0054)', async () => {
+  it('the only admin of a clinic may not approve their own campaign either (decision 0064)', async () => {
     const [solo] = await t.db.insert(instances).values({ name: 'Solo Pain Clinic' }).returning();
     await setInstanceSetting(t.db, solo!.id, 'useCodePull', 'true');
     const [demo] = await t.db.select().from(users).where(eq(users.email, 'admin@pathwell.demo'));

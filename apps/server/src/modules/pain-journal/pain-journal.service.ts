@@ -85,7 +85,7 @@ const linkAudit = (ctx: PainJournalContext, action: 'Created' | 'Sent', linkId: 
 /**
  * A new pain journal link for a patient of the context's clinic (no visibility check: staff callers
  * check first; a pathway runner acts for the clinic). Valid PAIN_JOURNAL_LINK_DAYS days; it takes one
- * entry per clinic day for as long as it is open. The URL is on the configured public URL (decision 0054).
+ * entry per clinic day for as long as it is open. The URL is on the configured public URL (decision 0064).
  */
 export async function issuePainJournalLink(
   ctx: PainJournalContext,

@@ -204,7 +204,7 @@ describe('staff side', () => {
     expect(logs.map((log) => [log.area, log.action])).toEqual([['Form Submission', 'Created']]);
   });
 
-  it('builds the URL on the configured public URL whatever Host and Origin the request names (decision 0054)', async () => {
+  it('builds the URL on the configured public URL whatever Host and Origin the request names (decision 0064)', async () => {
     const body = { patientId: ids.patientA, customFormId: ids.customForm };
     // Origin equal to Host used to be trusted: both are the caller's to choose.
     const forged = await call('POST', '/api/patient-links', 'staff', body, {
