@@ -159,9 +159,9 @@ test('a new patient checks in on a phone in Spanish: all steps, signature, body 
   await patient.getByRole('button', { name: 'Parte baja de la espalda', exact: true }).click();
   const sheet = patient.getByRole('dialog', { name: '¿Qué tan fuerte es el dolor en: Parte baja de la espalda?' });
   await expect(sheet).toBeVisible();
-  const box = (await sheet.boundingBox())!;
-  expect(box.y + box.height).toBeLessThanOrEqual(740 + 1);
-  expect(box.y).toBeGreaterThan(740 / 3);
+  const sheetBox = (await sheet.boundingBox())!;
+  expect(sheetBox.y + sheetBox.height).toBeLessThanOrEqual(740 + 1);
+  expect(sheetBox.y).toBeGreaterThan(740 / 3);
   await expect(patient.getByText('No hay zonas marcadas')).toBeVisible();
   await expectAccessible(patient, 'body map sheet');
   await patient.screenshot({ path: 'test-results/screenshots/intake-bodymap-sheet-375.png' });
