@@ -30,7 +30,15 @@ import {
   requireOpen,
 } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
-import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
+import {
+  clinicTimeZone,
+  clinicTimeZoneFrom,
+  isOn,
+  numberSetting,
+  readSettings,
+  type SettingsMap,
+} from '../settings/settings.service';
+import { messageDate } from '@pathwell/contracts/message-dates';
 import { isDrawableSignature } from './consent-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake.service';
@@ -72,10 +80,11 @@ async function documentFor(db: Database, settings: SettingsMap, instanceId: stri
   };
 }
 
-function consentMessage(language: FormLanguage, input: { firstName: string; clinicName: string; url: string; until: Date }) {
-  const until = new Intl.DateTimeFormat(language === 'es' ? 'es-US' : 'en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
-    input.until,
-  );
+function consentMessage(
+  language: FormLanguage,
+  input: { firstName: string; clinicName: string; url: string; until: Date; timeZone: string },
+) {
+  const until = messageDate(input.until, input.timeZone, language);
   if (language === 'es') {
     return {
       subject: `${input.clinicName}: un consentimiento para firmar`,
@@ -168,6 +177,7 @@ export async function createConsentLink(
       clinicName: clinic?.name ?? '',
       url,
       until: link!.expiresAt,
+      timeZone: await clinicTimeZone(tx, ctx.instanceId),
     });
     const sent = (
       await queuePatientMessage(ctx, tx, {

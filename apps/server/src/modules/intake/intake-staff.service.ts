@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gte, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { clinicDayEnd, clinicDayStart, clinicMdy, clinicTime12, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
+import { messageDateTime } from '@pathwell/contracts/message-dates';
 import type { FormLanguage } from '@pathwell/contracts/forms';
 import {
   INTAKE_MAX_DAYS,
@@ -218,7 +219,7 @@ export async function makeIntake(
   const message = intakeMessage(language, {
     firstName: patient.firstName,
     clinicName: clinic?.name ?? '',
-    when: formatClinicDateTime(appointment.startsAt, timeZone),
+    when: messageDateTime(appointment.startsAt, timeZone, language),
     url,
   });
   const sent = (

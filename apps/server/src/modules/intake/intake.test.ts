@@ -1,5 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { clinicIsoDate, clinicMdy, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
+import { messageDateTime } from '@pathwell/contracts/message-dates';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppointmentDashboard, CreatedIntake, IntakeView, StaffIntake } from '@pathwell/contracts/intake';
 import type { LinkForm, LinkStatusResponse } from '@pathwell/contracts/patient-links';
@@ -176,6 +177,13 @@ describe('staff create an intake link', () => {
     const email = await latestEmailTo(t.db, 'ana.ortega@example.test');
     expect(email.subject).toContain('complete su registro');
     expect(email.body).toContain(created.url);
+    // The visit's date as a Spanish reader writes it, in the clinic's time zone; never "11/28/2026 05:35 PM".
+    const [visit] = await t.db.select().from(appointments).where(eq(appointments.id, ids.newVisit));
+    expect(email.body).toContain(messageDateTime(visit!.startsAt, ZONE, 'es'));
+    expect(email.body).toMatch(
+      /\d{1,2} de (enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|noviembre|diciembre) de \d{4}/,
+    );
+    expect(email.body).not.toMatch(/\d{2}\/\d{2}\/\d{4}/);
     const [link] = await t.db.select().from(patientLinks).where(eq(patientLinks.id, created.linkId));
     expect(link).toMatchObject({ kind: 'intake', appointmentId: ids.newVisit, language: 'es' });
     expect(link!.tokenHash).not.toContain(created.token);

@@ -30,6 +30,7 @@ import { queuePatientMessage } from '../outbox/outbox.service';
 import { clinicName, findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
+import { messageDate } from '@pathwell/contracts/message-dates';
 import { publicLink } from '../../lib/public-url';
 
 const DAY_MS = 86_400_000;
@@ -41,10 +42,11 @@ export type PainJournalContext = ServiceContext & { instanceId: string };
 /** The second segment is the link's token: the credential. A guessable id (the appointment's) never opens anything. */
 export const painJournalPath = (patientId: string, token: string) => `/periodicvas/${patientId}/${token}`;
 
-function journalMessage(language: FormLanguage, input: { firstName: string; clinicName: string; url: string; until: Date }) {
-  const until = new Intl.DateTimeFormat(language === 'es' ? 'es-US' : 'en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
-    input.until,
-  );
+function journalMessage(
+  language: FormLanguage,
+  input: { firstName: string; clinicName: string; url: string; until: Date; timeZone: string },
+) {
+  const until = messageDate(input.until, input.timeZone, language);
   if (language === 'es') {
     return {
       subject: `${input.clinicName}: ¿cómo está su dolor?`,
@@ -167,6 +169,7 @@ export async function sendPainJournalLink(
       clinicName: await clinicName(tx, ctx.instanceId),
       url: link.url,
       until: link.expiresAt,
+      timeZone: clinicTimeZoneFrom(settings),
     });
     // A channel the clinic or the patient turned off is answered `notSent`, like one without an address.
     const sent = await queuePatientMessage(ctx, tx, {

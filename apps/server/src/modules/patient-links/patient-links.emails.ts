@@ -1,4 +1,5 @@
 import type { FormLanguage } from '@pathwell/contracts/forms';
+import { messageDate } from '@pathwell/contracts/message-dates';
 
 interface LinkEmailInput {
   firstName: string;
@@ -7,14 +8,12 @@ interface LinkEmailInput {
   formTitle: string;
   url: string;
   expiresAt: Date;
+  timeZone: string;
 }
-
-const dateIn = (language: FormLanguage, date: Date) =>
-  new Intl.DateTimeFormat(language === 'es' ? 'es-US' : 'en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(date);
 
 /** The patient's questionnaire email, in the link's language. No health detail beyond the form's name. */
 export function linkEmail(language: FormLanguage, input: LinkEmailInput): { subject: string; body: string } {
-  const until = dateIn(language, input.expiresAt);
+  const until = messageDate(input.expiresAt, input.timeZone, language);
   if (language === 'es') {
     return {
       subject: `${input.clinicName}: un formulario para completar`,

@@ -62,7 +62,7 @@ import { newSixDigitCode, newToken, sameHash, sha256 } from '../../lib/secrets';
 import { requireFormsWorded } from '../form-responses/wording-availability';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patients.service';
-import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
+import { clinicTimeZone, clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { identityLocked, identityMatches, identityFailureText, identityMismatch, nextIdentityFailure } from './identity-check';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
@@ -252,6 +252,7 @@ export async function createLink(ctx: SignedInContext, log: FastifyBaseLogger, i
         formTitle: titleIn(title, language),
         url,
         expiresAt: link.expiresAt,
+        timeZone: await clinicTimeZone(tx, ctx.instanceId),
       });
       await queueMessage(ctx, tx, {
         instanceId: ctx.instanceId,
