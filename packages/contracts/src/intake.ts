@@ -4,6 +4,7 @@ import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_PHONE_PATTERN, US_ZIP_PAT
 import { criticalFindingSchema } from './critical-findings.js';
 import { formLanguageSchema, localizedTextSchema, signatureAnswerSchema } from './forms.js';
 import { verifyLinkSchema } from './patient-links.js';
+import { suppressionReasons } from './messaging.js';
 
 /**
  * Patient intake (issue #12, decision 0032). One link per appointment runs the patient through the
@@ -344,6 +345,8 @@ export type CreateIntake = z.input<typeof createIntakeSchema>;
 export const intakeSendResultSchema = z.object({
   channel: z.enum(intakeSendChannels),
   status: z.string(),
+  /** Why it did not go (a suppression, or no address on file), shown in words where staff sent it. */
+  reason: z.enum([...suppressionReasons, 'noAddress']).nullable().optional(),
 });
 export const createdIntakeSchema = z.object({
   linkId: idSchema,

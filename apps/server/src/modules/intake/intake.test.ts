@@ -173,7 +173,7 @@ describe('staff create an intake link', () => {
     // No signed agreement yet: paperwork; PRO with the chosen form; payment with the clinic switch on.
     expect(created.steps).toEqual([1, 2, 4, 5, 6, 7]);
     expect(created.url).toMatch(new RegExp(`/patients/intake/[A-Za-z0-9_-]{43}/${ids.newVisit}$`));
-    expect(created.sent).toEqual([{ channel: 'email', status: expect.any(String) }]);
+    expect(created.sent).toEqual([{ channel: 'email', status: expect.any(String), reason: null }]);
     const email = await latestEmailTo(t.db, 'ana.ortega@example.test');
     expect(email.subject).toContain('complete su registro');
     expect(email.body).toContain(created.url);
@@ -230,6 +230,29 @@ describe('staff create an intake link', () => {
       send: ['sms'],
     });
     expect(noPhone.json<{ fields: Record<string, string> }>().fields).toEqual({ send: 'phoneRequired' });
+  });
+
+  it('says why a text was not sent, so the screen can put it in words (issue #24 §5)', async () => {
+    const [patient] = await t.db
+      .insert(patients)
+      .values({ instanceId: riverside, firstName: 'Eva', lastName: 'Soto', dateOfBirth: '1970-01-02', email: null })
+      .returning({ id: patients.id });
+    await t.db.insert(patientPhoneNumbers).values({
+      instanceId: riverside,
+      patientId: patient!.id,
+      phoneType: 7,
+      number: '(512) 555-0190',
+      digits: '5125550190',
+      isPrimary: true,
+    });
+    const [visit] = await t.db
+      .insert(appointments)
+      .values({ instanceId: riverside, patientId: patient!.id, startsAt: new Date(Date.now() + 5 * 86_400_000) })
+      .returning({ id: appointments.id });
+    // The demo clinic's texts are off (enableSms).
+    await setInstanceSetting(t.db, riverside, 'enableSms', 'false');
+    const created = await createIntake({ patientId: patient!.id, appointmentId: visit!.id, send: ['sms'] });
+    expect(created.sent).toEqual([{ channel: 'sms', status: 'suppressed', reason: 'clinicSmsOff' }]);
   });
 });
 

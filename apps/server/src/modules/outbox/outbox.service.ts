@@ -413,6 +413,16 @@ export interface PatientMessage {
  * form to the mobile. A channel without an address is answered `notSent` and queues nothing;
  * `onQueued` runs after each queued message (the caller's audit entry).
  */
+/**
+ * What became of one channel of a patient message, with the reason when it did not go (a suppression,
+ * or no address), so the screen where staff sent it can say why in words (issue #24 §5).
+ */
+export type PatientMessageResult = {
+  channel: 'email' | 'sms';
+  status: OutboxStatus | 'notSent';
+  reason: SuppressionReason | 'noAddress' | null;
+};
+
 export async function queuePatientMessage(
   deps: MessagingDeps,
   db: Database,
@@ -426,12 +436,12 @@ export async function queuePatientMessage(
     batchId?: string;
     onQueued?: (channel: 'email' | 'sms') => Promise<void>;
   },
-): Promise<{ channel: 'email' | 'sms'; status: OutboxStatus | 'notSent' }[]> {
-  const sent: { channel: 'email' | 'sms'; status: OutboxStatus | 'notSent' }[] = [];
+): Promise<PatientMessageResult[]> {
+  const sent: PatientMessageResult[] = [];
   for (const channel of input.channels) {
     const to = channel === 'email' ? input.to.email : input.to.mobile;
     if (!to) {
-      sent.push({ channel, status: 'notSent' });
+      sent.push({ channel, status: 'notSent', reason: 'noAddress' });
       continue;
     }
     const queued = await queueMessage(deps, db, {
@@ -444,7 +454,7 @@ export async function queuePatientMessage(
       body: channel === 'email' ? input.message.emailBody : input.message.smsBody,
       batchId: input.batchId,
     });
-    sent.push({ channel, status: queued.status });
+    sent.push({ channel, status: queued.status, reason: queued.suppressed });
     await input.onQueued?.(channel);
   }
   return sent;

@@ -182,7 +182,7 @@ export async function sendPainJournalLink(
       onQueued: (channel) =>
         recordActivity(tx, linkAudit(ctx, 'Sent', link.linkId, `Pain journal link sent to patient ${patient.id} by ${channel}`)),
     });
-    for (const channel of channels) if (!reachable.includes(channel)) sent.push({ channel, status: 'notSent' });
+    for (const channel of channels) if (!reachable.includes(channel)) sent.push({ channel, status: 'notSent', reason: null });
     return { linkId: link.linkId, url: link.url, expiresAt: link.expiresAt.toISOString(), sent };
   });
 }

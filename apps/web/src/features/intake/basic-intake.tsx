@@ -19,9 +19,10 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { Link } from 'react-router';
 import { z } from 'zod';
 import type { CreatedIntake } from '@pathwell/contracts/intake';
@@ -83,6 +84,17 @@ const mdyToIso = (mdy: string) => {
   return `${year}-${month}-${day}`;
 };
 
+/** What became of a send, in words: the status and, when it did not go, why (issue #24 §5). */
+export function sendStatusText(t: TFunction<'intakeStaff'>, entry: CreatedIntake['sent'][number]): string {
+  const status =
+    entry.status === 'notSent'
+      ? t('done.notSentStatus')
+      : t(`communications:status.${entry.status}`, { defaultValue: entry.status });
+  const reason =
+    entry.reason === 'noAddress' ? t('done.noAddress') : entry.reason ? t(`communications:reasons.${entry.reason}`) : null;
+  return reason ? `${status}: ${reason}` : status;
+}
+
 /** New patient, appointment and intake link in one screen (/patients/basicintake, decision 0032). */
 export function BasicIntake() {
   const { t, i18n } = useTranslation('intakeStaff');
@@ -124,6 +136,12 @@ export function BasicIntake() {
     },
   });
   const mode = watch('mode');
+  // A mobile typed means "text it too", unless staff chose otherwise: the box follows the number until touched.
+  const mobile = watch('mobile');
+  const [smsTouched, setSmsTouched] = useState(false);
+  useEffect(() => {
+    if (!smsTouched) setValue('sendSms', US_PHONE_PATTERN.test(mobile));
+  }, [mobile, setValue, smsTouched]);
 
   const saving = useMutation({
     mutationFn: async ({ values, skipDuplicates }: { values: Parsed; skipDuplicates: boolean }) => {
@@ -191,7 +209,9 @@ export function BasicIntake() {
           {created.intake.sent.length > 0 ? (
             <List>
               {created.intake.sent.map((entry) => (
-                <List.Item key={entry.channel}>{t(`done.sent.${entry.channel}`, { status: entry.status })}</List.Item>
+                <List.Item key={entry.channel} data-testid={`basic-intake-sent-${entry.channel}`}>
+                  {t(`done.sent.${entry.channel}`, { status: sendStatusText(t, entry) })}
+                </List.Item>
               ))}
             </List>
           ) : (
@@ -457,7 +477,7 @@ export function BasicIntake() {
                 )}
               />
               <Checkbox label={t('intake.sendEmail')} {...register('sendEmail')} error={fieldError('sendEmail')} />
-              <Checkbox label={t('intake.sendSms')} {...register('sendSms')} />
+              <Checkbox label={t('intake.sendSms')} {...register('sendSms', { onChange: () => setSmsTouched(true) })} />
             </Group>
           </Stack>
         </Paper>
