@@ -26,7 +26,9 @@ async function measure(label: string, work: () => Promise<Buffer>) {
   const start = performance.now();
   for (let run = 0; run < runs; run++) bytes = (await work()).length;
   const each = (performance.now() - start) / runs;
-  console.log(`${label.padEnd(28)} first ${firstMs.toFixed(0).padStart(5)} ms   then ${each.toFixed(1).padStart(6)} ms each   ${bytes} bytes`);
+  console.log(
+    `${label.padEnd(28)} first ${firstMs.toFixed(0).padStart(5)} ms   then ${each.toFixed(1).padStart(6)} ms each   ${bytes} bytes`,
+  );
 }
 
 await measure('consent (1 page)', () =>
