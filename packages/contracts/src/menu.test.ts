@@ -2,6 +2,7 @@ import { describe, it, expect } from 'vitest';
 import {
   canAccessPath,
   filterMenu,
+  homePathFor,
   menuAccessFor,
   menuItems,
   menuTitlesEn,
@@ -910,5 +911,22 @@ describe('menuAccessFor', () => {
   it('returns a copy that cannot change the menu', () => {
     menuAccessFor('/admin/instancesettings')?.push('Staff');
     expect(menuAccessFor('/admin/instancesettings')).toEqual(['SystemManager']);
+  });
+});
+
+describe('the home page a user is sent to (issue #24 §5)', () => {
+  it('is a page the user can open: Doctor and Staff of a campaign-only clinic start on their own menu', () => {
+    const campaignOnly = { flags: { campaignOnly: true } };
+    expect(homePathFor(context('Admin', campaignOnly))).toBe('/patientcampaigns/dashboard');
+    expect(homePathFor(context('SystemManager', campaignOnly))).toBe('/patientcampaigns/dashboard');
+    for (const role of ['Doctor', 'Staff'] as const) {
+      const ctx = context(role, campaignOnly);
+      expect(canAccessPath(ctx, '/patientcampaigns/dashboard')).toBe(false);
+      const home = homePathFor(ctx);
+      expect(canAccessPath(ctx, home), `${role}: ${home}`).toBe(true);
+      expect(home).not.toBe('/patientcampaigns/dashboard');
+    }
+    expect(homePathFor(context('Staff', campaignOnly))).toBe('/patienthotlist/dashboard');
+    expect(homePathFor(context('Doctor'))).toBe('/patients/list');
   });
 });

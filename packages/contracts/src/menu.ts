@@ -558,6 +558,19 @@ export function canAccessPath(ctx: MenuContext, path: string): boolean {
   return flatten(visibleMenu(ctx)).some((visible) => visible.id === item.id);
 }
 
+/**
+ * Where `/`, a finished sign-in and the clinic's name lead: the clinic's home (campaigns in a
+ * campaign-only clinic, the patient list otherwise) when this user may open it, else the first page
+ * of their own menu. A Doctor or Staff user of a campaign-only clinic cannot open the campaigns
+ * dashboard (Admins' and System Managers'), so they start on their first menu page (issue #24 §5).
+ */
+export function homePathFor(ctx: MenuContext): string {
+  const home = ctx.flags.campaignOnly ? '/patientcampaigns/dashboard' : '/patients/list';
+  if (canAccessPath(ctx, home)) return home;
+  const first = flatten(visibleMenu(ctx)).find((item) => item.url !== undefined && !/^https?:/.test(item.url));
+  return first?.url ?? home;
+}
+
 export function menuAccessFor(url: string): Role[] | undefined {
   const target = normalizePath(url);
   const item = linkedItems.find((candidate) => normalizePath(candidate.url ?? '') === target);

@@ -1,4 +1,7 @@
 import type { ComponentType } from 'react';
+import { homePathFor } from '@pathwell/contracts/menu';
+import type { SessionContext } from '@pathwell/contracts/session';
+import { menuContextOf } from './session-context';
 
 /**
  * Every route of specification section 2 with its nature: `open` needs no sign-in, `auth` needs a
@@ -177,7 +180,7 @@ export const errorPagePaths = {
   comingSoon: '/error-pages/coming-soon',
 } as const;
 
-/** Where `/` and a finished sign-in lead (section 2): campaign-only clinics open on campaigns. */
-export function homePath(flags: { campaignOnly: boolean }): string {
-  return flags.campaignOnly ? '/patientcampaigns/dashboard' : '/patients/list';
+/** Where `/` and a finished sign-in lead (section 2): the user's home, one they can open (contracts/menu). */
+export function homePath(session: SessionContext): string {
+  return homePathFor(menuContextOf(session));
 }

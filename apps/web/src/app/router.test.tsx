@@ -70,6 +70,16 @@ describe('routes', () => {
     fakeApi([{ path: '/api/session', body: campaignOnly }, ...shellCalls]);
     const second = renderApp('/');
     await waitFor(() => expect(second.router.state.location.pathname).toBe('/patientcampaigns/dashboard'));
+    second.unmount();
+
+    // A Doctor there cannot open the campaigns dashboard: the root opens a page of their own menu.
+    signedInAs('Doctor');
+    const doctor = makeSession({ user: { role: 'Doctor' } });
+    doctor.flags.campaignOnly = true;
+    fakeApi([{ path: '/api/session', body: doctor }, ...shellCalls]);
+    const third = renderApp('/');
+    await waitFor(() => expect(third.router.state.location.pathname).toBe('/patientcampaigns/results'));
+    expect(screen.queryByText('Looks like you are not authorized to access this page.')).not.toBeInTheDocument();
   });
 
   it('shows the unauthorized page for a menu path the role does not see', async () => {

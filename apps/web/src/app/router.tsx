@@ -37,7 +37,7 @@ export async function signedInLoader({ request }: LoaderFunctionArgs): Promise<S
 
 function RoleHome() {
   const session = useSession();
-  return <Navigate to={homePath(session.flags)} replace />;
+  return <Navigate to={homePath(session)} replace />;
 }
 
 function PageLoading() {

@@ -12,6 +12,7 @@ import type { SessionContext } from '@pathwell/contracts/session';
 import { CountBadge } from '../../components/count-badge';
 import { LanguageSwitcher } from '../../components/language-switcher';
 import { menuContextOf } from '../session-context';
+import { homePath } from '../route-table';
 import { ClinicSelector } from './clinic-selector';
 import { DoctorSelector } from './doctor-selector';
 import { PatientSearch } from './patient-search';
@@ -30,7 +31,7 @@ export function ClinicBrand({ session }: { session: SessionContext }) {
   return (
     <UnstyledButton
       component={Link}
-      to="/patients/list"
+      to={homePath(session)}
       className="clinic-brand"
       // The clinic's name starts the link's name (label in name); where it leads is read out after it.
     >
