@@ -66,6 +66,12 @@ export const patients = pgTable(
     doctorId: uuid('doctor_id').references(() => users.id),
     enableEmail: boolean('enable_email').notNull().default(true),
     enableText: boolean('enable_text').notNull().default(true),
+    /**
+     * Optional messages (campaigns), apart from care messages (`enableEmail` / `enableText`: the
+     * patient's own forms and appointments). The intake's opt-in page sets these (decision 0065).
+     */
+    outreachEmail: boolean('outreach_email').notNull().default(true),
+    outreachText: boolean('outreach_text').notNull().default(true),
     preferredLanguage: text('preferred_language', { enum: ['en', 'es'] })
       .notNull()
       .default('en'),
