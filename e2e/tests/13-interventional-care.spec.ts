@@ -60,6 +60,17 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   await form.getByRole('combobox', { name: /Spinal levels/ }).fill('L5-S1');
   await form.getByRole('combobox', { name: /Spinal levels/ }).press('Enter');
   await form.getByRole('textbox', { name: 'Outcome' }).fill('Tolerated well.');
+  // Medicines given are the clinic's injectables (issue #24: the list offered oxycodone), with dose,
+  // volume and lot; the form shows the line the note will carry.
+  await form.getByRole('button', { name: 'Add medicine' }).click();
+  const given = form.getByTestId('medicine-given');
+  await given.getByRole('combobox', { name: 'Medicine' }).click();
+  await expect(page.getByRole('option', { name: /Oxycodone/ })).toHaveCount(0);
+  await page.getByRole('option', { name: 'Triamcinolone acetonide 40 mg/mL' }).click();
+  await given.getByRole('textbox', { name: /Dose/ }).fill('40');
+  await given.getByRole('textbox', { name: 'Volume (mL)' }).fill('1');
+  await given.getByRole('textbox', { name: 'Lot' }).fill('TK2291');
+  await expect(form.getByTestId('medicines-in-note')).toContainText('Triamcinolone acetonide 40 mg/mL: 40 mg, 1 mL, lot TK2291');
   await expectAccessibleAndFitting(page, 'intervention form');
   await page.screenshot({ path: test.info().outputPath('intervention-form.png'), fullPage: true });
   await form.getByRole('button', { name: 'Save record' }).click();
@@ -70,7 +81,12 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   const body = page.getByRole('textbox', { name: /Note/ });
   await expect(body).toHaveValue(/Lumbar transforaminal epidural steroid injection/);
   await expect(body).toHaveValue(/L4-L5, L5-S1/);
-  await body.fill(`${await body.inputValue()}\nReviewed by the provider.`);
+  await expect(body).toHaveValue(/Triamcinolone acetonide 40 mg\/mL: 40 mg, 1 mL, lot TK2291/);
+  // The example template leaves sections for the provider; the note is not signed until they are written.
+  await expect(page.getByTestId('procedure-note-unfilled')).toContainText('Indication, Description');
+  const written = (await body.inputValue()).replaceAll('[to be completed by the provider]', 'Written by the provider.');
+  await body.fill(`${written}\nReviewed by the provider.`);
+  await expect(page.getByTestId('procedure-note-unfilled')).toHaveCount(0);
   await expectAccessibleAndFitting(page, 'procedure note');
   await page.getByRole('button', { name: 'Sign' }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Sign' }).click();
