@@ -136,11 +136,11 @@ test('an intake link on a phone: the identity check, the emailed-code form, the 
     await welcome.getByRole('button', { name: "Let's begin" }).click();
 
     const optIn = page.getByTestId('intake-opt-in');
-    await expect(optIn.getByRole('heading', { name: 'How may we contact you about your care?' })).toBeVisible();
-    await expect(optIn.getByRole('checkbox', { name: 'Emails about my visits and care' })).not.toBeChecked();
+    await expect(optIn.getByRole('heading', { name: 'Optional messages from the clinic' })).toBeVisible();
+    await expect(optIn.getByRole('checkbox', { name: 'Optional messages by email' })).not.toBeChecked();
     await page.screenshot({ path: '/tmp/a11y-intake-opt-in-375.png', fullPage: true });
     await expectAccessibleAndFitting(page, 'intake contact opt-in');
-    await optIn.getByRole('checkbox', { name: 'Emails about my visits and care' }).check();
+    await optIn.getByRole('checkbox', { name: 'Optional messages by email' }).check();
     await expectAccessibleAndFitting(page, 'intake contact opt-in, email chosen');
     await optIn.getByRole('button', { name: 'Save and continue' }).click();
     await expect(page.getByTestId('intake-dashboard')).toBeVisible();

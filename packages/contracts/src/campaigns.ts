@@ -141,6 +141,7 @@ export const campaignSkipReasons = [
   'noAddress',
   'patientTextOff',
   'patientEmailOff',
+  'patientOptionalOff',
   'optedOut',
   'clinicSmsOff',
   'clinicEmailOff',

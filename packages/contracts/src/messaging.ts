@@ -26,10 +26,24 @@ export const outboxStatuses = [
 export type OutboxStatus = (typeof outboxStatuses)[number];
 
 /** Why a message was not sent on purpose; staff see it translated. */
-export const suppressionReasons = ['optedOut', 'clinicSmsOff', 'clinicEmailOff', 'patientEmailOff', 'patientTextOff'] as const;
+export const suppressionReasons = [
+  'optedOut',
+  'clinicSmsOff',
+  'clinicEmailOff',
+  'patientEmailOff',
+  'patientTextOff',
+  'patientOptionalOff',
+] as const;
 export type SuppressionReason = (typeof suppressionReasons)[number];
 export const isSuppressionReason = (value: string | null): value is SuppressionReason =>
   (suppressionReasons as readonly string[]).includes(value ?? '');
+
+/**
+ * Optional messages: what the clinic chooses to send (campaigns), apart from care messages (the
+ * patient's own forms, appointments, sign-in). A patient who declined them on the opt-in page
+ * (`outreachEmail` / `outreachText`) still gets every care message (decision 0065).
+ */
+export const optionalMessageTemplates: readonly string[] = ['campaign'];
 
 /** Templates the product sends; the dashboard filters by them. */
 export const messageTemplates = [

@@ -228,7 +228,14 @@ export type CampaignChannel = (typeof campaignChannels)[number];
  */
 export const recipientChannelStatuses = ['none', 'pending', 'queued', 'skipped'] as const;
 export type RecipientChannelStatus = (typeof recipientChannelStatuses)[number];
-export const recipientSkipReasons = ['noAddress', 'optedOut', 'patientTextOff', 'patientEmailOff', 'finished'] as const;
+export const recipientSkipReasons = [
+  'noAddress',
+  'optedOut',
+  'patientTextOff',
+  'patientEmailOff',
+  'patientOptionalOff',
+  'finished',
+] as const;
 
 /** Hot-list call outcomes (issue #15 §4). */
 export const hotlistOutcomes = ['reachedBooked', 'reachedDeclined', 'voicemail', 'wrongNumber', 'doNotCall'] as const;

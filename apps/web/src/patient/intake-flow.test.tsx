@@ -107,8 +107,11 @@ describe('the intake flow', () => {
     expect(screen.getByRole('heading', { name: 'Welcome to Riverside Spine & Pain' })).toBeInTheDocument();
     expect(screen.getByTestId('intake-welcome')).toHaveTextContent('Where you feel pain');
     fireEvent.click(screen.getByRole('button', { name: "Let's begin" }));
-    const email = screen.getByRole('checkbox', { name: 'Emails about my visits and care' });
-    const text = screen.getByRole('checkbox', { name: /Text messages about my visits/ });
+    // What each choice means: care messages come anyway, the boxes are for optional ones (issue #24 §5).
+    expect(screen.getByTestId('opt-in-care')).toHaveTextContent('whatever you choose below');
+    expect(screen.getByTestId('intake-opt-in')).toHaveTextContent('stops only the optional messages');
+    const email = screen.getByRole('checkbox', { name: 'Optional messages by email' });
+    const text = screen.getByRole('checkbox', { name: /Optional messages by text/ });
     // Opt-in: nothing is chosen for the patient.
     expect(email).not.toBeChecked();
     expect(text).not.toBeChecked();
@@ -144,7 +147,8 @@ describe('the intake flow', () => {
     const view = viewOf({ options: { ...base.options, contactOptIn: true } });
     fakeServer([], view);
     renderFlow(view, 'es');
-    expect(screen.getByRole('heading', { name: '¿Cómo podemos comunicarnos con usted sobre su atención?' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Mensajes opcionales de la clínica' })).toBeInTheDocument();
+    expect(screen.getByTestId('opt-in-care')).toHaveTextContent('elija lo que elija abajo');
     expect(screen.getByText('Nunca usamos sus datos de contacto para publicidad ni marketing.')).toBeInTheDocument();
   });
 

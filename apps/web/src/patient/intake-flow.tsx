@@ -421,7 +421,11 @@ export function IntakeFlow({ token, accessToken, initial, language, retryDelaysM
   );
 }
 
-/** May the clinic send care messages by email and by text: both unchecked until the patient chooses. */
+/**
+ * May the clinic send optional messages (campaigns) by email and by text: both unchecked until the
+ * patient chooses. Care messages (their forms, appointments) are not this page's choice: it says so
+ * (issue #24 §5, decision 0065).
+ */
 function ContactOptIn({
   token,
   accessToken,
@@ -468,6 +472,7 @@ function ContactOptIn({
       <h2 className="pw-question-title" tabIndex={-1} ref={headingRef}>
         {t('optIn.title')}
       </h2>
+      <p data-testid="opt-in-care">{t('optIn.care')}</p>
       <p>{t('optIn.body')}</p>
       <fieldset className="pw-intake-section">
         <legend className="pw-section-title">{t('optIn.legend')}</legend>
@@ -482,6 +487,7 @@ function ContactOptIn({
           </label>
         ))}
       </fieldset>
+      <p className="pw-hint">{t('optIn.declined')}</p>
       {textStopped && (
         <p className="pw-notice" data-testid="opt-in-stopped">
           {t('optIn.stopped')}

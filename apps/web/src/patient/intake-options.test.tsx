@@ -44,7 +44,7 @@ function viewWith(steps: IntakeView['steps'], options: Partial<Options>, extra: 
     amountDueCents: null,
     contactChoice: null,
     completedAt: null,
-    checkIn: { offered: false, checkedIn: false },
+    checkIn: { offered: false, checkedIn: false, fromHome: false },
     insuranceCards: [],
     ...extra,
   };

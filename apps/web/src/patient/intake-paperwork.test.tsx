@@ -49,7 +49,7 @@ function viewOf(onFile: IntakeOnFile | null, paperwork: Paperwork | null = null)
     amountDueCents: null,
     contactChoice: null,
     completedAt: null,
-    checkIn: { offered: false, checkedIn: false },
+    checkIn: { offered: false, checkedIn: false, fromHome: false },
     insuranceCards: [],
     onFile,
   } as unknown as IntakeView;

@@ -369,9 +369,11 @@ function contactChoiceOf(entries: EntryRow[]): ContactChoice | null {
 }
 
 /**
- * The patient says how the clinic may reach them about their care (`showOptInToConsentPage`): the
- * answer becomes the patient's `enableEmail` / `enableText`, which every later message respects. A text
- * number the patient stopped with STOP stays stopped until they send START (carrier rules).
+ * The patient says whether the clinic may send them optional messages (campaigns) by email and by text
+ * (`showOptInToConsentPage`): the answer becomes the patient's `outreachEmail` / `outreachText`. Care
+ * messages (their own forms, appointments) stay as they were: declining optional messages never stops
+ * questionnaires or reminders (issue #24 §5, decision 0065). A text number the patient stopped with STOP
+ * stays stopped until they send START (carrier rules).
  */
 export async function saveContactChoice(
   ctx: ServiceContext,
@@ -388,7 +390,7 @@ export async function saveContactChoice(
     const now = new Date();
     await tx
       .update(patients)
-      .set({ enableEmail: choice.email, enableText: choice.text, updatedAt: now })
+      .set({ outreachEmail: choice.email, outreachText: choice.text, updatedAt: now })
       .where(and(eq(patients.id, link.patientId), eq(patients.instanceId, link.instanceId)));
     await tx
       .insert(intakeEntries)
@@ -410,7 +412,7 @@ export async function saveContactChoice(
       patientActivity(ctx, link, 'Intake Information', 'Updated', {
         type: 'patient',
         id: link.patientId,
-        description: `Patient chose care messages by email: ${choice.email ? 'yes' : 'no'}, by text: ${choice.text ? 'yes' : 'no'}`,
+        description: `Patient chose optional messages by email: ${choice.email ? 'yes' : 'no'}, by text: ${choice.text ? 'yes' : 'no'}`,
       }),
     );
     return { done: true, completed: false };

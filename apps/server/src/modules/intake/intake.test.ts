@@ -660,7 +660,7 @@ describe('a finished intake on the day of the visit (issue #24 §5)', () => {
 });
 
 describe('the opt-in page (showOptInToConsentPage)', () => {
-  it("records the patient's choice as their email and text settings, once asked; 400, 401, 403 and 404 otherwise", async () => {
+  it("records the patient's choice of optional messages, leaving care messages on; 400, 401, 403 and 404 otherwise", async () => {
     const [patient] = await t.db
       .insert(patients)
       .values({
@@ -698,7 +698,8 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
       const saved = await open('PUT', url, body, access);
       expect(saved.statusCode, saved.body).toBe(200);
       const [row] = await t.db.select().from(patients).where(eq(patients.id, patient!.id));
-      expect(row).toMatchObject({ enableEmail: true, enableText: false });
+      // Declining optional texts keeps care texts (questionnaires, reminders) on (issue #24 §5).
+      expect(row).toMatchObject({ outreachEmail: true, outreachText: false, enableEmail: true, enableText: true });
       const after = await view(created.token, access);
       expect(after.contactChoice).toEqual({ email: true, text: false });
       // The answer is no step of the plan: nothing else moves.
@@ -708,7 +709,7 @@ describe('the opt-in page (showOptInToConsentPage)', () => {
         .select()
         .from(activityLogs)
         .where(and(eq(activityLogs.targetId, patient!.id), eq(activityLogs.area, 'Intake Information')));
-      expect(logs.map((log) => log.description)).toContain('Patient chose care messages by email: yes, by text: no');
+      expect(logs.map((log) => log.description)).toContain('Patient chose optional messages by email: yes, by text: no');
     } finally {
       await setInstanceSetting(t.db, riverside, 'showOptInToConsentPage', 'false');
     }

@@ -14,7 +14,12 @@ import { twilioSender, type Mailer, type MailAttachment, type SmsSender, type Tw
 
 export { createMailer, type Mailer } from './providers';
 
-import type { OutboxChannel, OutboxStatus, SuppressionReason } from '@pathwell/contracts/messaging';
+import {
+  optionalMessageTemplates,
+  type OutboxChannel,
+  type OutboxStatus,
+  type SuppressionReason,
+} from '@pathwell/contracts/messaging';
 
 /** Statuses after which nothing is sent again (a retry or a resend finds them and stops). */
 const settledStatuses: OutboxStatus[] = ['sent', 'delivered', 'undelivered', 'suppressed'];
@@ -142,16 +147,24 @@ async function suppressionFor(
 ): Promise<SuppressionReason | null> {
   if (!input.instanceId || !input.patientId || !settings) return null;
   const [patient] = await db
-    .select({ enableEmail: patients.enableEmail, enableText: patients.enableText })
+    .select({
+      enableEmail: patients.enableEmail,
+      enableText: patients.enableText,
+      outreachEmail: patients.outreachEmail,
+      outreachText: patients.outreachText,
+    })
     .from(patients)
     .where(and(eq(patients.instanceId, input.instanceId), eq(patients.id, input.patientId)));
+  const optional = optionalMessageTemplates.includes(input.template);
   if (input.channel === 'email') {
     if (!isOn(settings, 'enableEmail')) return 'clinicEmailOff';
     if (patient && !patient.enableEmail) return 'patientEmailOff';
+    if (patient && optional && !patient.outreachEmail) return 'patientOptionalOff';
     return null;
   }
   if (!isOn(settings, 'enableSms')) return 'clinicSmsOff';
   if (patient && !patient.enableText) return 'patientTextOff';
+  if (patient && optional && !patient.outreachText) return 'patientOptionalOff';
   if (await isOptedOut(db, input.instanceId, input.to)) return 'optedOut';
   return null;
 }

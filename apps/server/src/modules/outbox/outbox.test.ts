@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instances, instanceSettings, outboxMessages } from '../../db/schema';
+import { instances, instanceSettings, outboxMessages, patients } from '../../db/schema';
 import { withSystemAccess } from '../../db/tenancy';
 import { createTestApp, type TestApp, waitFor } from '../../../test/test-app';
 import { createMailer, deliverMessage, queueMessage } from './outbox.service';
@@ -198,5 +198,38 @@ describe('who sends, and never twice', () => {
     await t.db.update(outboxMessages).set({ providerMessageId: null }).where(eq(outboxMessages.id, row!.id));
     await deliverMessage({ root: t.appDb, config: t.config, mailer }, row!.id, { retryCount: 1, retryLimit: 5 });
     expect(handedOver).toBe(1);
+  });
+});
+
+describe('care messages apart from optional ones (issue #24 §5, decision 0065)', () => {
+  it('a patient who declined optional emails still gets care emails; a campaign email is kept back with the reason', async () => {
+    const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
+    const [patient] = await t.db
+      .insert(patients)
+      .values({
+        instanceId: clinic!.id,
+        firstName: 'Ana',
+        lastName: 'Reyes',
+        dateOfBirth: '1970-03-04',
+        email: 'ana.optional@example.test',
+        outreachEmail: false,
+      })
+      .returning({ id: patients.id });
+    const deps = { config: t.config, mailer: createMailer(smtpUrl, 'test@pathwell.test'), jobs: t.app.jobs };
+    const send = (template: string) =>
+      withSystemAccess(t.appDb, 'outbox-delivery', (tx) =>
+        queueMessage(deps, tx, {
+          instanceId: clinic!.id,
+          patientId: patient!.id,
+          channel: 'email',
+          to: 'ana.optional@example.test',
+          subject: 'Hello',
+          body: 'Hello',
+          template,
+        }),
+      );
+    expect(await send('intake')).toMatchObject({ status: 'queued', suppressed: null });
+    expect(await send('patient-link')).toMatchObject({ status: 'queued', suppressed: null });
+    expect(await send('campaign')).toMatchObject({ status: 'suppressed', suppressed: 'patientOptionalOff' });
   });
 });

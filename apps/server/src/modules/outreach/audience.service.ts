@@ -88,10 +88,11 @@ function reachability(purpose: AudiencePurpose): SQL {
       and not exists (select 1 from hotlist_entries he
                        where he.instance_id = p.instance_id and he.patient_id = p.id and he.outcome = 'doNotCall')`;
   }
-  // The primary mobile (looked up once), reachable when it did not text STOP to the clinic.
-  const byText = sql`(p.enable_text and exists (select 1 from ${mobileOf(p)} as mobile(digits)
+  // The primary mobile (looked up once), reachable when it did not text STOP to the clinic. A campaign is
+  // an optional message: the patient's own switches for those count too (decision 0065).
+  const byText = sql`(p.enable_text and p.outreach_text and exists (select 1 from ${mobileOf(p)} as mobile(digits)
       where not ${textStopped(p, sql.raw('mobile.digits'))}))`;
-  const byEmail = sql`(p.enable_email and coalesce(p.email, '') <> '')`;
+  const byEmail = sql`(p.enable_email and p.outreach_email and coalesce(p.email, '') <> '')`;
   const channels = purpose.channels.length > 0 ? purpose.channels : (['sms', 'email'] as const);
   // Email first: a column test, so the phone look-ups run only for patients email does not reach.
   const parts = [...channels].sort((a, b) => (a === b ? 0 : a === 'email' ? -1 : 1)).map((c) => (c === 'sms' ? byText : byEmail));
@@ -203,7 +204,7 @@ async function build(db: Database, instanceId: string, rule: AudienceRule, purpo
   // by one (a nested loop over 400,000 look-ups) instead of joining them as sets. `offset 0` keeps it out.
   const audience = sql`from (
       select p.id, p.instance_id, p.first_name, p.last_name, p.date_of_birth, p.email, p.enable_email,
-             p.enable_text, p.last_coded_visit, p.last_completed_visit_at
+             p.enable_text, p.outreach_email, p.outreach_text, p.last_coded_visit, p.last_completed_visit_at
         from patients p
        where ${sql.join(filters, sql` and `)}
       offset 0) as p

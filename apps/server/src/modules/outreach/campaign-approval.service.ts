@@ -64,6 +64,8 @@ interface Freezable {
   email: string | null;
   enable_email: boolean;
   enable_text: boolean;
+  outreach_email: boolean;
+  outreach_text: boolean;
   mobile: string | null;
   provider_name: string | null;
 }
@@ -105,6 +107,7 @@ export async function approveCampaign(
       ctx.db,
       sql`
       select p.id as patient_id, p.first_name, p.preferred_language, nullif(trim(p.email), '') as email, p.enable_email, p.enable_text,
+             p.outreach_email, p.outreach_text,
              nullif(trim(coalesce(d.first_name, '') || ' ' || coalesce(d.last_name, '')), '') as provider_name,
              (select ph.number from patient_phone_numbers ph
                where ph.instance_id = p.instance_id and ph.patient_id = p.id and ph.phone_type = ${PatientPhoneType.MOBILE}
@@ -139,16 +142,20 @@ export async function approveCampaign(
         ? { status: 'skipped' as const, reason: 'noAddress' }
         : !detail.enable_text
           ? { status: 'skipped' as const, reason: 'patientTextOff' }
-          : stopped.has(phone)
-            ? { status: 'skipped' as const, reason: 'optedOut' }
-            : { status: 'pending' as const, reason: null };
+          : !detail.outreach_text
+            ? { status: 'skipped' as const, reason: 'patientOptionalOff' }
+            : stopped.has(phone)
+              ? { status: 'skipped' as const, reason: 'optedOut' }
+              : { status: 'pending' as const, reason: null };
     const email = !channels.includes('email')
       ? { status: 'none' as const, reason: null }
       : !detail.email
         ? { status: 'skipped' as const, reason: 'noAddress' }
         : !detail.enable_email
           ? { status: 'skipped' as const, reason: 'patientEmailOff' }
-          : { status: 'pending' as const, reason: null };
+          : !detail.outreach_email
+            ? { status: 'skipped' as const, reason: 'patientOptionalOff' }
+            : { status: 'pending' as const, reason: null };
     values.push({
       instanceId: ctx.instanceId,
       campaignId: id,
