@@ -172,3 +172,27 @@ describe('perioperative templates', () => {
     );
   });
 });
+
+describe('medicines list entries (issue #24, decision 0062)', () => {
+  const attributes = findManagedList('medicines')!.attributes;
+  const issues = (value: Record<string, unknown>) =>
+    attributes.safeParse(value).error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+
+  it('takes a transdermal opioid per hour only (25 mcg every 72 h counted 19.8 MME/day instead of 60)', () => {
+    const patch = { strength: 25, route: 'transdermal', isOpioid: true, mmeConversionFactor: 2.4 };
+    expect(issues({ ...patch, unit: 'mcg' })).toEqual([['unit', 'transdermalPerHour']]);
+    expect(issues({ ...patch, unit: 'mg' })).toEqual([['unit', 'transdermalPerHour']]);
+    expect(issues({ ...patch, unit: 'mcg/h' })).toBeUndefined();
+    // A non-opioid patch (lidocaine) is not converted to MME, so its unit is free.
+    expect(issues({ strength: 5, unit: '%', route: 'transdermal', isOpioid: false })).toBeUndefined();
+  });
+
+  it('lets an opioid the CDC table leaves out go without a factor when marked so, and defaults the kind', () => {
+    expect(issues({ strength: 5, unit: 'mcg/h', route: 'transdermal', isOpioid: true })).toEqual([
+      ['mmeConversionFactor', 'mmeFactorRequired'],
+    ]);
+    expect(issues({ strength: 5, unit: 'mcg/h', route: 'transdermal', isOpioid: true, mmeNotConverted: true })).toBeUndefined();
+    expect(attributes.parse({ strength: 10, unit: 'mg' })).toMatchObject({ kind: 'prescription' });
+    expect(issues({ kind: 'vaccine' })).toEqual([['kind', 'invalid']]);
+  });
+});
