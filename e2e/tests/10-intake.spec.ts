@@ -525,6 +525,9 @@ test("(2) a returning patient's flow skips the paperwork and shows last visit's 
   await page.goto(`/patients/patientdashboard/${patientId}`);
   const card = page.getByTestId('patient-intake');
   const entries = card.getByTestId('intake-entry');
+  // The current intake first; the earlier one on demand (issue #24 §4).
+  await expect(entries).toHaveCount(1);
+  await card.getByRole('button', { name: 'Show 1 earlier intake' }).click();
   await expect(entries).toHaveCount(2);
   const followUp = entries.first();
   await expect(followUp).toContainText('In progress');
