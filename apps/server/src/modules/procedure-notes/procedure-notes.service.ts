@@ -603,7 +603,10 @@ export async function signNote(ctx: SignedInContext, id: string): Promise<Proced
         fields: { body: 'placeholdersUnfilled' },
       });
     }
-    await requireRecordMedicines(tx, ctx.instanceId, loaded.intervention.medicines, note.body);
+    // A pump visit's medicines are its refills, from the pump medicines list, whose names may be the same.
+    if (loaded.intervention.kind !== 'pump') {
+      await requireRecordMedicines(tx, ctx.instanceId, loaded.intervention.medicines, note.body);
+    }
     const now = new Date();
     const [row] = await tx
       .update(procedureNotes)

@@ -437,6 +437,30 @@ describe('procedure notes', () => {
     expect((await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor')).statusCode).toBe(200);
   });
 
+  it('signs a pump visit note whose refill has the name of an entry of the medicines list', async () => {
+    const [pumpMedicine] = await t.db
+      .insert(managedItems)
+      .values({ instanceId: riverside, listType: 'painpumpmedicines', name: 'Lidocaine 1% PN', attributes: { unit: 'mg/mL' } })
+      .returning();
+    const id = await intervention({
+      kind: 'pump',
+      itemId: null,
+      medicines: [],
+      levels: [],
+      side: null,
+      pump: {
+        procedure: null,
+        reservoirVolumeMl: 20,
+        refills: [{ painPumpMedicineId: pumpMedicine!.id, concentration: 10, dailyDose: 2, doseChange: 1, newDailyDose: null }],
+        nextRefillDate: '2026-12-18',
+      },
+    });
+    const note = await openNote(id);
+    expect(note.body).toContain('Lidocaine 1% PN 10 mg/mL');
+    const signed = await call('POST', `/api/procedurenotes/${note.id}/sign`, 'doctor');
+    expect(signed.statusCode, signed.body).toBe(200);
+  });
+
   it('amends into a new version; the signed one is superseded only when the amendment is signed', async () => {
     const id = await intervention();
     const v1 = await openNote(id);
