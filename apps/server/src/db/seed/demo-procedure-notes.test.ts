@@ -1,6 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ProcedureNote, ProcedureNoteList, ProcedureNoteTemplate } from '@pathwell/contracts/procedure-notes';
+import {
+  unfilledPlaceholders,
+  type ProcedureNote,
+  type ProcedureNoteList,
+  type ProcedureNoteTemplate,
+} from '@pathwell/contracts/procedure-notes';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { instances, procedureNotes, procedureNoteTemplates } from '../schema';
 import { seedProcedureNoteTemplates } from './procedure-note-defaults';
@@ -31,6 +36,8 @@ describe('demo procedure notes', () => {
 
     const [signed] = await t.db.select().from(procedureNotes).where(eq(procedureNotes.status, 'signed'));
     expect(signed).toBeDefined();
+    // Nothing left for the provider to write in what was signed.
+    expect(unfilledPlaceholders(signed!.body)).toEqual([]);
     const list = (await get(`/api/patients/${signed!.patientId}/procedurenotes`, 'doctor')).json<ProcedureNoteList>();
     expect(list.data).toContainEqual(expect.objectContaining({ id: signed!.id, status: 'signed' }));
     const pdf = await get(`/api/procedurenotes/${signed!.id}/pdf`, 'doctor');

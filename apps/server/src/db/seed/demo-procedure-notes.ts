@@ -1,4 +1,5 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { PROVIDER_FILL_IN } from '@pathwell/contracts/procedure-notes';
 import { seedDraftNote } from '../../modules/procedure-notes/procedure-notes.service';
 import type { Database } from '../client';
 import { interventions, procedureNotes } from '../schema';
@@ -21,9 +22,11 @@ export async function seedDemoProcedureNotes(tx: Database, options: { instanceId
   if (signed) {
     // Signed the evening of the day performed (23:00 UTC is 5 or 6 pm in Chicago).
     const signedAt = new Date(`${oldest.performedOn}T23:00:00.000Z`);
+    // A signed note has its sections written (issue #24: the demo PDF printed the template's marker).
+    const body = signed.body.replaceAll(PROVIDER_FILL_IN, 'Demo text: the provider wrote this section before signing.');
     await tx
       .update(procedureNotes)
-      .set({ status: 'signed', signedAt, signedBy: oldest.providerId, updatedAt: signedAt })
+      .set({ body, status: 'signed', signedAt, signedBy: oldest.providerId, updatedAt: signedAt })
       .where(eq(procedureNotes.id, signed.id));
   }
   const newest = rows.at(-1)!;
