@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import type { NotificationList } from '@pathwell/contracts/messaging';
-import { audit, sidewaysScrollers } from './a11y';
+import { audit, expectAccessibleAndFitting, settle, sidewaysScrollers } from './a11y';
 import { apiSignIn, signIn } from './helpers';
 
 /**
@@ -110,6 +110,8 @@ test('a PHQ-9 with item 9 at 1: crisis resources for the patient, an urgent flag
   await page.getByTestId('appt-dashboard-day').fill('02/11/2030');
   const row = page.getByTestId('appt-dashboard-row').filter({ hasText: lastName });
   await expect(row.getByTestId('critical-flag')).toHaveAttribute('data-state', 'open');
+  await settle(page);
+  await expectAccessibleAndFitting(page, 'appointment dashboard with a flagged row (1280)');
   await row.getByTestId('critical-flag-link').click();
 
   // The response: the finding first, in red; the doctor acknowledges it and who/when show.
@@ -118,12 +120,15 @@ test('a PHQ-9 with item 9 at 1: crisis resources for the patient, an urgent flag
   await expect(finding).toHaveAttribute('data-state', 'open');
   await expect(finding).toContainText('PHQ-9 item 9: thoughts of death or self-harm');
   await expect(page.getByTestId('headline-score')).toContainText('2');
+  await settle(page);
+  await expectAccessibleAndFitting(page, 'response with an open finding (1280)');
   await finding.getByRole('button', { name: 'Acknowledge' }).click();
   await expect(finding).toHaveAttribute('data-state', 'acknowledged');
   await expect(page.getByTestId('finding-acknowledged')).toHaveText(
     /^Acknowledged by .+ on \d{2}\/\d{2}\/\d{4} \d{1,2}:\d{2} [AP]M\.$/,
   );
   await page.screenshot({ path: 'test-results/screenshots/critical-finding-acknowledged-1280.png', fullPage: true });
+  await expectAccessibleAndFitting(page, 'response with an acknowledged finding (1280)');
 
   // The patient dashboard's result is no longer red, and the bell item no longer urgent.
   await page.goto(`/patients/patientdashboard/${patientId}`);
