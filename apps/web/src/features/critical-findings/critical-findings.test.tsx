@@ -14,6 +14,7 @@ import { fakeApi, makeSession } from '../../test/fake-api';
 import { renderAt } from '../../test/render';
 import { AppointmentDashboardView } from '../intake/appointment-dashboard';
 import { NotificationBell } from '../notifications/notification-bell';
+import { NotificationPage } from '../notifications/notification-page';
 import { QuestionnairesPanel } from '../questionnaires/questionnaires-panel';
 
 const responseId = '77777777-7777-4777-8777-777777777777';
@@ -270,5 +271,32 @@ describe('the bell', () => {
     expect(items[1]).not.toHaveAttribute('data-urgent');
     await userEvent.click(items[0]!);
     await waitFor(() => expect(router.state.location.pathname).toBe(`/formresponse/result/${responseId}`));
+  });
+});
+
+describe('the notification page', () => {
+  it('lists an urgent finding red, linked to its response', async () => {
+    const urgent: StaffNotification = {
+      id: '99999999-9999-4999-8999-999999999993',
+      kind: 'criticalFinding',
+      createdAt: '2026-11-20T15:30:00.000Z',
+      patientId,
+      patientFirstName: 'María',
+      patientLastName: 'Núñez',
+      seen: true,
+      notified: true,
+      responseId,
+      urgent: true,
+    };
+    fakeApi([{ path: '/api/notifications/paged', body: { totalRecords: 1, totalExact: true, unseen: 0, data: [urgent] } }]);
+    renderAt(
+      <SessionReactContext.Provider value={makeSession()}>
+        <NotificationPage />
+      </SessionReactContext.Provider>,
+      { path: '/patients/nevro/chatternotification' },
+    );
+    const link = await screen.findByRole('link', { name: /URGENT: María Núñez answered a safety question/ });
+    expect(link).toHaveAttribute('href', `/formresponse/result/${responseId}`);
+    expect(link).toHaveAttribute('data-urgent', 'true');
   });
 });
