@@ -184,6 +184,10 @@ test('an admin turns an encounter import into an approved bilingual campaign; re
     await page.goto(`/patientcampaigns/${campaignId}`);
     await expect(page.getByTestId('campaign-preview-es')).toContainText('Hola');
     await page.getByTestId('campaign-approve').click();
+    // Before saying yes the approver reads how many and which patients will be texted (issue #24 §3).
+    await expect(page.getByTestId('campaign-approve-count')).toHaveText(/these \d+ patients now/, { timeout: 15_000 });
+    await expect(page.getByTestId('campaign-approve-audience').getByRole('listitem').first()).toBeVisible();
+    await expectAccessibleAndFitting(page, 'campaign approval dialog');
     await page.getByTestId('campaign-approve-confirm').click();
     await expect(page).toHaveURL(new RegExp(`/approvedcampaign/${campaignId}`));
     await expect(page.getByTestId('recipient-table')).toContainText(patients[0]!.lastName, { timeout: 15_000 });
@@ -199,6 +203,9 @@ test('an admin turns an encounter import into an approved bilingual campaign; re
       )
       .toBeGreaterThanOrEqual(3);
     await waitForQuietNetwork(page);
+    // The pointer rests where the dialog's Approve button was, over the first recipient row: its hover
+    // shade is not what the page looks like.
+    await page.mouse.move(0, 0);
     await expectAccessibleAndFitting(page, 'approved campaign');
     await page.screenshot({ path: '/tmp/e2e15-approved-1280.png', fullPage: true });
 
