@@ -57,11 +57,12 @@ describe('routes', () => {
     expect(sessionStorage.getItem('returnTo')).toBeNull();
   });
 
+  // The first lazy page import can take over a second on a busy machine.
   it('opens the patient list from the root, or the campaigns dashboard in a campaign-only clinic', async () => {
     signedInAs('Admin');
     fakeApi([{ path: '/api/session', body: makeSession() }, ...shellCalls]);
     const first = renderApp('/');
-    await waitFor(() => expect(first.router.state.location.pathname).toBe('/patients/list'));
+    await waitFor(() => expect(first.router.state.location.pathname).toBe('/patients/list'), { timeout: 5000 });
     first.unmount();
 
     signedInAs('Admin');
@@ -69,7 +70,7 @@ describe('routes', () => {
     campaignOnly.flags.campaignOnly = true;
     fakeApi([{ path: '/api/session', body: campaignOnly }, ...shellCalls]);
     const second = renderApp('/');
-    await waitFor(() => expect(second.router.state.location.pathname).toBe('/patientcampaigns/dashboard'));
+    await waitFor(() => expect(second.router.state.location.pathname).toBe('/patientcampaigns/dashboard'), { timeout: 5000 });
     second.unmount();
 
     // A Doctor there cannot open the campaigns dashboard: the root opens a page of their own menu.
@@ -78,7 +79,7 @@ describe('routes', () => {
     doctor.flags.campaignOnly = true;
     fakeApi([{ path: '/api/session', body: doctor }, ...shellCalls]);
     const third = renderApp('/');
-    await waitFor(() => expect(third.router.state.location.pathname).toBe('/patientcampaigns/results'));
+    await waitFor(() => expect(third.router.state.location.pathname).toBe('/patientcampaigns/results'), { timeout: 5000 });
     expect(screen.queryByText('Looks like you are not authorized to access this page.')).not.toBeInTheDocument();
   });
 
