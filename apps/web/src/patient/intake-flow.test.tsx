@@ -223,6 +223,8 @@ describe('the intake flow', () => {
     fireEvent.click(within(now).getByRole('radio', { name: '7' }));
     expect(within(now).getByRole('radio', { name: '7' })).toBeChecked();
     expect(screen.getByText('You chose 7 of 10')).toBeInTheDocument();
+    // The answered question's problem goes at once; the three others keep theirs.
+    expect(screen.getAllByText('Choose a number from 0 (no pain) to 10')).toHaveLength(3);
     await waitFor(
       () => expect(calls.some((call) => call.method === 'PUT' && !(call.body as { final: boolean }).final)).toBe(true),
       {

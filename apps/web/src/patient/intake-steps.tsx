@@ -765,6 +765,8 @@ export function VasStep(props: StepProps) {
     check: vasProblems,
   });
   const values = draft.data;
+  // A refused finish names the questions left; each problem goes once that question is answered.
+  const errors = Object.fromEntries(Object.entries(draft.errors).filter(([key]) => values[key as keyof VasScores] === undefined));
   // After a refused finish the keyboard lands on the first question still unanswered.
   const focusFirstUnanswered = () => {
     const key = vasKeys.find((candidate) => values[candidate] === undefined);
@@ -775,7 +777,7 @@ export function VasStep(props: StepProps) {
       <p className="pw-hint">{t('vas.scale')}</p>
       {vasKeys.map((key) => {
         const value = values[key];
-        const error = errorOf(draft.errors, key);
+        const error = errorOf(errors, key);
         return (
           <div className="pw-card pw-vas" key={key} data-testid={`vas-${key}`}>
             <p id={`pw-vas-${key}-title`} className="pw-section-title">
@@ -804,7 +806,7 @@ export function VasStep(props: StepProps) {
         );
       })}
       <SaveNotice state={draft.saveState} />
-      <ErrorSummary errors={draft.errors} />
+      <ErrorSummary errors={errors} />
       <FinishButton
         busy={draft.finishing}
         label={t('saveContinue')}
@@ -829,6 +831,11 @@ export function BodyMapStep(props: StepProps) {
     onSessionEnded: props.onSessionEnded,
     check: bodyMapProblems,
   });
+  // Shown until the map is an answer again (an area marked, or "no pain anywhere" ticked).
+  const bodyMapError =
+    Object.keys(bodyMapProblems(draft.data)).length > 0
+      ? (errorOf(draft.errors, 'regions') ?? errorOf(draft.errors, 'noPain'))
+      : undefined;
   return (
     <div className="pw-intake-step">
       <BodyMapInput
@@ -836,10 +843,10 @@ export function BodyMapStep(props: StepProps) {
         onChange={draft.update}
         language={props.language}
         previous={props.view.previousBodyMap}
-        error={errorOf(draft.errors, 'regions') ?? errorOf(draft.errors, 'noPain')}
+        error={bodyMapError}
       />
       <SaveNotice state={draft.saveState} />
-      <ErrorSummary errors={draft.errors} />
+      <ErrorSummary errors={bodyMapError ? draft.errors : {}} />
       <FinishButton
         busy={draft.finishing}
         label={t('saveContinue')}
