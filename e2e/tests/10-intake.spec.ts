@@ -140,13 +140,15 @@ test('a new patient checks in on a phone in Spanish: all steps, signature, body 
   await patient.getByRole('button', { name: 'Guardar y continuar' }).click();
   await expect(patient.getByText('Elija un número de 0 (sin dolor) a 10')).toHaveCount(4);
   await expect(patient.getByRole('heading', { name: 'Nivel de dolor' })).toBeVisible();
-  await vas('Su dolor en este momento').getByText('7', { exact: true }).click();
-  await vas('Su dolor promedio en la última semana').getByText('6', { exact: true }).click();
-  await vas('Su dolor en su mejor momento de la última semana').getByText('0 · Sin dolor').click();
+  await vas('Su dolor en este momento').getByRole('radio', { name: '7', exact: true }).click();
+  await vas('Su dolor promedio en la última semana').getByRole('radio', { name: '6', exact: true }).click();
+  await vas('Su dolor en su mejor momento de la última semana').getByRole('radio', { name: '0, sin dolor' }).click();
   // The keyboard too: Tab reaches a question, the arrow keys move through 0–10.
-  await vas('Su dolor en su peor momento de la última semana').getByRole('radio', { name: '8' }).focus();
+  await vas('Su dolor en su peor momento de la última semana').getByRole('radio', { name: '8', exact: true }).focus();
   await patient.keyboard.press('ArrowRight');
-  await expect(vas('Su dolor en su peor momento de la última semana').getByRole('radio', { name: '9' })).toBeChecked();
+  await expect(
+    vas('Su dolor en su peor momento de la última semana').getByRole('radio', { name: '9', exact: true }),
+  ).toBeChecked();
   await expect(patient.getByText('Eligió 7 de 10')).toBeVisible();
   await expectAccessible(patient, 'vas');
   await noSideScroll(patient);
