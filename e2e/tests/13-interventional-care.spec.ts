@@ -121,6 +121,15 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   await waitForQuietNetwork(page);
   await expectAccessibleAndFitting(page, 'pathway response');
   await page.screenshot({ path: test.info().outputPath('pathway-response.png'), fullPage: true });
+
+  // The staff dashboard lists the pain-pump refills coming due (issue #24), beside the notes to sign.
+  await page.goto('/patients/dashboard');
+  const refills = page.getByTestId('pump-refills-due');
+  await expect(refills.getByRole('heading', { name: /Pump refills coming due/ })).toBeVisible();
+  await refills.getByText('90 days', { exact: true }).click();
+  await expect(refills.getByText(/No pump refill is due within 90 days|in \d+ days|overdue|due today/).first()).toBeVisible();
+  await waitForQuietNetwork(page);
+  await expectAccessibleAndFitting(page, 'staff dashboard with pump refills');
 });
 
 test('an admin sees the example pathways with their completion rate and opens one in the editor', async ({ page }) => {
