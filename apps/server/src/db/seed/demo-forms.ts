@@ -1,12 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { getInstrument, headlineOf, scoreForm, type FormCode, type InstrumentAnswers } from '@pathwell/instruments';
+import {
+  criticalFindings,
+  getInstrument,
+  headlineOf,
+  isFormCode,
+  scoreForm,
+  type FormCode,
+  type InstrumentAnswers,
+} from '@pathwell/instruments';
 import type { Database } from '../client';
-import { type appointments, formResponses, type patients } from '../schema';
+import { type appointments, criticalFindings as criticalFindingsTable, formResponses, type patients } from '../schema';
 import { AppointmentStatus, createRandom, type Random } from './demo-patients';
 
 type PatientRow = typeof patients.$inferInsert;
 type AppointmentRow = typeof appointments.$inferInsert;
 type ResponseRow = typeof formResponses.$inferInsert;
+type FindingRow = typeof criticalFindingsTable.$inferInsert;
 
 const ODI = 2 as const;
 const PHQ9 = 11 as const;
@@ -110,7 +119,32 @@ export function buildDemoResponses(
   return rows;
 }
 
+/**
+ * The critical findings of seeded responses (decision 0058), as the submission paths store them, left
+ * unacknowledged: the demo's dashboards show the red flag. History raises no notification.
+ */
+export function demoFindings(rows: ResponseRow[]): FindingRow[] {
+  return rows.flatMap((row) =>
+    row.formCode != null && isFormCode(row.formCode)
+      ? criticalFindings(row.formCode, row.answers as InstrumentAnswers).map((finding) => ({
+          instanceId: row.instanceId,
+          responseId: row.id!,
+          patientId: row.patientId,
+          appointmentId: row.appointmentId ?? null,
+          formCode: row.formCode!,
+          ruleKey: finding.key,
+          itemId: finding.itemId,
+          answer: finding.answer,
+          createdAt: row.submittedAt as Date,
+        }))
+      : [],
+  );
+}
+
 export async function insertDemoResponses(tx: Database, rows: ResponseRow[]): Promise<number> {
   for (let start = 0; start < rows.length; start += 1000) await tx.insert(formResponses).values(rows.slice(start, start + 1000));
+  const findings = demoFindings(rows);
+  for (let start = 0; start < findings.length; start += 1000)
+    await tx.insert(criticalFindingsTable).values(findings.slice(start, start + 1000));
   return rows.length;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clinicMdy } from '@pathwell/contracts/clinic-time';
 import type { CriticalFinding } from '@pathwell/contracts/critical-findings';
@@ -12,6 +12,7 @@ import {
   activityLogs,
   appointments,
   criticalFindings,
+  formResponses,
   instances,
   notifications,
   patients,
@@ -67,7 +68,7 @@ async function phq9Link() {
 /** Items 1–8 answered 1 (total 8 + item 9: "Mild", the case the issue saw green). */
 const phq9 = (item9: number) => ({ q1: 1, q2: 1, q3: 1, q4: 1, q5: 1, q6: 1, q7: 1, q8: 1, q9: item9, q10: 0 });
 
-const submitLink = (link: { token: string; access: string }, item9: number, idempotencyKey = randomUUID()) =>
+const submitLink = (link: { token: string; access: string }, item9: number, idempotencyKey: string = randomUUID()) =>
   open('POST', `/api/patient-links/${link.token}/submit`, { idempotencyKey, language: 'en', answers: phq9(item9) }, link.access);
 
 const bell = async (as: Who) => {
@@ -142,6 +143,18 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
+});
+
+describe('stored findings', () => {
+  it("match the stored answers: every PHQ-9 with item 9 above 0 (the demo's included) has one, no other response has any", async () => {
+    const positives = await t.db
+      .select({ id: formResponses.id })
+      .from(formResponses)
+      .where(and(eq(formResponses.formCode, 11), sql`(${formResponses.answers}->>'q9')::numeric >= 1`));
+    const flagged = await t.db.select({ responseId: criticalFindings.responseId }).from(criticalFindings);
+    expect(positives.length).toBeGreaterThan(0);
+    expect(flagged.map((row) => row.responseId).sort()).toEqual(positives.map((row) => row.id).sort());
+  });
 });
 
 describe('a PHQ-9 with item 9 answered above 0 through a form link', () => {
