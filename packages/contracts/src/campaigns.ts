@@ -260,7 +260,10 @@ export const textSendingInputSchema = z.object({ enabled: z.boolean() });
 
 /** `POST /api/campaigns/{id}/approve`: the content digest of the campaign as the approver reviewed it. */
 export const campaignApproveInputSchema = z.object({
-  contentHash: z.string({ error: 'required' }).regex(/^[0-9a-f]{64}$/, 'invalid'),
+  contentHash: z
+    .string({ error: 'required' })
+    .max(64, 'invalid')
+    .regex(/^[0-9a-f]{64}$/, 'invalid'),
 });
 
 /** `GET /api/campaigns/{id}/audience`: who approval would message now, a page at a time, by name. */

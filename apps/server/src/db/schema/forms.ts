@@ -225,7 +225,7 @@ export const formResponses = pgTable(
 
 /**
  * A safety item answered at or above its threshold in a response (instruments `criticalItems`, issue #24
- * §1, decision 0054): red on every staff screen until a Doctor or Admin acknowledges it.
+ * §1, decision 0058): red on every staff screen until a Doctor or Admin acknowledges it.
  */
 export const criticalFindings = pgTable(
   'critical_findings',

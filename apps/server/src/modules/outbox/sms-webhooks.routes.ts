@@ -12,11 +12,16 @@ import { isTwilioRequest } from './providers';
 
 const params = z.object({ instanceId: idSchema });
 /** Twilio posts short fields; a text's Body is at most 1,600 characters. */
-// Twilio posts a few dozen fields; a body of thousands would only make the signature check work for nothing.
+// Twilio posts a few dozen fields. A body of thousands is refused before its schema reads it: checking
+// every field would cost the event loop a tenth of a second and build an error for each.
 const TWILIO_MAX_FIELDS = 200;
-const twilioForm = z
-  .record(z.string().max(64, 'tooLong'), z.string().max(2000, 'tooLong'))
-  .refine((fields) => Object.keys(fields).length <= TWILIO_MAX_FIELDS, 'invalid');
+const twilioForm = z.record(z.string().max(64, 'tooLong'), z.string().max(2000, 'tooLong'));
+const refuseLongForms = async (request: FastifyRequest) => {
+  const body = request.body;
+  if (body && typeof body === 'object' && Object.keys(body).length > TWILIO_MAX_FIELDS) {
+    throw new AppError('VALIDATION', 'requestInvalid', { fields: { _: 'invalid' } });
+  }
+};
 const twiml = (message: string | null) =>
   `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${escapeXml(message)}</Message>` : ''}</Response>`;
 const escapeXml = (text: string) =>
@@ -53,6 +58,7 @@ export async function smsWebhookRoutes(fastify: FastifyInstance) {
 
   app.post('/api/sms/twilio/:instanceId/status', {
     config: { public: true },
+    preValidation: refuseLongForms,
     schema: {
       tags: ['Messaging'],
       summary: "Twilio status callback: the provider's later word on a text (sent, delivered, undelivered, failed)",
@@ -76,6 +82,7 @@ export async function smsWebhookRoutes(fastify: FastifyInstance) {
 
   app.post('/api/sms/twilio/:instanceId/inbound', {
     config: { public: true },
+    preValidation: refuseLongForms,
     schema: {
       tags: ['Messaging'],
       summary:

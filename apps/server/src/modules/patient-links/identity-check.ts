@@ -9,7 +9,7 @@ import { sameHash, sha256 } from '../../lib/secrets';
 
 /**
  * The one identity check of every patient route (links, intake, consents, the self check-in QR page):
- * last name and date of birth, and one lockout policy with one answer (decision 0054).
+ * last name and date of birth, and one lockout policy with one answer (decision 0059).
  */
 
 const MINUTE_MS = 60_000;
