@@ -236,7 +236,9 @@ export function PaperworkStep(props: StepProps) {
   const [prefilled] = useState(
     () =>
       view.saved.paperwork === null &&
-      Boolean(onFile?.email || onFile?.streetAddress1 || onFile?.phones?.length || onFile?.contacts?.length || onFile?.primaryInsurance),
+      Boolean(
+        onFile?.email || onFile?.streetAddress1 || onFile?.phones?.length || onFile?.contacts?.length || onFile?.primaryInsurance,
+      ),
   );
   const draft = useStepDraft<Paperwork>({
     token: props.token,
@@ -264,9 +266,9 @@ export function PaperworkStep(props: StepProps) {
   const signatureLabel = useId();
   const agreement = view.agreement;
   const [pdfProblem, setPdfProblem] = useState(false);
+  const errorFocus = useFocusFirstError();
 
   const openAgreement = async () => {
-  const errorFocus = useFocusFirstError();
     setPdfProblem(false);
     try {
       const blob = await intakeApi.agreement(props.token, props.accessToken, language);
@@ -278,9 +280,9 @@ export function PaperworkStep(props: StepProps) {
 
   return (
     <form
+      ref={errorFocus.formRef}
       className="pw-intake-step"
       noValidate
-      ref={errorFocus.formRef}
       onSubmit={(event) => {
         event.preventDefault();
         void draft.finish().then((ok) => (ok ? props.onFinished() : errorFocus.refused()));
@@ -298,9 +300,9 @@ export function PaperworkStep(props: StepProps) {
           inputMode="email"
           autoComplete="email"
           value={data.email}
+          maxLength={maxLengthAt(paperworkSchema, 'email')}
           onChange={(email) => set({ email })}
           error={e('email')}
-          maxLength={maxLengthAt(paperworkSchema, 'email')}
         />
         <TextField
           label={t('paperwork.mobile')}
@@ -308,9 +310,9 @@ export function PaperworkStep(props: StepProps) {
           inputMode="tel"
           autoComplete="tel"
           value={phone('MOBILE')}
+          maxLength={maxLengthAt(paperworkSchema, 'phones.number')}
           onChange={(value) => setPhone('MOBILE', value)}
           error={e('phones') ?? e('phones.0.number')}
-          maxLength={maxLengthAt(paperworkSchema, 'phones.number')}
           required
           hint={t('paperwork.phoneHint')}
         />
@@ -319,43 +321,43 @@ export function PaperworkStep(props: StepProps) {
           type="tel"
           inputMode="tel"
           value={phone('HOME')}
+          maxLength={maxLengthAt(paperworkSchema, 'phones.number')}
           onChange={(value) => setPhone('HOME', value)}
           error={e('phones.1.number')}
-          maxLength={maxLengthAt(paperworkSchema, 'phones.number')}
         />
         <TextField
           label={t('paperwork.street')}
           autoComplete="address-line1"
           value={data.streetAddress1}
+          maxLength={maxLengthAt(paperworkSchema, 'streetAddress1')}
           onChange={(streetAddress1) => set({ streetAddress1 })}
           error={e('streetAddress1')}
-          maxLength={maxLengthAt(paperworkSchema, 'streetAddress1')}
           required
         />
         <TextField
           label={t('paperwork.street2')}
           autoComplete="address-line2"
           value={data.streetAddress2}
+          maxLength={maxLengthAt(paperworkSchema, 'streetAddress2')}
           onChange={(streetAddress2) => set({ streetAddress2 })}
           error={e('streetAddress2')}
-          maxLength={maxLengthAt(paperworkSchema, 'streetAddress2')}
         />
         <TextField
           label={t('paperwork.city')}
           autoComplete="address-level2"
           value={data.city}
+          maxLength={maxLengthAt(paperworkSchema, 'city')}
           onChange={(city) => set({ city })}
           error={e('city')}
-          maxLength={maxLengthAt(paperworkSchema, 'city')}
           required
         />
         <TextField
           label={t('paperwork.state')}
           autoComplete="address-level1"
           value={data.state}
+          maxLength={maxLengthAt(paperworkSchema, 'state')}
           onChange={(state) => set({ state: state.toUpperCase().slice(0, 2) })}
           error={e('state')}
-          maxLength={maxLengthAt(paperworkSchema, 'state')}
           required
           hint={t('paperwork.stateHint')}
         />
@@ -364,9 +366,9 @@ export function PaperworkStep(props: StepProps) {
           inputMode="numeric"
           autoComplete="postal-code"
           value={data.zip}
+          maxLength={maxLengthAt(paperworkSchema, 'zip')}
           onChange={(zip) => set({ zip })}
           error={e('zip')}
-          maxLength={maxLengthAt(paperworkSchema, 'zip')}
           required
         />
         <div className="pw-field">
@@ -387,25 +389,25 @@ export function PaperworkStep(props: StepProps) {
         <TextField
           label={t('paperwork.contactName')}
           value={emergency.name}
+          maxLength={maxLengthAt(paperworkSchema, 'contacts.name')}
           onChange={(name) => setEmergency({ name })}
           error={e('contacts.emergency.name')}
-          maxLength={maxLengthAt(paperworkSchema, 'contacts.name')}
           required
         />
         <TextField
           label={t('paperwork.relationship')}
           value={emergency.relationship}
+          maxLength={maxLengthAt(paperworkSchema, 'contacts.relationship')}
           onChange={(relationship) => setEmergency({ relationship })}
         />
-          maxLength={maxLengthAt(paperworkSchema, 'contacts.relationship')}
         <TextField
           label={t('paperwork.contactPhone')}
           type="tel"
           inputMode="tel"
           value={emergency.phone}
+          maxLength={maxLengthAt(paperworkSchema, 'contacts.phone')}
           onChange={(value) => setEmergency({ phone: value })}
           error={e('contacts.emergency.phone')}
-          maxLength={maxLengthAt(paperworkSchema, 'contacts.phone')}
           required
         />
       </Section>
@@ -465,9 +467,9 @@ export function PaperworkStep(props: StepProps) {
         <TextField
           label={t('paperwork.pharmacyName')}
           value={data.pharmacy?.name}
+          maxLength={maxLengthAt(paperworkSchema, 'pharmacy.name')}
           onChange={(name) => set({ pharmacy: { ...data.pharmacy, name } })}
           error={e('pharmacy.name')}
-          maxLength={maxLengthAt(paperworkSchema, 'pharmacy.name')}
           required={view.options.pharmacyRequired}
         />
         <TextField
@@ -475,9 +477,9 @@ export function PaperworkStep(props: StepProps) {
           type="tel"
           inputMode="tel"
           value={data.pharmacy?.phone}
+          maxLength={maxLengthAt(paperworkSchema, 'pharmacy.phone')}
           onChange={(value) => set({ pharmacy: { ...data.pharmacy, phone: value } })}
           error={e('pharmacy.phone')}
-          maxLength={maxLengthAt(paperworkSchema, 'pharmacy.phone')}
         />
       </Section>
 
@@ -516,17 +518,17 @@ export function PaperworkStep(props: StepProps) {
             <TextField
               label={t('paperwork.pronouns')}
               value={data.extended?.pronouns}
+              maxLength={maxLengthAt(paperworkSchema, 'extended.pronouns')}
               onChange={(pronouns) => set({ extended: { ...data.extended, pronouns } })}
             />
-              maxLength={maxLengthAt(paperworkSchema, 'extended.pronouns')}
           )}
           {view.options.ask.sexualOrientation && (
             <TextField
               label={t('paperwork.orientation')}
               value={data.extended?.sexualOrientation}
+              maxLength={maxLengthAt(paperworkSchema, 'extended.sexualOrientation')}
               onChange={(sexualOrientation) => set({ extended: { ...data.extended, sexualOrientation } })}
             />
-              maxLength={maxLengthAt(paperworkSchema, 'extended.sexualOrientation')}
           )}
           {view.options.ask.communicationPreferences && (
             <div className="pw-field">
@@ -692,22 +694,22 @@ export function HistoryStep(props: StepProps) {
             <TextField
               label={t('history.medicationName')}
               value={medication.name}
+              maxLength={maxLengthAt(healthHistorySchema, 'medications.name')}
               onChange={(name) => setMedication({ ...medication, name })}
               error={e('medications')}
-              maxLength={maxLengthAt(healthHistorySchema, 'medications.name')}
             />
             <TextField
               label={t('history.dose')}
               value={medication.dose}
+              maxLength={maxLengthAt(healthHistorySchema, 'medications.dose')}
               onChange={(dose) => setMedication({ ...medication, dose })}
             />
-              maxLength={maxLengthAt(healthHistorySchema, 'medications.dose')}
             <TextField
               label={t('history.frequency')}
               value={medication.frequency}
+              maxLength={maxLengthAt(healthHistorySchema, 'medications.frequency')}
               onChange={(frequency) => setMedication({ ...medication, frequency })}
             />
-              maxLength={maxLengthAt(healthHistorySchema, 'medications.frequency')}
             <button
               type="button"
               className="pw-button pw-button-secondary"
