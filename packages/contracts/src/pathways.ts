@@ -198,3 +198,45 @@ export const pathwayEnrolmentSchema = z.object({
   steps: z.array(pathwayStepRunSchema),
 });
 export type PathwayEnrolment = z.infer<typeof pathwayEnrolmentSchema>;
+
+/** GET /api/pathways/:id/roster: the patients enrolled in a pathway, one page at a time (issue #24 §5). */
+export const pathwayRosterQuerySchema = z.object({
+  pageSize: z.coerce.number().int('invalid').min(1, 'numberOutOfRange').max(100, 'numberOutOfRange').default(25),
+  pageNumber: z.coerce.number().int('invalid').min(0, 'numberOutOfRange').default(0),
+  /** Only the enrolments in this state; all of them when absent. */
+  status: z.enum(pathwayEnrolmentStatuses, { error: 'invalid' }).optional(),
+});
+export type PathwayRosterQuery = z.input<typeof pathwayRosterQuerySchema>;
+
+export const pathwayRosterStepSchema = z.object({
+  runId: idSchema,
+  kind: z.enum(pathwayStepKinds),
+  dayOffset: z.number().int(),
+  formTitle: z.string().nullable(),
+  status: z.enum(pathwayRunStatuses),
+  dueAt: z.string(),
+  sentAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  skipReason: z.enum(pathwaySkipReasons).nullable(),
+  /** The headline score of the PRO's response, when it was answered and the form scores one. */
+  headlineScore: z.number().nullable(),
+});
+export type PathwayRosterStep = z.infer<typeof pathwayRosterStepSchema>;
+
+export const pathwayRosterEntrySchema = z.object({
+  enrolmentId: idSchema,
+  patientId: idSchema,
+  patientName: z.string(),
+  status: z.enum(pathwayEnrolmentStatuses),
+  anchorAt: z.string(),
+  steps: z.array(pathwayRosterStepSchema),
+});
+export type PathwayRosterEntry = z.infer<typeof pathwayRosterEntrySchema>;
+
+export const pathwayRosterPageSchema = z.object({
+  totalRecords: z.number().int(),
+  pageNumber: z.number().int(),
+  pageSize: z.number().int(),
+  data: z.array(pathwayRosterEntrySchema),
+});
+export type PathwayRosterPage = z.infer<typeof pathwayRosterPageSchema>;

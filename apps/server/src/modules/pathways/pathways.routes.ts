@@ -6,6 +6,8 @@ import {
   enrolPathwaySchema,
   pathwayEnrolmentSchema,
   pathwayInputSchema,
+  pathwayRosterPageSchema,
+  pathwayRosterQuerySchema,
   pathwaySchema,
   pathwaySummarySchema,
   patientPathwaySchema,
@@ -13,6 +15,7 @@ import {
 import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
+import { pathwayRoster } from './pathway-roster';
 import * as service from './pathways.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -58,6 +61,18 @@ export async function pathwayRoutes(fastify: FastifyInstance) {
     config: staff,
     schema: { tags, summary: 'One pathway with its steps', params: idParams, response: { 200: pathwaySchema, ...errors } },
     handler: async (request) => service.getPathway(requireSignedIn(request.ctx), request.params.id),
+  });
+
+  app.get('/api/pathways/:id/roster', {
+    config: staff,
+    schema: {
+      tags,
+      summary: "The patients enrolled in a pathway with each step's result (a Doctor: their own patients)",
+      params: idParams,
+      querystring: pathwayRosterQuerySchema,
+      response: { 200: pathwayRosterPageSchema, ...errors },
+    },
+    handler: async (request) => pathwayRoster(requireSignedIn(request.ctx), request.params.id, request.query),
   });
 
   app.post('/api/pathways', {

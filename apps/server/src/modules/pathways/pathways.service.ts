@@ -51,7 +51,7 @@ export function instrumentTitle(formCode: number | null): string | null {
   return formCode !== null && isFormCode(formCode) ? getInstrument(formCode).name.en : null;
 }
 
-async function customFormTitles(db: Database, instanceId: string, ids: (string | null)[]) {
+export async function customFormTitles(db: Database, instanceId: string, ids: (string | null)[]) {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   const rows = wanted.length
     ? await db
@@ -62,7 +62,7 @@ async function customFormTitles(db: Database, instanceId: string, ids: (string |
   return new Map(rows.map((row) => [row.id, row.title]));
 }
 
-const formTitleOf = (step: Pick<StepRow, 'formCode' | 'customFormId'>, titles: Map<string, string>) =>
+export const formTitleOf = (step: Pick<StepRow, 'formCode' | 'customFormId'>, titles: Map<string, string>) =>
   step.customFormId ? (titles.get(step.customFormId) ?? null) : instrumentTitle(step.formCode);
 
 function toStep(row: StepRow, titles: Map<string, string>): PathwayStep {
@@ -101,7 +101,7 @@ async function stepsOf(db: Database, instanceId: string, pathwayIds: string[]) {
     .orderBy(asc(pathwaySteps.sortOrder), asc(pathwaySteps.dayOffset));
 }
 
-async function findPathway(db: Database, ctx: SignedInContext, id: string): Promise<PathwayRow> {
+export async function findPathway(db: Database, ctx: SignedInContext, id: string): Promise<PathwayRow> {
   const [row] = await db
     .select()
     .from(pathways)
@@ -476,7 +476,7 @@ export async function completeIfDone(tx: Database, instanceId: string, enrolment
   return done.length > 0;
 }
 
-async function runsOf(db: Database, instanceId: string, enrolmentIds: string[]) {
+export async function runsOf(db: Database, instanceId: string, enrolmentIds: string[]) {
   if (enrolmentIds.length === 0) return [];
   return db
     .select({ run: pathwayStepRuns, step: pathwaySteps })
@@ -536,7 +536,7 @@ export async function patientPathways(ctx: SignedInContext, patientId: string): 
 }
 
 /** Why a run was skipped, read back from what the record shows (the sweep also writes it to the activity log). */
-function skipReason(
+export function skipReason(
   run: RunRow,
   enrolment: typeof pathwayEnrolments.$inferSelect,
   patient: typeof patients.$inferSelect,

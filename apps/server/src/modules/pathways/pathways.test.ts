@@ -1,8 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
-import type { Pathway, PathwayEnrolment, PathwaySummary, PatientPathway } from '@pathwell/contracts/pathways';
-import { appointments, instances, managedItems, pathwayEnrolments, pathwayStepRuns, patients, users } from '../../db/schema';
+import type { Pathway, PathwayEnrolment, PathwayRosterPage, PathwaySummary, PatientPathway } from '@pathwell/contracts/pathways';
+import {
+  activityLogs,
+  appointments,
+  formResponses,
+  instances,
+  managedItems,
+  pathwayEnrolments,
+  pathwayStepRuns,
+  patients,
+  users,
+} from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { importTestWording } from '../../../test/instrument-wording';
 
@@ -317,5 +328,98 @@ describe('forms whose licensed wording is not loaded (issue #24 §1, decision 00
       messageKey: 'formWordingNotLoaded',
       fields: { 'steps.1.formCode': 'formWordingNotLoaded' },
     });
+  });
+});
+
+describe("a pathway's roster (issue #24 §5)", () => {
+  it("lists the enrolled patients with each step's result and score, paged, and records the view", async () => {
+    const pathway = await createPathway({ ...sixWeeks, name: 'Test: roster' });
+    const anchorAt = new Date(Date.now() - 60_000).toISOString();
+    for (const patientId of [ownPatient, otherDoctorsPatient]) {
+      expect((await call('POST', `/api/pathways/${pathway.id}/enrol`, 'staff', { patientId, anchorAt })).statusCode).toBe(201);
+    }
+    // The own patient's baseline ODI answered, scoring 42.
+    const [enrolment] = await t.db
+      .select()
+      .from(pathwayEnrolments)
+      .where(and(eq(pathwayEnrolments.pathwayId, pathway.id), eq(pathwayEnrolments.patientId, ownPatient)));
+    const runs = await t.db.select().from(pathwayStepRuns).where(eq(pathwayStepRuns.enrolmentId, enrolment!.id));
+    const baseline = runs.find((run) => run.dueAt.getTime() === new Date(anchorAt).getTime())!;
+    const [response] = await t.db
+      .insert(formResponses)
+      .values({
+        instanceId: riverside,
+        patientId: ownPatient,
+        formCode: 2,
+        version: 'ODI 2.1a',
+        language: 'en',
+        answers: {},
+        scores: { odiPercent: 42 },
+        headlineScore: 42,
+        idempotencyKey: randomUUID(),
+        submittedAt: new Date(),
+      })
+      .returning({ id: formResponses.id });
+    await t.db
+      .update(pathwayStepRuns)
+      .set({ status: 'completed', sentAt: new Date(), completedAt: new Date(), formResponseId: response!.id })
+      .where(eq(pathwayStepRuns.id, baseline.id));
+
+    const roster = await call('GET', `/api/pathways/${pathway.id}/roster?pageSize=1`, 'admin');
+    expect(roster.statusCode, roster.body).toBe(200);
+    const first = roster.json<PathwayRosterPage>();
+    expect(first.totalRecords).toBe(2);
+    expect(first.data).toHaveLength(1);
+    const second = (
+      await call('GET', `/api/pathways/${pathway.id}/roster?pageSize=1&pageNumber=1`, 'admin')
+    ).json<PathwayRosterPage>();
+    const all = [...first.data, ...second.data];
+    expect(all.map((row) => row.patientName).sort()).toEqual(['Ana Pathwayother', 'Ana Pathwayown']);
+    const own = all.find((row) => row.patientId === ownPatient)!;
+    expect(own.steps.map((step) => [step.dayOffset, step.kind, step.status])).toEqual([
+      [0, 'pro', 'completed'],
+      [14, 'education', 'pending'],
+      [42, 'pro', 'pending'],
+      [42, 'task', 'pending'],
+    ]);
+    expect(own.steps[0]).toMatchObject({ formTitle: expect.stringMatching(/Oswestry/), headlineScore: 42 });
+    expect(own.steps[1]!.headlineScore).toBeNull();
+
+    const views = await t.db
+      .select({ description: activityLogs.description })
+      .from(activityLogs)
+      .where(
+        and(eq(activityLogs.instanceId, riverside), eq(activityLogs.targetId, pathway.id), eq(activityLogs.action, 'Viewed')),
+      );
+    expect(views.map((row) => row.description)).toContain(
+      'Viewed the roster of pathway "Test: roster" (1 of 2 patients, page 1)',
+    );
+
+    // A Doctor sees their own patients only; Staff see all; the status filter narrows.
+    const doctors = (await call('GET', `/api/pathways/${pathway.id}/roster`, 'doctor')).json<PathwayRosterPage>();
+    expect(doctors.data.map((row) => row.patientId)).toEqual([ownPatient]);
+    expect(doctors.totalRecords).toBe(1);
+    expect((await call('GET', `/api/pathways/${pathway.id}/roster`, 'staff')).json<PathwayRosterPage>().totalRecords).toBe(2);
+    expect(
+      (await call('GET', `/api/pathways/${pathway.id}/roster?status=completed`, 'staff')).json<PathwayRosterPage>().totalRecords,
+    ).toBe(0);
+  });
+
+  it('answers 400 with field errors, 404 for another clinic, 403 outside the clinic', async () => {
+    const pathway = await createPathway({ ...sixWeeks, name: 'Test: roster checks' });
+    const bad = await call('GET', `/api/pathways/${pathway.id}/roster?pageSize=0&status=paused`, 'admin');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ fields: { pageSize: 'numberOutOfRange', status: 'invalid' } });
+    expect((await call('GET', '/api/pathways/not-an-id/roster', 'admin')).statusCode).toBe(400);
+    expect((await call('GET', `/api/pathways/${pathway.id}/roster`, 'admin2')).statusCode).toBe(404);
+    expect((await call('GET', `/api/pathways/${pathway.id}/roster`, null)).statusCode).toBe(401);
+    // A clinic user naming a clinic they do not belong to is refused before any data is read.
+    const outside = await t.app.inject({
+      method: 'GET',
+      url: `/api/pathways/${pathway.id}/roster`,
+      headers: { ...tokens.staff!.headers, clinicid: lakeside },
+      remoteAddress: nextIp(),
+    });
+    expect(outside.statusCode).toBe(403);
   });
 });
