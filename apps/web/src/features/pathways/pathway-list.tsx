@@ -1,5 +1,5 @@
 import { ActionIcon, Badge, Button, Group, Loader, Modal, Stack, Text, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { PageHeader } from '../../components/page-header';
 import { errorText } from '../../lib/error-text';
 import { notify } from '../../lib/notify';
 import { PathwayEditor } from './pathway-editor';
+import { PathwayRoster } from './pathway-roster';
 import { pathwayApi, pathwayKeys, pathwayQueries } from './pathways.api';
 
 const isAdmin = (role: string) => role === 'Admin' || role === 'SystemManager';
@@ -24,6 +25,7 @@ export function PathwayList() {
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<string | 'new' | null>(null);
   const [deleting, setDeleting] = useState<PathwaySummary | null>(null);
+  const [roster, setRoster] = useState<PathwaySummary | null>(null);
   const remove = useMutation({
     mutationFn: (row: PathwaySummary) => pathwayApi.remove(row.id),
     onSuccess: () => {
@@ -100,6 +102,22 @@ export function PathwayList() {
               { key: 'steps', header: t('columns.steps'), cell: (row) => row.stepCount },
               { key: 'enrolled', header: t('columns.enrolled'), cell: (row) => row.activeEnrolments },
               { key: 'completed', header: t('columns.completedEnrolments'), cell: (row) => row.completedEnrolments },
+              {
+                key: 'roster',
+                headerLabel: t('roster.title'),
+                cell: (row: PathwaySummary) => (
+                  <Button
+                    variant="subtle"
+                    size="compact-sm"
+                    leftSection={<IconUsers size={16} aria-hidden />}
+                    aria-label={t('roster.of', { name: row.name })}
+                    onClick={() => setRoster(row)}
+                    data-testid="pathway-roster-open"
+                  >
+                    {t('roster.open')}
+                  </Button>
+                ),
+              },
               admin && {
                 key: 'rate',
                 header: t('columns.completionRate'),
@@ -139,6 +157,14 @@ export function PathwayList() {
       >
         {editing === 'new' ? <PathwayEditor pathway={null} onClose={() => setEditing(null)} /> : null}
         {editing && editing !== 'new' ? <EditExisting id={editing} onClose={() => setEditing(null)} /> : null}
+      </Modal>
+      <Modal
+        opened={roster !== null}
+        onClose={() => setRoster(null)}
+        title={roster ? t('roster.titleOf', { name: roster.name }) : t('roster.title')}
+        size="xl"
+      >
+        {roster ? <PathwayRoster pathwayId={roster.id} timeZone={session.instance.timeZoneId} /> : null}
       </Modal>
       <Modal opened={deleting !== null} onClose={() => setDeleting(null)} title={t('delete')}>
         <Stack>

@@ -4,6 +4,7 @@ import type {
   Pathway,
   PathwayEnrolment,
   PathwayInput,
+  PathwayRosterPage,
   PathwaySummary,
   PatientPathway,
 } from '@pathwell/contracts/pathways';
@@ -17,6 +18,8 @@ export type PathwayOptions = {
 
 const id = (value: string) => encodeURIComponent(value);
 
+export const ROSTER_PAGE_SIZE = 20;
+
 export const pathwayKeys = {
   all: ['pathways'] as const,
   list: () => ['pathways', 'list'] as const,
@@ -24,6 +27,7 @@ export const pathwayKeys = {
   options: () => ['pathways', 'options'] as const,
   enrolment: (enrolmentId: string) => ['pathways', 'enrolment', enrolmentId] as const,
   patient: (patientId: string) => ['pathways', 'patient', patientId] as const,
+  roster: (pathwayId: string, pageNumber: number) => ['pathways', 'roster', pathwayId, pageNumber] as const,
 };
 
 export const pathwayQueries = {
@@ -43,6 +47,14 @@ export const pathwayQueries = {
     queryOptions({
       queryKey: pathwayKeys.patient(patientId),
       queryFn: () => api.get<PatientPathway[]>(`/api/patients/${id(patientId)}/pathways`, { background: true }),
+      meta: { silent: true },
+    }),
+  /** The roster shows its own loading and error states. */
+  roster: (pathwayId: string, pageNumber: number) =>
+    queryOptions({
+      queryKey: pathwayKeys.roster(pathwayId, pageNumber),
+      queryFn: () =>
+        api.get<PathwayRosterPage>(`/api/pathways/${id(pathwayId)}/roster?pageSize=${ROSTER_PAGE_SIZE}&pageNumber=${pageNumber}`),
       meta: { silent: true },
     }),
 };

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@pathwell/contracts/roles';
-import type { Pathway, PathwayEnrolment, PathwaySummary, PatientPathway } from '@pathwell/contracts/pathways';
+import type { Pathway, PathwayEnrolment, PathwayRosterPage, PathwaySummary, PatientPathway } from '@pathwell/contracts/pathways';
 import { SessionReactContext } from '../../app/session-context';
 import { fakeApi, makeSession, type FakeRoute } from '../../test/fake-api';
 import { renderAt } from '../../test/render';
@@ -293,5 +293,107 @@ describe('the pathways card of the patient dashboard', () => {
     fakeApi([{ path: `/api/patients/${patientId}/pathways`, body: [] }]);
     renderAs('Staff', <PatientPathwaysCard patientId={patientId} timeZone="Etc/GMT+5" />);
     expect(await screen.findByText('Not following any pathway.')).toBeInTheDocument();
+  });
+});
+
+describe("a pathway's roster (issue #24 §5)", () => {
+  const page: PathwayRosterPage = {
+    totalRecords: 21,
+    pageNumber: 0,
+    pageSize: 20,
+    data: [
+      {
+        enrolmentId,
+        patientId,
+        patientName: 'Ana Quintero',
+        status: 'active',
+        anchorAt: '2026-01-05T15:00:00.000Z',
+        steps: [
+          {
+            runId: runIds[0]!,
+            kind: 'pro',
+            dayOffset: 0,
+            formTitle: 'Oswestry Disability Index',
+            status: 'completed',
+            dueAt: '2026-01-05T15:00:00.000Z',
+            sentAt: '2026-01-05T15:00:00.000Z',
+            completedAt: '2026-01-06T15:00:00.000Z',
+            skipReason: null,
+            headlineScore: 44,
+          },
+          {
+            runId: runIds[1]!,
+            kind: 'pro',
+            dayOffset: 14,
+            formTitle: 'Oswestry Disability Index',
+            status: 'skipped',
+            dueAt: '2026-01-19T15:00:00.000Z',
+            sentAt: null,
+            completedAt: '2026-01-19T15:00:00.000Z',
+            skipReason: 'unreachable',
+            headlineScore: null,
+          },
+          {
+            runId: runIds[2]!,
+            kind: 'task',
+            dayOffset: 90,
+            formTitle: null,
+            status: 'pending',
+            dueAt: '2026-04-05T15:00:00.000Z',
+            sentAt: null,
+            completedAt: null,
+            skipReason: null,
+            headlineScore: null,
+          },
+        ],
+      },
+    ],
+  };
+
+  it('opens from the list for any role and shows each patient with every step result, paged', async () => {
+    const { calls } = fakeApi([
+      { path: '/api/pathways', body: [{ ...summary, dueRuns: null, completedRuns: null, completionRate: null }] },
+      { path: `/api/pathways/${pathwayId}/roster`, body: page },
+    ]);
+    renderAs('Staff', <PathwayList />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Patients on Lumbar epidural steroid injection' }));
+    const roster = await screen.findByTestId('pathway-roster');
+    expect(within(roster).getByTestId('pathway-roster-total')).toHaveTextContent('21 patients enrolled');
+    const row = within(roster).getByTestId('pathway-roster-row');
+    expect(within(row).getByRole('link', { name: 'Ana Quintero' })).toHaveAttribute('href', `/pathwaysresponse/${enrolmentId}`);
+    const steps = within(row).getAllByTestId('roster-step');
+    expect(steps.map((step) => step.getAttribute('aria-label'))).toEqual([
+      expect.stringMatching(/^Day 0 · Oswestry Disability Index · Answered · score 44 · 01\/06\/2026$/),
+      expect.stringMatching(/^Day 14 · Oswestry Disability Index · Skipped \(no email or text allowed\) · /),
+      expect.stringMatching(/^Day 90 · Staff task · Pending · due 04\/05\/2026$/),
+    ]);
+    expect(calls.find((call) => call.path.endsWith('/roster'))!.query.get('pageNumber')).toBe('0');
+    await user.click(within(roster).getByRole('button', { name: 'Page 2' }));
+    await waitFor(() =>
+      expect(calls.some((call) => call.path.endsWith('/roster') && call.query.get('pageNumber') === '1')).toBe(true),
+    );
+  });
+
+  it('says when nobody is enrolled, and offers a retry when loading fails', async () => {
+    fakeApi([
+      { path: '/api/pathways', body: [summary] },
+      { path: `/api/pathways/${pathwayId}/roster`, body: { totalRecords: 0, pageNumber: 0, pageSize: 20, data: [] } },
+    ]);
+    const first = renderAs('Admin', <PathwayList />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Patients on Lumbar epidural steroid injection' }));
+    expect(await screen.findByTestId('pathway-roster-empty')).toHaveTextContent('No patients are enrolled in this pathway.');
+    first.unmount();
+
+    fakeApi([
+      { path: '/api/pathways', body: [summary] },
+      { path: `/api/pathways/${pathwayId}/roster`, status: 500, body: { error: 'Something went wrong', code: 'INTERNAL' } },
+    ]);
+    renderAs('Admin', <PathwayList />);
+    await user.click(await screen.findByRole('button', { name: 'Patients on Lumbar epidural steroid injection' }));
+    expect(await screen.findByTestId('pathway-roster-error', {}, { timeout: 4000 })).toHaveTextContent(
+      'The patients on this pathway could not be loaded.',
+    );
   });
 });
