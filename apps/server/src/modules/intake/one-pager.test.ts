@@ -431,7 +431,7 @@ describe('the demo clinic', () => {
     expect(odi).toMatchObject({ formCode: 2, score: 40, bandLabel: { en: 'Moderate disability' } });
     expect(odi!.previous).not.toBeNull();
     expect(odi!.previous!.change).toBe(40 - odi!.previous!.score!);
-    expect(page.medications?.items.map((item) => item.name)).toEqual(['Meloxicam']);
+    expect(page.medications?.items.map((item) => item.name)).toEqual(['Meloxicam', 'Oxycodone']);
   });
 });
 
