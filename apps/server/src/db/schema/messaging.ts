@@ -39,6 +39,11 @@ export const outboxMessages = pgTable(
     /** One bulk send (intake notifications, a campaign): its progress is the state of its messages. */
     batchId: uuid('batch_id'),
     urgent: boolean('urgent').notNull().default(false),
+    /**
+     * Sent by a sweep or a campaign, not by a person for this patient (pathway steps, auto-sent intakes,
+     * campaigns): counted against, and held by, the clinic's daily cap per patient (decision 0066).
+     */
+    automatic: boolean('automatic').notNull().default(false),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
