@@ -34,6 +34,9 @@ const ownKeys = {
   ],
 };
 
+/** Our own key among the spec's rates and defaults: the daily cap of automatic messages per patient (decision 0066). */
+const ownDefaultsKeys = ['maxPatientMessagesPerDay'];
+
 /** Every key specification section 3 names, by the group it names it under. */
 const specKeys: Record<Exclude<SettingGroup, (typeof integrationGroups)[number] | keyof typeof ownKeys>, string[]> = {
   identity: [
@@ -230,7 +233,8 @@ describe('instance settings catalogue', () => {
     expect(new Set(settingKeys).size).toBe(settingKeys.length);
     const specCount = Object.values(specKeys).flat().length + Object.values(integrationKeys).flat().length;
     // The spec's keys, the menu's devicePartnerMode and our own; its file names live beside each file.
-    expect(settingKeys.length).toBe(specCount + 1 + Object.values(ownKeys).flat().length);
+    expect(settingKeys.length).toBe(specCount + 1 + Object.values(ownKeys).flat().length + ownDefaultsKeys.length);
+    for (const key of ownDefaultsKeys) expect(typeOf(key), key).toBe('integer');
     expect(settingKeys.length + fileKeys.length).toBeGreaterThanOrEqual(150);
     expect(new Set(settingsCatalogue.map((d) => d.group))).toEqual(new Set([...generalSettingGroups, ...integrationGroups]));
   });

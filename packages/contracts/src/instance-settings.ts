@@ -72,7 +72,10 @@ type ListType = 'emailList' | 'referenceList' | 'codeList';
  */
 export const DOCUMENT_MAX_LENGTH = 20_000;
 
-export type SettingUnit = 'minutes' | 'hours' | 'days' | 'currency';
+/** An issue #24 §5 case: five pathway emails in 15 minutes. Three a day leaves room for a step and its reminders. */
+export const MAX_PATIENT_MESSAGES_PER_DAY_DEFAULT = 3;
+
+export type SettingUnit = 'minutes' | 'hours' | 'days' | 'currency' | 'messagesPerPatientDay';
 export type FileKind = 'logo' | 'agreement' | 'privateKey';
 /** An outcome form (1 to 15) or a custom form's UUID. */
 export type FormId = number | string;
@@ -216,6 +219,14 @@ export const settingsCatalogue = [
   { key: 'applicableForms', group: 'ratesAndDefaults', type: 'formIds', default: [] as readonly FormId[] },
   num('defaultPainScore', 'ratesAndDefaults', { required: true, default: 0, min: 0, max: 10 }),
   num('intakeFormNotificationHours', 'ratesAndDefaults', { required: false, default: 24, min: 0, max: 720, unit: 'hours' }),
+  // Automatic messages to one patient per clinic day and channel; the rest wait for the next morning (decision 0066).
+  num('maxPatientMessagesPerDay', 'ratesAndDefaults', {
+    required: false,
+    default: MAX_PATIENT_MESSAGES_PER_DAY_DEFAULT,
+    min: 1,
+    max: 50,
+    unit: 'messagesPerPatientDay',
+  }),
   num('consentExpiration', 'ratesAndDefaults', { required: false, default: 365, min: 1, max: 3650, unit: 'days' }),
   num('healthHistoryReconsiliation', 'ratesAndDefaults', { required: false, default: null, min: 1, max: 3650, unit: 'days' }),
 

@@ -39,6 +39,17 @@ export const isSuppressionReason = (value: string | null): value is SuppressionR
   (suppressionReasons as readonly string[]).includes(value ?? '');
 
 /**
+ * Why a message waits longer than asked (decision 0066): the patient already had the clinic's daily
+ * number of automatic messages (`maxPatientMessagesPerDay`) on that clinic day, so it goes the next
+ * morning. Kept in the message's `error` like a suppression reason; staff see it in words.
+ */
+export const heldReasons = ['heldDailyCap'] as const;
+export type HeldReason = (typeof heldReasons)[number];
+/** A suppression or held reason: words for staff, not a provider's error. */
+export const isMessageReason = (value: string | null): value is SuppressionReason | HeldReason =>
+  isSuppressionReason(value) || (heldReasons as readonly string[]).includes(value ?? '');
+
+/**
  * Optional messages: what the clinic chooses to send (campaigns), apart from care messages (the
  * patient's own forms, appointments, sign-in). A patient who declined them on the opt-in page
  * (`outreachEmail` / `outreachText`) still gets every care message (decision 0065).

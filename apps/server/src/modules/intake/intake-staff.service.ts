@@ -231,6 +231,9 @@ export async function makeIntake(
       template: 'intake',
       message,
       batchId: batchId ?? undefined,
+      // The auto-send sweep acts with no person: its link is held past the daily cap (decision 0066); a
+      // link staff send by hand goes at once.
+      automatic: ctx.actor === null,
       onQueued: (channel) =>
         recordActivity(tx, activity(ctx, 'Sent', link!.id, `Intake link sent to patient ${patient.id} by ${channel}`)),
     })

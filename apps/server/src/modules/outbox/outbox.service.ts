@@ -9,13 +9,15 @@ import { outboxAttachments, outboxMessages, patients, smsOptOuts } from '../../d
 import type { JobQueue } from '../../jobs/job-queue';
 import { jobQueues } from '../../jobs/job-queue';
 import { decryptFile, decryptSetting, encryptFile, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
-import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
+import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
+import { underDailyCap } from './daily-cap';
 import { twilioSender, type Mailer, type MailAttachment, type SmsSender, type TwilioAccount } from './providers';
 
 export { createMailer, type Mailer } from './providers';
 
 import {
   optionalMessageTemplates,
+  type HeldReason,
   type OutboxChannel,
   type OutboxStatus,
   type SuppressionReason,
@@ -52,6 +54,14 @@ export interface MessageInput {
   storeOnly?: boolean;
   /** Files sent with an email of a clinic (a support request's screenshot); stored encrypted beside the body. */
   attachments?: OutboxAttachmentInput[];
+  /**
+   * Sent by a sweep or a campaign rather than by a person for this patient: counted against the clinic's
+   * daily cap per patient and held to the next clinic morning over it (decision 0066). Care messages a
+   * person or the patient asked for (sign-in codes, confirmations, links sent by hand) never set it.
+   */
+  automatic?: boolean;
+  /** The sender's clock (a sweep run at a given time); the real time when absent. */
+  now?: Date;
 }
 
 export interface OutboxAttachmentInput {
@@ -184,9 +194,24 @@ export async function queueMessage(
   const to = input.channel === 'sms' ? toE164(input.to) : input.to.trim();
   const settings = input.instanceId ? await readSettings(db, input.instanceId) : null;
   const suppressed = await suppressionFor(db, { ...input, to }, settings);
+  const now = input.now ?? new Date();
   let sendAfter = input.sendAfter ?? null;
   if (input.channel === 'sms' && !input.urgent && settings) {
-    sendAfter = nextDaytime(sendAfter ?? new Date(), clinicTimeZoneFrom(settings));
+    sendAfter = nextDaytime(sendAfter ?? now, clinicTimeZoneFrom(settings));
+  }
+  let held: HeldReason | null = null;
+  const cap = settings ? numberSetting(settings, 'maxPatientMessagesPerDay') : null;
+  if (input.automatic && !suppressed && input.instanceId && input.patientId && settings && cap !== null && cap >= 1) {
+    const at = sendAfter ?? now;
+    const allowed = await underDailyCap(
+      db,
+      { instanceId: input.instanceId, patientId: input.patientId, channel: input.channel },
+      { at, cap, timeZone: clinicTimeZoneFrom(settings), morningHour: TEXT_DAY_STARTS_HOUR },
+    );
+    if (allowed.getTime() !== at.getTime()) {
+      sendAfter = allowed;
+      held = 'heldDailyCap';
+    }
   }
   const later = sendAfter !== null && sendAfter.getTime() > Date.now() + 1000;
   const canSend = !input.storeOnly && providerConfigured(deps, input.channel, input.instanceId, settings);
@@ -200,12 +225,15 @@ export async function queueMessage(
     body: sealBody(deps.config, { id, instanceId: input.instanceId }, input.body),
     template: input.template,
     status,
-    error: suppressed,
+    error: suppressed ?? held,
     patientId: input.patientId ?? null,
     perioperativeTemplateId: input.perioperativeTemplateId ?? null,
     sendAfter,
     urgent: input.urgent ?? false,
     batchId: input.batchId ?? null,
+    automatic: input.automatic ?? false,
+    // A sweep's clock, so the day a message counts on is the sweep's day.
+    ...(input.now ? { createdAt: input.now } : {}),
   });
   if (input.attachments?.length) {
     // Programming errors, not user input: texts carry no files, and a file always belongs to a clinic.
@@ -448,6 +476,9 @@ export async function queuePatientMessage(
     message: PatientMessage;
     batchId?: string;
     onQueued?: (channel: 'email' | 'sms') => Promise<void>;
+    /** See MessageInput: a sweep's message, under the daily cap per patient. */
+    automatic?: boolean;
+    now?: Date;
   },
 ): Promise<PatientMessageResult[]> {
   const sent: PatientMessageResult[] = [];
@@ -466,6 +497,8 @@ export async function queuePatientMessage(
       subject: channel === 'email' ? input.message.subject : undefined,
       body: channel === 'email' ? input.message.emailBody : input.message.smsBody,
       batchId: input.batchId,
+      automatic: input.automatic,
+      now: input.now,
     });
     sent.push({ channel, status: queued.status, reason: queued.suppressed });
     await input.onQueued?.(channel);

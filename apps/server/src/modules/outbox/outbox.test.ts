@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instances, instanceSettings, outboxMessages, patients } from '../../db/schema';
 import { withSystemAccess } from '../../db/tenancy';
 import { createTestApp, type TestApp, waitFor } from '../../../test/test-app';
+import { instantOfClinicTime } from '@pathwell/contracts/clinic-time';
+import { clinicTimeZone } from '../settings/settings.service';
 import { createMailer, deliverMessage, queueMessage } from './outbox.service';
 
 const received: { to: string; raw: string }[] = [];
@@ -231,5 +233,63 @@ describe('care messages apart from optional ones (issue #24 §5, decision 0065)'
     expect(await send('intake')).toMatchObject({ status: 'queued', suppressed: null });
     expect(await send('patient-link')).toMatchObject({ status: 'queued', suppressed: null });
     expect(await send('campaign')).toMatchObject({ status: 'suppressed', suppressed: 'patientOptionalOff' });
+  });
+});
+
+describe("the clinic's daily cap per patient (issue #24 §5, decision 0066)", () => {
+  it('holds the fourth automatic email of a clinic day to the next clinic morning; a sign-in code or a link sent by hand is never held', async () => {
+    const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
+    const [patient] = await t.db
+      .insert(patients)
+      .values({
+        instanceId: clinic!.id,
+        firstName: 'Ana',
+        lastName: 'Tope',
+        dateOfBirth: '1970-03-04',
+        email: 'ana.capped@example.test',
+      })
+      .returning({ id: patients.id });
+    const deps = { config: t.config, mailer: createMailer(smtpUrl, 'test@pathwell.test'), jobs: t.app.jobs };
+    const timeZone = await clinicTimeZone(t.db, clinic!.id);
+    // The clock: 10:00 on a clinic day far from today, so no other test's messages share the day.
+    const now = instantOfClinicTime(2031, 3, 12, timeZone, 10, 0);
+    const send = (template: string, automatic: boolean) =>
+      withSystemAccess(t.appDb, 'outbox-delivery', (tx) =>
+        queueMessage(deps, tx, {
+          instanceId: clinic!.id,
+          patientId: patient!.id,
+          channel: 'email',
+          to: 'ana.capped@example.test',
+          subject: 'Hello',
+          body: 'Hello',
+          template,
+          automatic,
+          now,
+        }),
+      );
+    const stored = async (id: string) => (await t.db.select().from(outboxMessages).where(eq(outboxMessages.id, id)))[0]!;
+
+    for (let index = 0; index < 3; index++) {
+      const queued = await send('pathway-education', true);
+      expect(queued.status).toBe('queued');
+      expect((await stored(queued.id)).error).toBeNull();
+    }
+    const fourth = await send('pathway-education', true);
+    expect(fourth.status).toBe('scheduled');
+    const held = await stored(fourth.id);
+    expect(held.error).toBe('heldDailyCap');
+    expect(held.sendAfter).toEqual(instantOfClinicTime(2031, 3, 13, timeZone, 8, 0));
+
+    // Care messages go at once whatever the count.
+    for (const template of ['link-code', 'two-factor-code', 'intake']) {
+      const queued = await send(template, false);
+      expect(queued.status).toBe('queued');
+      const row = await stored(queued.id);
+      expect(row.error).toBeNull();
+      expect(row.sendAfter).toBeNull();
+    }
+    // The next automatic one waits behind the held one: the next morning still has room (one of three).
+    const fifth = await stored((await send('campaign', true)).id);
+    expect(fifth.sendAfter).toEqual(instantOfClinicTime(2031, 3, 13, timeZone, 8, 0));
   });
 });

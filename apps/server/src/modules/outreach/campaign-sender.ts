@@ -148,7 +148,14 @@ async function sendBatch(tx: Database, deps: CampaignSweepDeps, instanceId: stri
         deps.config,
       );
       const change: Partial<typeof campaignRecipients.$inferInsert> = {};
-      const common = { instanceId, patientId: recipient.patientId, template: 'campaign', batchId: campaign.id };
+      // Optional messages are held past the patient's daily cap like the other automatic ones (decision 0066).
+      const common = {
+        instanceId,
+        patientId: recipient.patientId,
+        template: 'campaign',
+        batchId: campaign.id,
+        automatic: true,
+      };
       if (textsOn && recipient.smsStatus === 'pending') {
         if (!recipient.phone) Object.assign(change, { smsStatus: 'skipped', smsSkipReason: 'noAddress' });
         else if (await isOptedOut(tx, instanceId, recipient.phone)) {

@@ -14,7 +14,9 @@ import {
   patients,
   pathwayStepRuns,
 } from '../../db/schema';
+import { clinicClock, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
 import { createMailer } from '../outbox/providers';
+import { clinicTimeZone } from '../settings/settings.service';
 import { createTestApp, latestEmailTo, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
 import { runDuePathwaySteps, type PathwaySweepDeps } from './pathway-runner';
 import { importTestWording } from '../../../test/instrument-wording';
@@ -306,5 +308,32 @@ describe('a planned step whose form lost its wording (issue #24 §1, decision 00
     } finally {
       await importTestWording(t.db, riverside, 2);
     }
+  });
+});
+
+describe("the clinic's daily cap per patient (issue #24 §5, decision 0066)", () => {
+  it('holds the fourth pathway email of a clinic day until the next clinic morning, in words', async () => {
+    const many = await pathway('admin', {
+      name: 'Runner: four messages on day 0',
+      trigger: 'manual',
+      steps: [1, 2, 3, 4].map((number) => ({ dayOffset: 0, kind: 'education', messageEn: `Tip ${number}` })),
+    });
+    const email = 'rosa.capped@example.test';
+    const capped = await patient(riverside, 'Capped', email);
+    await enrol('staff', many.id, capped);
+
+    const sweepAt = at(0);
+    await runDuePathwaySteps(t.appDb, deps, sweepAt);
+    const sent = (await emailsTo(email)).filter((row) => row.template === 'pathway-education');
+    expect(sent).toHaveLength(4);
+    const held = sent.filter((row) => row.error === 'heldDailyCap');
+    expect(held).toHaveLength(1);
+    expect(sent.filter((row) => row.error === null && row.sendAfter === null)).toHaveLength(3);
+    // The next clinic morning: 8:00 on the clinic's calendar, the day after the sweep's clinic day.
+    const timeZone = await clinicTimeZone(t.db, riverside);
+    const today = clinicClock(sweepAt, timeZone);
+    expect(held[0]!.sendAfter).toEqual(instantOfClinicTime(today.year, today.month, today.day + 1, timeZone, 8, 0));
+    expect(held[0]!.automatic).toBe(true);
+    expect(held[0]!.status).not.toBe('suppressed');
   });
 });

@@ -52,7 +52,8 @@ export interface PathwaySweepResult {
 type RunRow = typeof pathwayStepRuns.$inferSelect;
 type StepRow = typeof pathwaySteps.$inferSelect;
 type PatientRow = typeof patients.$inferSelect;
-type SweepContext = ServiceContext & { instanceId: string };
+/** `now` is the sweep's clock: its messages count on the sweep's clinic day under the daily cap. */
+type SweepContext = ServiceContext & { instanceId: string; now: Date };
 
 /**
  * When an unanswered PRO or journal request counts as missed: PATHWAY_MISSED_AFTER_DAYS after its last
@@ -158,6 +159,7 @@ async function handleRun(
     instanceId,
     allClinics: false,
     instanceIds: [instanceId],
+    now,
   };
   const finish = async (outcome: keyof PathwaySweepResult) => {
     await completeIfDone(tx, instanceId, run.enrolmentId, now);
@@ -415,6 +417,9 @@ async function sendBy(
     to: { email: input.patient.email, mobile: input.mobile },
     template: input.template,
     message: input.message,
+    // Nobody asked for it just now: it waits for the next morning past the clinic's daily cap (decision 0066).
+    automatic: true,
+    now: ctx.now,
   });
   await recordActivity(
     tx,

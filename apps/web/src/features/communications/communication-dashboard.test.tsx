@@ -152,6 +152,38 @@ describe('communication dashboard', () => {
     await waitFor(() => expect(URL.revokeObjectURL).toHaveBeenCalledWith('blob:screenshot'));
   });
 
+  it("says in words why an automatic message waits for the next morning (the clinic's daily cap, decision 0066)", async () => {
+    const held = message({
+      template: 'pathway-education',
+      status: 'scheduled',
+      error: 'heldDailyCap',
+      sendAfter: '2026-11-21T14:00:00.000Z',
+      sentAt: null,
+      attempts: 0,
+    });
+    fakeApi([
+      { method: 'POST', path: '/api/communications/filtered', body: { ...page, totalRecords: 1, data: [held] } },
+      { path: '/api/communications/counts', body: { days: [] } },
+    ]);
+    renderAt(
+      <SessionReactContext.Provider value={makeSession()}>
+        <CommunicationDashboard />
+      </SessionReactContext.Provider>,
+    );
+    const [row] = await screen.findAllByTestId('communication-row');
+    expect(within(row!).getByTestId('communication-error')).toHaveTextContent(
+      "Held until the next clinic morning: the patient already had the clinic's daily number of automatic messages",
+    );
+    expect(row).toHaveTextContent('11/21/2026 09:00 AM');
+    await i18n.changeLanguage('es');
+    await waitFor(() =>
+      expect(within(row!).getByTestId('communication-error')).toHaveTextContent(
+        /^Retenido hasta la mañana siguiente de la clínica/,
+      ),
+    );
+    await i18n.changeLanguage('en');
+  });
+
   it('reads in Spanish', async () => {
     renderDashboard();
     await i18n.changeLanguage('es');

@@ -22,7 +22,7 @@ import { Link } from 'react-router';
 import {
   COMMUNICATION_PAGE_SIZE,
   communicationFilterSchema,
-  isSuppressionReason,
+  isMessageReason,
   messageTemplates,
   outboxChannels,
   outboxStatuses,
@@ -90,8 +90,7 @@ export function CommunicationDashboard() {
     setPageNumber(0);
   };
   const statusText = (message: CommunicationMessage) => t(`status.${message.status}`);
-  const why = (message: CommunicationMessage) =>
-    isSuppressionReason(message.error) ? t(`reasons.${message.error}`) : message.error;
+  const why = (message: CommunicationMessage) => (isMessageReason(message.error) ? t(`reasons.${message.error}`) : message.error);
 
   const chartData = (counts.data?.days ?? []).map((day) => ({ day: day.day.slice(0, 5), ...day.counts }));
   const series = outboxStatuses.map((status) => ({

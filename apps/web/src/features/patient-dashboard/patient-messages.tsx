@@ -4,7 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PerioperativeTemplate, PerioperativeTemplateSummary } from '@pathwell/contracts/managed-lists';
-import { isSuppressionReason, type PatientMessage, type PerioperativeScheduleResult } from '@pathwell/contracts/messaging';
+import { isMessageReason, type PatientMessage, type PerioperativeScheduleResult } from '@pathwell/contracts/messaging';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
 import { ErrorAlert } from '../../components/error-alert';
 import { api } from '../../lib/api-client';
@@ -113,7 +113,7 @@ export function PatientMessages({ patientId, timeZone }: { patientId: string; ti
                       </Badge>
                       {message.error ? (
                         <Text size="xs" c="dimmed">
-                          {isSuppressionReason(message.error) ? t(`reasons.${message.error}`) : message.error}
+                          {isMessageReason(message.error) ? t(`reasons.${message.error}`) : message.error}
                         </Text>
                       ) : null}
                     </Table.Td>
