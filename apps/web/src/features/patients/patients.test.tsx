@@ -243,7 +243,7 @@ describe('patient form', () => {
     await user.type(screen.getByTestId('patient-phone-0'), '12345');
     await user.click(screen.getByTestId('patient-save'));
     expect(await screen.findAllByText('Please enter name')).toHaveLength(2);
-    expect(screen.getByText('Date must be MM/DD/YYYY')).toBeInTheDocument();
+    expect(screen.getByText('This date does not exist; check the month and the day')).toBeInTheDocument();
     expect(screen.getByText('Email not valid format')).toBeInTheDocument();
     expect(screen.getByText('ZIP code not valid')).toBeInTheDocument();
     expect(screen.getByText('Phone number not valid')).toBeInTheDocument();
