@@ -74,6 +74,18 @@ export const DOCUMENT_MAX_LENGTH = 20_000;
 
 /** An issue #24 §5 case: five pathway emails in 15 minutes. Three a day leaves room for a step and its reminders. */
 export const MAX_PATIENT_MESSAGES_PER_DAY_DEFAULT = 3;
+export const MAX_PATIENT_MESSAGES_PER_DAY_LIMIT = 50;
+
+/** GET/PUT /api/instancesettings/dailycap: the one setting Admins change themselves (decision 0066). */
+export const dailyCapSchema = z.object({
+  maxPatientMessagesPerDay: z
+    .number({ error: 'invalid' })
+    .int('invalid')
+    .min(1, 'numberOutOfRange')
+    .max(MAX_PATIENT_MESSAGES_PER_DAY_LIMIT, 'numberOutOfRange')
+    .nullable(),
+});
+export type DailyCap = z.infer<typeof dailyCapSchema>;
 
 export type SettingUnit = 'minutes' | 'hours' | 'days' | 'currency' | 'messagesPerPatientDay';
 export type FileKind = 'logo' | 'agreement' | 'privateKey';
@@ -224,7 +236,7 @@ export const settingsCatalogue = [
     required: false,
     default: MAX_PATIENT_MESSAGES_PER_DAY_DEFAULT,
     min: 1,
-    max: 50,
+    max: MAX_PATIENT_MESSAGES_PER_DAY_LIMIT,
     unit: 'messagesPerPatientDay',
   }),
   num('consentExpiration', 'ratesAndDefaults', { required: false, default: 365, min: 1, max: 3650, unit: 'days' }),

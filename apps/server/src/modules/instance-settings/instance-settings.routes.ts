@@ -9,6 +9,7 @@ import {
   autoLogoutTimeSchema,
   configurationValuesSchema,
   configurationValuesViewSchema,
+  dailyCapSchema,
   extendedPatientQuestionsSchema,
   fileKeyParamsSchema,
   fileKindOf,
@@ -157,6 +158,29 @@ export async function instanceSettingsRoutes(fastify: FastifyInstance) {
       response: { 200: instanceSettingsViewSchema, ...errors },
     },
     handler: async (request) => settings.saveConfigurationValues(requireSignedIn(request.ctx), request.body.configurationValues),
+  });
+
+  // The daily cap per patient (decision 0066): Admins run the clinic's messaging, so they set it too.
+  const messagingManagers = { roles: ['Admin', 'SystemManager'] as const };
+  app.get('/api/instancesettings/dailycap', {
+    config: messagingManagers,
+    schema: {
+      tags,
+      summary: 'The daily cap of automatic messages per patient (empty: no limit)',
+      response: { 200: dailyCapSchema, ...errors },
+    },
+    handler: async (request) => settings.readDailyCap(requireSignedIn(request.ctx)),
+  });
+
+  app.put('/api/instancesettings/dailycap', {
+    config: messagingManagers,
+    schema: {
+      tags,
+      summary: 'Set the daily cap of automatic messages per patient; later ones wait for the next clinic morning',
+      body: dailyCapSchema,
+      response: { 200: dailyCapSchema, ...errors },
+    },
+    handler: async (request) => settings.saveDailyCap(requireSignedIn(request.ctx), request.body),
   });
 
   app.get('/api/instancesettings/applicableforms', {

@@ -13,6 +13,7 @@ import {
   settingDefinitions,
   settingFieldErrors,
   settingFlagReads,
+  type DailyCap,
   type FormId,
   type InstanceSettingsUpdate,
   type InstanceSettingsView,
@@ -204,6 +205,16 @@ export async function saveApplicableForms(ctx: SignedInContext, formIds: unknown
   if (!parsed.success) throw new AppError('VALIDATION', 'formIdsInvalid', { fields: { applicableForms: 'formIdsInvalid' } });
   await applyUpdate(ctx, { applicableForms: parsed.data });
   return { applicableForms: (await readTypedSettings(ctx.db, ctx.instanceId)).applicableForms };
+}
+
+/** The daily cap of automatic messages per patient (decision 0066): Admins set it without the whole settings page. */
+export async function readDailyCap(ctx: SignedInContext): Promise<DailyCap> {
+  return { maxPatientMessagesPerDay: (await readTypedSettings(ctx.db, ctx.instanceId)).maxPatientMessagesPerDay };
+}
+
+export async function saveDailyCap(ctx: SignedInContext, input: DailyCap): Promise<DailyCap> {
+  await applyUpdate(ctx, { maxPatientMessagesPerDay: input.maxPatientMessagesPerDay });
+  return readDailyCap(ctx);
 }
 
 export async function readApplicableForms(ctx: SignedInContext): Promise<{ applicableForms: FormId[] }> {

@@ -399,3 +399,34 @@ describe('instance settings: reads for every signed-in role', () => {
     await putSettings(as.manager, { autoLogoutTime: 30 });
   });
 });
+
+describe('the daily cap of automatic messages per patient (issue #24 §5, decision 0066)', () => {
+  const cap = (headers: Headers, method: 'GET' | 'PUT' = 'GET', payload?: object) =>
+    t.app.inject({ method, url: '/api/instancesettings/dailycap', headers, payload });
+
+  it('an Admin reads the default 3 and changes it for their clinic only, recorded; empty means no limit', async () => {
+    expect((await cap(as.admin)).json()).toEqual({ maxPatientMessagesPerDay: 3 });
+    const before = await activityCount(riversideId);
+    const saved = await cap(as.admin, 'PUT', { maxPatientMessagesPerDay: 5 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ maxPatientMessagesPerDay: 5 });
+    expect((await storedRow(riversideId, 'maxPatientMessagesPerDay'))?.configurationValue).toBe('5');
+    expect(await activityCount(riversideId)).toBeGreaterThan(before);
+    // Lakeside keeps its own (the default).
+    expect((await cap(as.admin2)).json()).toEqual({ maxPatientMessagesPerDay: 3 });
+    expect((await cap(as.manager, 'PUT', { maxPatientMessagesPerDay: null })).json()).toEqual({ maxPatientMessagesPerDay: null });
+    expect((await cap(as.admin, 'PUT', { maxPatientMessagesPerDay: 3 })).statusCode).toBe(200);
+  });
+
+  it('answers 400 with the field for a number out of range or not a whole number, 403 for Staff and Doctors', async () => {
+    for (const value of [0, 51, 2.5, 'three']) {
+      const bad = await cap(as.admin, 'PUT', { maxPatientMessagesPerDay: value });
+      expect(bad.statusCode, String(value)).toBe(400);
+      expect(bad.json().fields).toHaveProperty('maxPatientMessagesPerDay');
+    }
+    expect((await cap(as.staff)).statusCode).toBe(403);
+    expect((await cap(as.doctor, 'PUT', { maxPatientMessagesPerDay: 9 })).statusCode).toBe(403);
+    // An Admin naming another clinic is refused.
+    expect((await cap({ ...as.admin, clinicid: lakesideId })).statusCode).toBe(403);
+  });
+});

@@ -63,6 +63,7 @@ function renderDashboard() {
     { method: 'POST', path: '/api/communications/filtered', body: page },
     { path: '/api/communications/counts', body: { days: [{ day: '11/20/2026', counts: { delivered: 1, failed: 1 } }] } },
     { method: 'POST', path: `/api/communications/${page.data[1]!.id}/resend`, body: { ...page.data[1], status: 'queued' } },
+    { path: '/api/instancesettings/dailycap', body: { maxPatientMessagesPerDay: 3 } },
   ]);
   renderAt(
     <SessionReactContext.Provider value={makeSession()}>
@@ -164,6 +165,7 @@ describe('communication dashboard', () => {
     fakeApi([
       { method: 'POST', path: '/api/communications/filtered', body: { ...page, totalRecords: 1, data: [held] } },
       { path: '/api/communications/counts', body: { days: [] } },
+      { path: '/api/instancesettings/dailycap', body: { maxPatientMessagesPerDay: 3 } },
     ]);
     renderAt(
       <SessionReactContext.Provider value={makeSession()}>
@@ -182,6 +184,73 @@ describe('communication dashboard', () => {
       ),
     );
     await i18n.changeLanguage('en');
+  });
+
+  it('lets an Admin set the daily cap, shows a number out of range under the field, and says when it cannot load', async () => {
+    const { calls } = fakeApi([
+      { method: 'POST', path: '/api/communications/filtered', body: page },
+      { path: '/api/communications/counts', body: { days: [] } },
+      { path: '/api/instancesettings/dailycap', body: { maxPatientMessagesPerDay: 3 } },
+      { method: 'PUT', path: '/api/instancesettings/dailycap', body: { maxPatientMessagesPerDay: 5 } },
+    ]);
+    renderAt(
+      <SessionReactContext.Provider value={makeSession()}>
+        <CommunicationDashboard />
+      </SessionReactContext.Provider>,
+    );
+    const card = await screen.findByTestId('daily-cap');
+    const input = await within(card).findByLabelText(/Most automatic messages one patient gets in a clinic day/);
+    expect(input).toHaveValue('3');
+    expect(card).toHaveTextContent('At most 3 automatic messages per patient per clinic day, by each channel.');
+    expect(card).toHaveTextContent(/never dropped/);
+    const user = userEvent.setup();
+    await user.clear(input);
+    await user.type(input, '5');
+    await user.click(within(card).getByTestId('daily-cap-save'));
+    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
+    expect(calls.find((call) => call.method === 'PUT')!.body).toEqual({ maxPatientMessagesPerDay: 5 });
+    expect(
+      await within(card).findByText('At most 5 automatic messages per patient per clinic day, by each channel.'),
+    ).toBeInTheDocument();
+  });
+
+  it('shows the server refusing the daily cap under the field, and a failed load with a retry', async () => {
+    fakeApi([
+      { method: 'POST', path: '/api/communications/filtered', body: page },
+      { path: '/api/communications/counts', body: { days: [] } },
+      { path: '/api/instancesettings/dailycap', body: { maxPatientMessagesPerDay: null } },
+      {
+        method: 'PUT',
+        path: '/api/instancesettings/dailycap',
+        status: 400,
+        body: { error: 'Invalid', code: 'VALIDATION', fields: { maxPatientMessagesPerDay: 'numberOutOfRange' } },
+      },
+    ]);
+    const first = renderAt(
+      <SessionReactContext.Provider value={makeSession()}>
+        <CommunicationDashboard />
+      </SessionReactContext.Provider>,
+    );
+    const card = await screen.findByTestId('daily-cap');
+    expect(await within(card).findByText('No limit: every automatic message goes when it is due.')).toBeInTheDocument();
+    const user = userEvent.setup();
+    await user.click(within(card).getByTestId('daily-cap-save'));
+    await waitFor(() => expect(within(card).getByTestId('daily-cap-input')).toHaveAttribute('aria-invalid', 'true'));
+    first.unmount();
+
+    fakeApi([
+      { method: 'POST', path: '/api/communications/filtered', body: page },
+      { path: '/api/communications/counts', body: { days: [] } },
+      { path: '/api/instancesettings/dailycap', status: 500, body: { error: 'Something went wrong', code: 'INTERNAL' } },
+    ]);
+    renderAt(
+      <SessionReactContext.Provider value={makeSession()}>
+        <CommunicationDashboard />
+      </SessionReactContext.Provider>,
+    );
+    expect(await screen.findByTestId('daily-cap-error', {}, { timeout: 4000 })).toHaveTextContent(
+      'The daily limit could not be loaded.',
+    );
   });
 
   it('reads in Spanish', async () => {

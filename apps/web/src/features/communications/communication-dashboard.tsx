@@ -32,6 +32,7 @@ import {
 import { useSession } from '../../app/session-context';
 import { DataTable, PagedResults, rangeText } from '../../components/data-table';
 import { PageHeader } from '../../components/page-header';
+import { DailyCapCard } from './daily-cap-card';
 import { formatClinicDateTime } from '../../lib/dates';
 import { downloadFile } from '../../lib/download';
 import { errorText } from '../../lib/error-text';
@@ -119,6 +120,7 @@ export function CommunicationDashboard() {
           </Button>
         }
       />
+      <DailyCapCard />
       {page.data && !page.data.providers.email ? (
         <Alert color="yellow" data-testid="no-email-provider">
           {t('noProvider.email')}
