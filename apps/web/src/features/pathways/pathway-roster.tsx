@@ -1,4 +1,4 @@
-import { Anchor, Badge, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Group, Stack, Text } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,8 +9,8 @@ import { formatClinicDate } from '../../lib/dates';
 import { ROSTER_PAGE_SIZE, pathwayQueries } from './pathways.api';
 import { runStatusColors } from './pathway-timeline';
 
-/** One step's result in a few words: what it was, its status (answered, with the score), and when. */
-function StepBadge({ step, timeZone }: { step: PathwayRosterStep; timeZone: string }) {
+/** One step's result in a line: its status (answered, with the score), then the day, what it was, why skipped, and when. */
+function StepLine({ step, timeZone }: { step: PathwayRosterStep; timeZone: string }) {
   const { t, i18n } = useTranslation('pathways');
   const what = step.kind === 'pro' ? (step.formTitle ?? t('kinds.pro')) : t(`kinds.${step.kind}`);
   const answered = step.status === 'completed' && (step.kind === 'pro' || step.kind === 'painJournal');
@@ -23,31 +23,22 @@ function StepBadge({ step, timeZone }: { step: PathwayRosterStep; timeZone: stri
     step.status === 'pending'
       ? t('roster.dueOn', { date: formatClinicDate(step.dueAt, timeZone) })
       : formatClinicDate(step.completedAt ?? step.sentAt ?? step.dueAt, timeZone);
-  const label = [
+  const detail = [
     t('timeline.dayLabel', { day: step.dayOffset }),
     what,
-    step.skipReason ? `${status} (${t(`skipReasons.${step.skipReason}`)})` : status,
-    score === null ? null : t('roster.score', { score }),
+    step.skipReason ? t(`skipReasons.${step.skipReason}`) : null,
     when,
   ]
     .filter(Boolean)
     .join(' · ');
+  // Written out rather than in a tooltip, so it reads the same by mouse, keyboard and screen reader.
   return (
-    <Tooltip label={label} multiline w={280}>
-      <Badge
-        variant="light"
-        color={runStatusColors[step.status]}
-        tt="none"
-        fw={500}
-        miw="max-content"
-        tabIndex={0}
-        aria-label={label}
-        data-testid="roster-step"
-      >
-        {t('timeline.dayLabel', { day: step.dayOffset })}: {status}
-        {score === null ? '' : ` · ${score}`}
+    <Group gap={6} wrap="nowrap" align="baseline" data-testid="roster-step">
+      <Badge variant="light" color={runStatusColors[step.status]} tt="none" fw={500} miw="max-content">
+        {score === null ? status : `${status} · ${t('roster.score', { score })}`}
       </Badge>
-    </Tooltip>
+      <Text size="xs">{detail}</Text>
+    </Group>
   );
 }
 
@@ -113,11 +104,11 @@ export function PathwayRoster({ pathwayId, timeZone }: { pathwayId: string; time
                 key: 'steps',
                 header: t('roster.steps'),
                 cell: (row) => (
-                  <Group gap={4} wrap="wrap">
+                  <Stack gap={4}>
                     {row.steps.map((step) => (
-                      <StepBadge key={step.runId} step={step} timeZone={timeZone} />
+                      <StepLine key={step.runId} step={step} timeZone={timeZone} />
                     ))}
-                  </Group>
+                  </Stack>
                 ),
               },
             ]}
