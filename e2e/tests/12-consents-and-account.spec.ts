@@ -236,7 +236,9 @@ test('(2) details that do not match: the patient asks the clinic for access; sta
     await patient.goto(url);
     // Married since: the name on file is the old one.
     await verifyIdentity(patient, 'Delgado', '1976-10-03');
-    await expect(patient.getByRole('alert')).toHaveText('The last name or date of birth does not match our records');
+    await expect(patient.getByRole('alert')).toHaveText(
+      /^The last name or date of birth does not match our records\s*\d tries? left before a 15-minute pause\.$/,
+    );
     await patient.getByRole('button', { name: 'Your details do not match? Ask the clinic for help' }).click();
 
     await expect(patient.getByRole('heading', { name: 'Ask the clinic for access' })).toBeVisible();

@@ -659,11 +659,8 @@ export const medicineKindValues = ['prescription', 'steroid', 'localAnesthetic',
 export type MedicineKind = (typeof medicineKindValues)[number];
 export const INJECTABLE_MEDICINE_KINDS: readonly MedicineKind[] = ['steroid', 'localAnesthetic', 'contrast', 'otherInjectable'];
 export const medicineKinds: EnumOption[] = [
-  option(
-    'prescription',
-    'Taken by the patient (tablets, patches, liquids)',
-    'La toma el paciente (comprimidos, parches, líquidos)',
-  ),
+  // Short: it is a column of the list at 1280 px, and the field's help says what each kind means.
+  option('prescription', 'Taken by the patient', 'La toma el paciente'),
   option('steroid', 'Injectable: corticosteroid', 'Inyectable: corticoide'),
   option('localAnesthetic', 'Injectable: local anesthetic', 'Inyectable: anestésico local'),
   option('contrast', 'Injectable: contrast', 'Inyectable: contraste'),

@@ -80,7 +80,12 @@ export type FieldDescriptor = {
   | { kind: 'text' | 'textarea' | 'email' | 'phone'; maxLength: number; uppercase?: boolean }
   | { kind: 'number'; min: number; max: number; decimals: number }
   | { kind: 'boolean' }
-  | { kind: 'select'; options: readonly EnumOption[] }
+  | {
+      kind: 'select';
+      options: readonly EnumOption[];
+      /** What an entry stored before this attribute existed means (shown in the table for it). */
+      valueWhenMissing?: string;
+    }
 );
 
 export type ManagedListDefinition = {
@@ -192,6 +197,7 @@ export const managedLists: readonly ManagedListDefinition[] = [
         helpKey: 'help.medicineKind',
         kind: 'select',
         options: medicineKinds,
+        valueWhenMissing: 'prescription',
         inTable: true,
       },
       { name: 'strength', labelKey: 'fields.strength', kind: 'number', min: 0.0001, max: 100_000, decimals: 4, inTable: true },
@@ -203,7 +209,8 @@ export const managedLists: readonly ManagedListDefinition[] = [
         options: medicationUnits,
         inTable: true,
       },
-      { name: 'route', labelKey: 'fields.route', kind: 'select', options: medicationRoutes, inTable: true },
+      // Not a column: with the kind beside them the list no longer fits 1280 px, and the unit (mcg/h) tells a patch.
+      { name: 'route', labelKey: 'fields.route', kind: 'select', options: medicationRoutes },
       { name: 'isOpioid', labelKey: 'fields.isOpioid', kind: 'boolean', inTable: true },
       {
         name: 'mmeConversionFactor',

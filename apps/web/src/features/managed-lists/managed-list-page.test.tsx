@@ -91,8 +91,9 @@ describe('the generic managed-list page', () => {
     expect(await screen.findByRole('heading', { name: 'Medicines' })).toBeInTheDocument();
     await waitFor(() => expect(rowNames()).toEqual(['Gabapentin', 'Baclofen']));
     const table = screen.getByTestId('managed-list-table');
-    expect(within(table).getByRole('columnheader', { name: 'Route' })).toBeInTheDocument();
-    expect(within(table).getAllByText('Oral')).toHaveLength(2);
+    expect(within(table).getByRole('columnheader', { name: 'Kind' })).toBeInTheDocument();
+    // Entries stored before medicines had a kind are the ones patients take.
+    expect(within(table).getAllByText('Taken by the patient')).toHaveLength(2);
     expect(screen.getByTestId('managed-list-total')).toHaveTextContent('2 entries');
   });
 
@@ -213,7 +214,8 @@ describe('the generic managed-list page', () => {
     renderPage();
     await i18n.changeLanguage('es');
     expect(await screen.findByRole('heading', { name: 'Medicamentos' })).toBeInTheDocument();
-    await waitFor(() => expect(screen.getByRole('columnheader', { name: 'Vía de administración' })).toBeInTheDocument());
+    await waitFor(() => expect(screen.getByRole('columnheader', { name: 'Tipo' })).toBeInTheDocument());
+    expect(screen.getByText('La toma el paciente')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Añadir entrada' })).toBeInTheDocument();
   });
 });

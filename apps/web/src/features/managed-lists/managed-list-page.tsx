@@ -31,8 +31,9 @@ import { defaultListParams, managedListApi, managedListKeys, managedListQueries,
 
 type ActiveFilter = 'all' | 'active' | 'inactive';
 
-function AttributeValue({ field, value }: { field: FieldDescriptor; value: unknown }) {
+function AttributeValue({ field, value: stored }: { field: FieldDescriptor; value: unknown }) {
   const { t, i18n } = useTranslation('lists');
+  const value = field.kind === 'select' && (stored === undefined || stored === null) ? field.valueWhenMissing : stored;
   if (value === undefined || value === null || value === '') return <Text c="dimmed">{t('values.none')}</Text>;
   switch (field.kind) {
     case 'boolean':
