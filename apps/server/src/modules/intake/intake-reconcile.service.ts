@@ -4,11 +4,12 @@ import type { PatientMedicine } from '@pathwell/contracts/mme';
 import type { PatientAllergy, ReconciledIntake, ReconcileIntake } from '@pathwell/contracts/intake-record';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { intakeEntries, patientAllergies, patientLinks, users } from '../../db/schema';
-import { AppError, notFound } from '../../lib/app-error';
+import { intakeEntries, patientAllergies, users } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { addPatientMedicine } from '../medicines/patient-medicines.service';
 import { findVisiblePatient } from '../patients/patients.service';
+import { finishedStepData } from './intake-record.service';
 
 /**
  * The intake's medications and allergies into the record in one step (issue #24 §4, decision 0056): staff
@@ -51,26 +52,6 @@ export async function listAllergies(ctx: SignedInContext, patientId: string): Pr
   });
 }
 
-async function finishedHistory(ctx: SignedInContext, tx: Database, patientId: string, linkId: string): Promise<HealthHistory> {
-  const [entry] = await tx
-    .select({ data: intakeEntries.data, completedAt: intakeEntries.completedAt })
-    .from(intakeEntries)
-    .innerJoin(patientLinks, eq(patientLinks.id, intakeEntries.linkId))
-    .where(
-      and(
-        eq(intakeEntries.instanceId, ctx.instanceId),
-        eq(intakeEntries.linkId, linkId),
-        eq(patientLinks.patientId, patientId),
-        eq(patientLinks.kind, 'intake'),
-        eq(intakeEntries.step, 2),
-        eq(intakeEntries.formKey, ''),
-      ),
-    );
-  if (!entry) throw notFound();
-  if (!entry.completedAt) throw new AppError('CONFLICT', 'intakeStepNotFinished');
-  return entry.data as HealthHistory;
-}
-
 export async function reconcileIntake(
   ctx: SignedInContext,
   patientId: string,
@@ -79,7 +60,7 @@ export async function reconcileIntake(
 ): Promise<ReconciledIntake> {
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, patientId);
-    const history = await finishedHistory(ctx, tx, patient.id, linkId);
+    const history = await finishedStepData<HealthHistory>(ctx, tx, patient.id, linkId, 2);
     const medications = history.medications ?? [];
     const allergies = history.allergies ?? [];
     const fields: Record<string, 'invalid'> = {};

@@ -362,8 +362,17 @@ export async function fillBlanks(tx: Database, instanceId: string, patientId: st
   return blanks.map((change) => change.field);
 }
 
-/** The finished paperwork of one of the patient's intake links; 404 when there is none. */
-async function finishedPaperwork(ctx: SignedInContext, tx: Database, patientId: string, linkId: string): Promise<Paperwork> {
+/**
+ * What the patient answered on one finished step of one of their intake links (1 paperwork, 2 health
+ * history); 404 when there is none, 409 while the patient has not finished it.
+ */
+export async function finishedStepData<T>(
+  ctx: SignedInContext,
+  tx: Database,
+  patientId: string,
+  linkId: string,
+  step: 1 | 2,
+): Promise<T> {
   const [entry] = await tx
     .select({ data: intakeEntries.data, completedAt: intakeEntries.completedAt })
     .from(intakeEntries)
@@ -374,13 +383,13 @@ async function finishedPaperwork(ctx: SignedInContext, tx: Database, patientId: 
         eq(intakeEntries.linkId, linkId),
         eq(patientLinks.patientId, patientId),
         eq(patientLinks.kind, 'intake'),
-        eq(intakeEntries.step, 1),
+        eq(intakeEntries.step, step),
         eq(intakeEntries.formKey, ''),
       ),
     );
   if (!entry) throw notFound();
   if (!entry.completedAt) throw new AppError('CONFLICT', 'intakeStepNotFinished');
-  return entry.data as Paperwork;
+  return entry.data as T;
 }
 
 /** Staff take the ticked fields of the patient's answer into the record; returns the changes as they now stand. */
@@ -392,7 +401,7 @@ export async function acceptIntakeChanges(
 ): Promise<IntakeChange[]> {
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, patientId);
-    const paperwork = await finishedPaperwork(ctx, tx, patient.id, linkId);
+    const paperwork = await finishedStepData<Paperwork>(ctx, tx, patient.id, linkId, 1);
     const before = await recordSide(tx, ctx.instanceId, patient.id);
     const offered = changesOf(before.patient, before.phones, paperwork, before.settings);
     const problems: Record<string, 'invalid'> = {};

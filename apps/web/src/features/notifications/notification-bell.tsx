@@ -72,6 +72,13 @@ export function NotificationBell({ timeZone }: { timeZone: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the list changes
   }, [items]);
 
+  // The list shows every popup's notification, and the popups sit over it (top right, above the dropdown):
+  // opening the list puts them away.
+  const toggleList = () => {
+    if (!opened) for (const id of shown.current) toasts.hide(`notification-${id}`);
+    setOpened((value) => !value);
+  };
+
   const open = (item: StaffNotification) => {
     setOpened(false);
     if (!item.seen) marks.seen.mutate([item.id]);
@@ -85,7 +92,7 @@ export function NotificationBell({ timeZone }: { timeZone: string }) {
           variant="subtle"
           color="gray"
           size="lg"
-          onClick={() => setOpened((value) => !value)}
+          onClick={toggleList}
           aria-label={unseen ? t('countLabel', { count: unseen }) : t('label')}
           aria-expanded={opened}
           aria-haspopup="dialog"
