@@ -280,10 +280,12 @@ test('staff send a day of intake links in bulk, watch the progress, and see each
   });
   expect(created.status(), await created.text()).toBe(201);
   const patientId = ((await created.json()) as { id: string }).id;
-  // 11 PM clinic time (UTC-6 in January) on a day years ahead, free in the demo schedule.
+  // 11 PM clinic time (UTC-6 in January) on a day years ahead, free in the demo schedule; an hour
+  // earlier on a retry, whose first attempt still holds the doctor at 11 PM.
+  const startsAt = new Date(Date.UTC(2030, 0, 10, 5 - test.info().retry)).toISOString();
   const visit = await request.post('/api/patientappointments', {
     headers: auth,
-    data: { patientId, doctorId: doctor.id, startsAt: '2030-01-10T05:00:00.000Z', reason: 'follow_up' },
+    data: { patientId, doctorId: doctor.id, startsAt, reason: 'follow_up' },
   });
   expect(visit.status(), await visit.text()).toBe(201);
 

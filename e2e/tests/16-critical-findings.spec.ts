@@ -26,9 +26,10 @@ test('a PHQ-9 with item 9 at 1: crisis resources for the patient, an urgent flag
   });
   expect(created.status(), await created.text()).toBe(201);
   const patientId = ((await created.json()) as { id: string }).id;
-  // 10 PM clinic time (UTC-5 in March) on a day years ahead that no other journey books (11's intake takes
-  // 2030-02-12), one hour later on a retry: fixed, so the journey does not depend on when it runs.
-  const startsAt = new Date(Date.UTC(2030, 2, 19, 3 + test.info().retry)).toISOString();
+  // 10 PM clinic time (UTC-5 in April) on a day years ahead that no other journey books (11 takes
+  // 2030-02-12, 12 takes 2030-03-18), one hour later on a retry: fixed, so the journey does not depend on
+  // when it runs.
+  const startsAt = new Date(Date.UTC(2030, 3, 16, 3 + test.info().retry)).toISOString();
   const visit = await request.post('/api/patientappointments', {
     headers: staff.headers,
     data: { patientId, doctorId: doctor.id, startsAt, reason: 'follow_up' },
@@ -108,7 +109,7 @@ test('a PHQ-9 with item 9 at 1: crisis resources for the patient, an urgent flag
   await page.keyboard.press('Escape');
 
   // The appointment dashboard's row for the visit is flagged red, linked to the response.
-  await page.getByTestId('appt-dashboard-day').fill('03/18/2030');
+  await page.getByTestId('appt-dashboard-day').fill('04/15/2030');
   const row = page.getByTestId('appt-dashboard-row').filter({ hasText: lastName });
   await expect(row.getByTestId('critical-flag')).toHaveAttribute('data-state', 'open');
   await settle(page);
