@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import type { NotificationList } from '@pathwell/contracts/messaging';
 import { audit, expectAccessibleAndFitting, settle, sidewaysScrollers } from './a11y';
@@ -18,7 +19,10 @@ test('a PHQ-9 with item 9 at 1: crisis resources for the patient, an urgent flag
   const doctor = await apiSignIn(request, 'doctor');
   const admin = await apiSignIn(request, 'admin');
   // Each attempt its own patient, so a retry never finds the first attempt's namesake.
-  const tag = Array.from(Date.now().toString(26).slice(-5), (digit) => String.fromCharCode(97 + parseInt(digit, 26))).join('');
+  // Letters from a random id, not from the clock (a name takes letters only).
+  const tag = Array.from(randomUUID().replaceAll('-', '').slice(0, 6), (digit) =>
+    String.fromCharCode(97 + parseInt(digit, 16)),
+  ).join('');
   const lastName = `Montes Gil${tag}`;
   const created = await request.post('/api/patients/create', {
     headers: staff.headers,
