@@ -166,6 +166,29 @@ class PostgresListener {
   }
 }
 
+/** Any constant shared by every Pathwell process; `pg_advisory_lock` keys are 64-bit integers. */
+const PREPARE_LOCK_KEY = 7_406_912_113;
+
+/**
+ * Runs `work` while no other process prepares the same PostgreSQL database. Two processes starting at
+ * once (a rolling deploy, two replicas, the load run) would otherwise both migrate, both GRANT on the
+ * job queue's schema ("tuple concurrently updated") and both seed an empty database. The lock is held
+ * by its own session, so `work` may use the handle's pool freely; PGlite is one process and needs none.
+ */
+export async function withPrepareLock<T>(handle: DatabaseHandle, work: () => Promise<T>): Promise<T> {
+  if (handle.kind !== 'postgresql' || !handle.url) return work();
+  const lockHolder = new pg.Client({ connectionString: handle.url });
+  await lockHolder.connect();
+  try {
+    await lockHolder.query('select pg_advisory_lock($1)', [PREPARE_LOCK_KEY]);
+    return await work();
+  } finally {
+    // Ending the session releases the lock even if the unlock itself fails.
+    await lockHolder.query('select pg_advisory_unlock($1)', [PREPARE_LOCK_KEY]).catch(() => undefined);
+    await lockHolder.end().catch(() => undefined);
+  }
+}
+
 /** The app's schema, then the job queue's (pg-boss keeps its own versions; decision 0029). */
 export async function applyMigrations(handle: DatabaseHandle): Promise<void> {
   if (handle.kind === 'postgresql') await migratePg(handle.db as never, { migrationsFolder });

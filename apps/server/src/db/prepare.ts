@@ -1,6 +1,6 @@
 import { PASSWORD_PATTERN } from '@pathwell/contracts/validation';
 import type { Config } from '../config';
-import { applyMigrations, openDatabase, type DatabaseHandle } from './client';
+import { applyMigrations, openDatabase, withPrepareLock, type DatabaseHandle } from './client';
 import { bootstrapFirstManager, isDatabaseEmpty, seedDemo } from './seed/demo';
 import { withSystemAccess } from './tenancy';
 
@@ -13,8 +13,10 @@ export async function prepareDatabase(config: Config): Promise<Prepared> {
       ? { kind: 'postgresql', url: config.databaseUrl }
       : { kind: 'pglite', dataDir: `${config.dataDir}/pglite` },
   );
-  await applyMigrations(handle);
-  const seeded = await fillIfEmpty(config, handle);
+  const seeded = await withPrepareLock(handle, async () => {
+    await applyMigrations(handle);
+    return fillIfEmpty(config, handle);
+  });
   if (!config.databaseUrl || !config.appDatabaseUrl) return { ...handle, seeded };
   // The owner's connection only migrates; the app runs on its own login, which owns nothing.
   await handle.close();
