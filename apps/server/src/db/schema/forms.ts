@@ -191,6 +191,12 @@ export const formResponses = pgTable(
       .default(sql`'{}'::jsonb`),
     headlineScore: numeric('headline_score', { precision: 9, scale: 4, mode: 'number' }),
     band: smallint('band'),
+    /**
+     * Why this response carries no score (decision 0067): `wordingNotLoaded` for a licensed form answered
+     * before the clinic imported its wording (neutral labels, so its numbers mean nothing). Such a response
+     * stores no derived score (scores `{}`, headline and band null); its raw answers are kept.
+     */
+    notScored: text('not_scored', { enum: ['wordingNotLoaded'] }),
     idempotencyKey: uuid('idempotency_key').notNull(),
     enteredBy: uuid('entered_by').references(() => users.id),
     submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { CriticalFinding } from '@pathwell/contracts/critical-findings';
 import type { FormContent, RenderableForm } from '@pathwell/contracts/forms';
 import type { FormResponseDetail, FormResponseSummary } from '@pathwell/contracts/patient-links';
@@ -27,7 +27,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findingsOfResponses } from '../critical-findings/critical-findings.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
-import { answeredWithWording, clinicWordings, requireFormsWorded, type ClinicWording } from './wording-availability';
+import { requireFormsWorded } from './wording-availability';
 import { visiblePatients } from '../patients/patients.service';
 import { readTypedSettings } from '../settings/settings.service';
 
@@ -96,13 +96,9 @@ type ResponseRow = {
 const titleOf = (row: ResponseRow): string =>
   row.response.formCode !== null ? definitionOf(row.response.formCode).name.en : (row.customContent?.title.en ?? '');
 
-function toSummary(
-  row: ResponseRow,
-  findings: Map<string, CriticalFinding[]>,
-  wordings: ReadonlyMap<FormCode, ClinicWording>,
-): FormResponseSummary {
+function toSummary(row: ResponseRow, findings: Map<string, CriticalFinding[]>): FormResponseSummary {
   const { response } = row;
-  const scored = answeredWithWording(wordings, response.formCode, response.submittedAt);
+  // A response answered without its wording stores no score and says why (decision 0067).
   return {
     id: response.id,
     patientId: response.patientId,
@@ -113,9 +109,9 @@ function toSummary(
     formTitle: titleOf(row),
     version: response.version,
     language: response.language,
-    headlineScore: scored ? response.headlineScore : null,
-    band: scored ? response.band : null,
-    ...(scored ? {} : { notScored: 'wordingNotLoaded' as const }),
+    headlineScore: response.headlineScore,
+    band: response.band,
+    ...(response.notScored ? { notScored: response.notScored } : {}),
     submittedAt: response.submittedAt.toISOString(),
     criticalFindings: findings.get(response.id) ?? [],
   };
@@ -161,6 +157,8 @@ async function previousResponse(
         eq(formResponses.instanceId, ctx.instanceId),
         eq(formResponses.patientId, response.patientId),
         sameForm,
+        // The one before that carries a score: a response answered without its wording compares with nothing.
+        isNull(formResponses.notScored),
         or(
           lt(formResponses.submittedAt, response.submittedAt),
           and(eq(formResponses.submittedAt, response.submittedAt), lt(formResponses.id, response.id)),
@@ -231,7 +229,7 @@ export async function responseDetail(ctx: SignedInContext, responseId: string): 
     );
 
     const findings = await findingsOfResponses(tx, ctx.instanceId, [response.id]);
-    const summary = toSummary(row, findings, await clinicWordings(tx, ctx.instanceId));
+    const summary = toSummary(row, findings);
     return {
       ...summary,
       patientName: fullName(row),
@@ -276,9 +274,7 @@ export async function patientResponses(ctx: SignedInContext, patientId: string):
       ctx.instanceId,
       rows.map((row) => row.response.id),
     );
-    const wordings = await clinicWordings(tx, ctx.instanceId);
-    const scorable = rows.filter((row) => answeredWithWording(wordings, row.response.formCode, row.response.submittedAt));
-    return { data: rows.map((row) => toSummary(row, findings, wordings)), series: seriesOf(scorable) };
+    return { data: rows.map((row) => toSummary(row, findings)), series: seriesOf(rows) };
   });
 }
 

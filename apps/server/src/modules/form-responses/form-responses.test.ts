@@ -19,6 +19,7 @@ import {
 } from '../../db/schema';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { importTestWording } from '../../../test/instrument-wording';
+import { clearScoresAnsweredWithoutWording } from '../../../test/unscored-responses';
 
 let t: TestApp;
 let riverside: string;
@@ -305,6 +306,11 @@ describe('GET /api/patients/{id}/formresponses', () => {
   it('an ODI answered before the clinic loaded its wording shows no score, band, series point or comparison (issue #24 §1)', async () => {
     // Answered on neutral labels ("Section 1", options 0–5): its "20.0/100 Minimal disability" meant nothing.
     const early = await addInstrumentResponse(patientId, 2, odiAnswers(10), new Date('2024-06-01T09:00:00Z'));
+    // Stored as it was before decision 0067, then cleared by its migration, as an existing clinic's row is.
+    await clearScoresAnsweredWithoutWording(t.db);
+    const [stored] = await t.db.select().from(formResponses).where(eq(formResponses.id, early.id));
+    expect(stored).toMatchObject({ scores: {}, headlineScore: null, band: null, notScored: 'wordingNotLoaded' });
+    expect(stored!.answers).toEqual(odiAnswers(10));
     const list = (await call('GET', `/api/patients/${patientId}/formresponses`, 'staff')).json<PatientFormResponses>();
     expect(list.data.find((item) => item.id === early.id)).toMatchObject({
       headlineScore: null,
@@ -315,6 +321,11 @@ describe('GET /api/patients/{id}/formresponses', () => {
     expect(list.series.find((series) => series.formCode === 2)!.points.map((point) => point.responseId)).not.toContain(early.id);
     const detail = (await call('GET', `/api/formresponses/${early.id}`, 'staff')).json<FormResponseDetail>();
     expect(detail).toMatchObject({ headlineScore: null, band: null, scores: {}, previous: null, notScored: 'wordingNotLoaded' });
+    // The first scored ODI after it compares with nothing: the unscored one is no baseline.
+    const firstScored = list.data.find((item) => item.formCode === 2 && item.headlineScore === 80)!;
+    const first = (await call('GET', `/api/formresponses/${firstScored.id}`, 'staff')).json<FormResponseDetail>();
+    expect(first).toMatchObject({ headlineScore: 80, previous: null });
+    expect(first.notScored).toBeUndefined();
     await t.db.delete(formResponses).where(eq(formResponses.id, early.id));
   });
 

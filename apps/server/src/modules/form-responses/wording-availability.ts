@@ -44,21 +44,6 @@ export async function clinicWordings(db: Database, instanceId: string): Promise<
   );
 }
 
-/**
- * Whether a stored response can carry a score (decision 0061): a custom form or a form that ships its
- * wording always; a licensed form only when it was answered after the clinic imported its wording.
- * Before that the patient saw neutral labels ("Section 1", options 0–5), so its numbers mean nothing.
- */
-export function answeredWithWording(
-  wordings: ReadonlyMap<FormCode, ClinicWording>,
-  formCode: number | null,
-  submittedAt: Date,
-): boolean {
-  if (formCode === null || !isFormCode(formCode) || getInstrument(formCode).wording === 'shipped') return true;
-  const importedAt = wordings.get(formCode)?.importedAt;
-  return importedAt != null && importedAt.getTime() <= submittedAt.getTime();
-}
-
 /** The given outcome forms this clinic cannot give to patients (their licensed wording is not imported). */
 export async function formsWithoutWording(db: Database, instanceId: string, codes: readonly number[]): Promise<number[]> {
   const wanted = codes.filter(isFormCode);
