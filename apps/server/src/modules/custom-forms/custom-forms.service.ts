@@ -12,6 +12,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { customFormVersions, customForms, formResponses } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 
@@ -50,7 +51,6 @@ export async function listForms(ctx: SignedInContext, query: CustomFormListQuery
     query.archived ? isNotNull(customForms.archivedAt) : isNull(customForms.archivedAt),
     query.title ? ilike(customForms.title, `%${escapeLike(query.title)}%`) : undefined,
   );
-  const [total] = await ctx.db.select({ value: count() }).from(customForms).where(where);
   const rows = await ctx.db
     .select({
       form: customForms,
@@ -73,7 +73,13 @@ export async function listForms(ctx: SignedInContext, query: CustomFormListQuery
     : [];
   const responsesOf = (formId: string) =>
     counts.filter((entry) => entry.formId === formId).reduce((sum, entry) => sum + Number(entry.responses), 0);
-  const totalRecords = Number(total?.value ?? 0);
+  // Exact: the list's answer has no "more than" form.
+  const { totalRecords } = await listTotal(ctx.db, ctx.db.select({ id: customForms.id }).from(customForms).where(where), {
+    pageNumber: query.pageNumber,
+    pageSize: query.pageSize,
+    rowsOnPage: rows.length,
+    exact: true,
+  });
   return {
     totalRecords,
     pageNumber: query.pageNumber,

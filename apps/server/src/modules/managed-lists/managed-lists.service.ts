@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ValidationMessageKey } from '@pathwell/contracts/messages';
 import { isValidationMessageKey } from '@pathwell/contracts/messages';
@@ -13,6 +13,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { managedItems } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 
 type ItemRow = typeof managedItems.$inferSelect;
@@ -139,7 +140,6 @@ export async function listItems(ctx: SignedInContext, list: ManagedListDefinitio
       createdAt: managedItems.createdAt,
     };
   const direction = query.sortDirection === 'desc' ? desc : asc;
-  const [total] = await ctx.db.select({ value: count() }).from(managedItems).where(where);
   const rows = await ctx.db
     .select()
     .from(managedItems)
@@ -147,8 +147,15 @@ export async function listItems(ctx: SignedInContext, list: ManagedListDefinitio
     .orderBy(direction(sortColumns[query.sortBy]), asc(sql`lower(${managedItems.name})`), asc(managedItems.id))
     .limit(query.pageSize)
     .offset(query.pageNumber * query.pageSize);
+  // Exact: the list's answer has no "more than" form.
+  const { totalRecords } = await listTotal(ctx.db, ctx.db.select({ id: managedItems.id }).from(managedItems).where(where), {
+    pageNumber: query.pageNumber,
+    pageSize: query.pageSize,
+    rowsOnPage: rows.length,
+    exact: true,
+  });
   return {
-    totalRecords: Number(total?.value ?? 0),
+    totalRecords,
     pageNumber: query.pageNumber,
     pageSize: query.pageSize,
     data: rows.map((row) => toItem(list, row)),

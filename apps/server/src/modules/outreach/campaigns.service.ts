@@ -17,6 +17,7 @@ import type { CampaignChannel, CampaignStatus } from '@pathwell/contracts/outrea
 import { doctorScope, type SignedInContext } from '../../context';
 import { audienceTemplates, campaignRecipients, campaigns } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
@@ -100,16 +101,18 @@ const strip = ({ anyQueued: _anyQueued, ...summary }: CampaignSummary & { anyQue
 export async function listCampaigns(ctx: SignedInContext, query: z.output<typeof campaignListQuerySchema>) {
   await requireOutreach(ctx);
   const where = query.status ? sql`c.status = ${query.status}` : sql`true`;
-  const [total] = await rowsOf(
-    ctx.db,
-    sql`select count(*)::int as count from campaigns c where c.instance_id = ${ctx.instanceId} and c.deleted_at is null and ${where}`,
-  );
   const data = await summaries(
     ctx,
     where,
     sql`order by c.created_at desc, c.id limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
   );
-  return { totalRecords: Number(total?.count ?? 0), data: data.map(strip) };
+  // Exact: the list's answer has no "more than" form.
+  const { totalRecords } = await listTotal(
+    ctx.db,
+    sql`select 1 from campaigns c where c.instance_id = ${ctx.instanceId} and c.deleted_at is null and ${where}`,
+    { pageNumber: query.pageNumber, pageSize: query.pageSize, rowsOnPage: data.length, exact: true },
+  );
+  return { totalRecords, data: data.map(strip) };
 }
 
 export async function campaignRow(ctx: SignedInContext, id: string, lock = false): Promise<CampaignRow> {
@@ -350,7 +353,6 @@ export async function campaignRecipientList(
           ? sql`(r.sms_status in ('skipped', 'none') and r.email_status in ('skipped', 'none'))`
           : sql`true`;
   const mine = sql`r.instance_id = ${ctx.instanceId} and r.campaign_id = ${row.id} and ${filter}`;
-  const [total] = await rowsOf(ctx.db, sql`select count(*)::int as count from campaign_recipients r where ${mine}`);
   const rows = await rowsOf(
     ctx.db,
     sql`
@@ -367,9 +369,16 @@ export async function campaignRecipientList(
      order by r.position
      limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
   );
+  // Exact: the list's answer has no "more than" form.
+  const { totalRecords } = await listTotal(ctx.db, sql`select 1 from campaign_recipients r where ${mine}`, {
+    pageNumber: query.pageNumber,
+    pageSize: query.pageSize,
+    rowsOnPage: rows.length,
+    exact: true,
+  });
   await recordActivity(ctx.db, activity(ctx, 'Viewed', row.id, `Viewed ${rows.length} recipients of campaign "${row.name}"`));
   return {
-    totalRecords: Number(total?.count ?? 0),
+    totalRecords,
     data: rows.map((r) => ({
       id: String(r.id),
       patientId: String(r.patient_id),

@@ -29,6 +29,7 @@ import {
   users,
 } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { listTotal } from '../../lib/list-total';
 import { clinicDayStartAfter, clinicIsoDate, clinicTodayStart, clinicWeekStart } from '@pathwell/contracts/clinic-time';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone, clinicTimeZoneFrom } from '../settings/settings.service';
@@ -197,7 +198,7 @@ const timelineWhere = () => and(byPatient(appointments), isNull(appointments.del
 
 const dashboardTimeline = reusableQuery('patient_dashboard_timeline', (db) =>
   db
-    .select({ ...appointmentColumns, total: sql<number>`(count(*) over ())::int` })
+    .select(appointmentColumns)
     .from(appointments)
     .leftJoin(appointmentType, eq(appointmentType.id, appointments.appointmentTypeId))
     .leftJoin(room, eq(room.id, appointments.roomId))
@@ -231,6 +232,14 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
     const timeZone = clinicTimeZoneFrom(Object.fromEntries(zoneSettings.map((row) => [row.key, row.value])));
     const phones = await dashboardPhones(tx, ids);
     const timeline = await dashboardTimeline(tx, ids);
+    const { totalRecords: appointmentsTotal } = await listTotal(
+      tx,
+      tx
+        .select({ id: appointments.id })
+        .from(appointments)
+        .where(and(eq(appointments.patientId, patientId), eq(appointments.instanceId, ctx.instanceId), isNull(appointments.deletedAt))),
+      { pageNumber: 0, pageSize: PATIENT_TIMELINE_LIMIT, rowsOnPage: timeline.length, exact: true },
+    );
     const trend = await dashboardPainTrend(tx, ids);
     const notes = await notesOf(tx, ctx, patientId);
 
@@ -282,7 +291,7 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
         })),
       },
       appointments: timeline.map(toTimeline),
-      appointmentsTotal: timeline[0]?.total ?? 0,
+      appointmentsTotal,
       painTrend: trend
         .reverse()
         .map((point) => ({ appointmentId: point.id, startsAt: point.startsAt.toISOString(), painScore: point.painScore! })),
@@ -417,7 +426,6 @@ export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: 
           patientMiddleName: patients.middleName,
           patientLastName: patients.lastName,
           patientDateOfBirth: patients.dateOfBirth,
-          total: sql<number>`(count(*) over ())::int`,
         })
         .from(appointments)
         .innerJoin(patients, eq(patients.id, appointments.patientId))
@@ -427,23 +435,31 @@ export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: 
         .where(and(inScope, where))
         .orderBy(...order, asc(appointments.id))
         .limit(limit);
+    /** How many appointments a list would show without its limit. */
+    const totalOf = async (where: SQL | undefined, rows: unknown[], limit: number) =>
+      (
+        await listTotal(
+          tx,
+          tx
+            .select({ id: appointments.id })
+            .from(appointments)
+            .innerJoin(patients, eq(patients.id, appointments.patientId))
+            .where(and(inScope, where)),
+          { pageNumber: 0, pageSize: limit, rowsOnPage: rows.length, exact: true },
+        )
+      ).totalRecords;
 
-    const today = await list(
-      and(gte(appointments.startsAt, todayStart), lt(appointments.startsAt, todayEnd)),
-      [asc(appointments.startsAt)],
-      CLINIC_DAY_LIST_LIMIT,
+    const isToday = and(gte(appointments.startsAt, todayStart), lt(appointments.startsAt, todayEnd));
+    const today = await list(isToday, [asc(appointments.startsAt)], CLINIC_DAY_LIST_LIMIT);
+    const isUpcoming = and(
+      eq(appointments.status, AppointmentStatus.Upcoming),
+      gte(appointments.startsAt, todayEnd),
+      lt(appointments.startsAt, upcomingEnd),
     );
-    const upcoming = await list(
-      and(
-        eq(appointments.status, AppointmentStatus.Upcoming),
-        gte(appointments.startsAt, todayEnd),
-        lt(appointments.startsAt, upcomingEnd),
-      ),
-      [asc(appointments.startsAt)],
-      UPCOMING_LIST_LIMIT,
-    );
+    const upcoming = await list(isUpcoming, [asc(appointments.startsAt)], UPCOMING_LIST_LIMIT);
+    const isCheckingIn = eq(appointments.status, AppointmentStatus.Checking_In);
     const checkingIn = await list(
-      eq(appointments.status, AppointmentStatus.Checking_In),
+      isCheckingIn,
       [sql`${appointments.checkedInAt} asc nulls last`, asc(appointments.startsAt)],
       CHECKING_IN_LIST_LIMIT,
     );
@@ -501,10 +517,10 @@ export async function clinicDashboard(ctx: SignedInContext, query: { doctorId?: 
     return {
       counts: {
         activePatients: activePatients?.total ?? 0,
-        appointmentsToday: today[0]?.total ?? 0,
-        checkedInNow: checkingIn[0]?.total ?? 0,
+        appointmentsToday: await totalOf(isToday, today, CLINIC_DAY_LIST_LIMIT),
+        checkedInNow: await totalOf(isCheckingIn, checkingIn, CHECKING_IN_LIST_LIMIT),
         noShowsThisWeek: noShows?.total ?? 0,
-        upcoming: upcoming[0]?.total ?? 0,
+        upcoming: await totalOf(isUpcoming, upcoming, UPCOMING_LIST_LIMIT),
       },
       today: today.map(toDashboard),
       upcoming: upcoming.map(toDashboard),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, isNull, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, isNull, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   PerioperativeDetail,
@@ -12,6 +12,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { perioperativeTemplateDetails, perioperativeTemplates } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 
@@ -101,7 +102,6 @@ export async function listTemplates(ctx: SignedInContext, query: TemplateListQue
   const detailCount = sql<number>`(select count(*)::int from ${perioperativeTemplateDetails} as d where d.template_id = ${perioperativeTemplates}.id)`;
   const sortColumn = query.sortBy === 'name' ? sql`lower(${perioperativeTemplates.name})` : perioperativeTemplates.createdAt;
   const direction = query.sortDirection === 'desc' ? desc : asc;
-  const [total] = await ctx.db.select({ value: count() }).from(perioperativeTemplates).where(where);
   const rows = await ctx.db
     .select({ template: perioperativeTemplates, detailCount })
     .from(perioperativeTemplates)
@@ -109,8 +109,14 @@ export async function listTemplates(ctx: SignedInContext, query: TemplateListQue
     .orderBy(direction(sortColumn), asc(perioperativeTemplates.id))
     .limit(query.pageSize)
     .offset(query.pageNumber * query.pageSize);
+  // Exact: the list's answer has no "more than" form.
+  const { totalRecords } = await listTotal(
+    ctx.db,
+    ctx.db.select({ id: perioperativeTemplates.id }).from(perioperativeTemplates).where(where),
+    { pageNumber: query.pageNumber, pageSize: query.pageSize, rowsOnPage: rows.length, exact: true },
+  );
   return {
-    totalRecords: Number(total?.value ?? 0),
+    totalRecords,
     pageNumber: query.pageNumber,
     pageSize: query.pageSize,
     data: rows.map((row) => toSummary(row.template, Number(row.detailCount))),
