@@ -33,7 +33,7 @@ import {
   clinicWeekStart,
   formatClinicDateTime,
 } from '@pathwell/contracts/clinic-time';
-import { toCsv } from './csv';
+import { toCsv } from '../../lib/csv';
 
 const LOGIN_AREA: ActivityArea = 'Login Activity';
 

@@ -29,7 +29,7 @@ import { listTotal } from '../../lib/list-total';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
-import { toCsv } from '../activity/csv';
+import { toCsv } from '../../lib/csv';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from './appointment-dates';

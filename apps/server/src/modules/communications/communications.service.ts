@@ -21,7 +21,7 @@ import type { SignedInContext } from '../../context';
 import { outboxAttachments, outboxMessages, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { listTotal } from '../../lib/list-total';
-import { toCsv } from '../activity/csv';
+import { toCsv } from '../../lib/csv';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient, openAttachment, providerConfigured, requeueMessage } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';

@@ -32,7 +32,7 @@ import { listTotal } from '../../lib/list-total';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isOn, readSettings } from '../settings/settings.service';
-import { toCsv } from '../activity/csv';
+import { toCsv } from '../../lib/csv';
 import { toXlsx } from '../../lib/spreadsheet';
 
 type PatientRow = typeof patients.$inferSelect;

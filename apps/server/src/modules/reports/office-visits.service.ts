@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { OfficeVisitsFilter, OfficeVisitsReport, VisitCounts, VisitReason } from '@pathwell/contracts/reports-visits';
 import { doctorScope, reportReader, type SignedInContext } from '../../context';
-import { toCsv } from '../activity/csv';
+import { toCsv } from '../../lib/csv';
 import { periodStart, reportWindow, type Rows } from './report-window';
 import { withoutJit } from './report-session';
 

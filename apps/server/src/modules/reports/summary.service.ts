@@ -18,7 +18,7 @@ import {
 import { doctorScope, reportReader, type SignedInContext } from '../../context';
 import { toXlsx } from '../../lib/spreadsheet';
 import { meanConfidenceInterval95 } from '../../lib/statistics';
-import { toCsv } from '../activity/csv';
+import { toCsv } from '../../lib/csv';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';

@@ -1,5 +1,5 @@
 /** UTF-8 byte-order mark: Excel needs it to read accented names correctly. */
-export const UTF8_BOM = '\uFEFF';
+const UTF8_BOM = '\uFEFF';
 
 /**
  * Text a spreadsheet would run as a formula (CSV injection): = + - @, and tab or carriage return,
@@ -8,7 +8,7 @@ export const UTF8_BOM = '\uFEFF';
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** A cell's value: text, or a number, which is written as the number it is (decision 0057). */
-export type CsvValue = string | number | null | undefined;
+type CsvValue = string | number | null | undefined;
 
 export function csvCell(value: CsvValue): string {
   // The guard is for text: a number cannot carry a formula, and quoting it would turn -6 into the text '-6.
