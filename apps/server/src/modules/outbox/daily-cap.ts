@@ -8,16 +8,37 @@ import { outboxMessages } from '../../db/schema';
 const DAILY_CAP_MAX_DAYS_AHEAD = 60;
 
 /**
+ * Makes counting and queueing atomic per patient (decision 0066): a transaction-scoped advisory lock on
+ * each patient, held until the caller's transaction ends, so a second sender (the pathway sweep and a
+ * campaign batch at the same instant, two server processes) waits for the first one's message to be
+ * committed before it counts. Several patients are locked in the order of their lock keys: a campaign batch
+ * locks its whole batch up front, so two batches sharing patients in different orders cannot deadlock.
+ * Taking a lock the transaction already holds is free (advisory locks are re-entrant).
+ */
+export async function lockDailyCap(db: Database, instanceId: string, patientIds: readonly string[]): Promise<void> {
+  if (patientIds.length === 0) return;
+  // Ids and colons only: safe inside an array literal.
+  const names = `{${[...new Set(patientIds)].map((patientId) => `daily-cap:${instanceId}:${patientId}`).join(',')}}`;
+  await db.execute(
+    sql`select pg_advisory_xact_lock(key) from (
+      select distinct hashtext(name) as key from unnest(${names}::text[]) as name order by key
+    ) as ordered`,
+  );
+}
+
+/**
  * The time an automatic message may go under the clinic's daily cap per patient (decision 0066): `at`
  * when the patient has had fewer than `cap` automatic messages by this channel on that clinic day, else
  * the clinic morning (`morningHour`, when texts may start) of the first later day with room. A message
  * counts on the day it goes out (`send_after`, else when it was queued); suppressed ones do not count.
+ * Locks the patient first (`lockDailyCap`): the caller's transaction must insert the message before it ends.
  */
 export async function underDailyCap(
   db: Database,
   input: { instanceId: string; patientId: string; channel: OutboxChannel },
   { at, cap, timeZone, morningHour }: { at: Date; cap: number; timeZone: string; morningHour: number },
 ): Promise<Date> {
+  await lockDailyCap(db, input.instanceId, [input.patientId]);
   let candidate = at;
   for (let day = 0; day < DAILY_CAP_MAX_DAYS_AHEAD; day++) {
     const clock = clinicClock(candidate, timeZone);

@@ -293,3 +293,67 @@ describe("the clinic's daily cap per patient (issue #24 §5, decision 0066)", ()
     expect(fifth.sendAfter).toEqual(instantOfClinicTime(2031, 3, 13, timeZone, 8, 0));
   });
 });
+
+// PostgreSQL only: PGlite has one connection and runs one transaction at a time, so two senders cannot race on it.
+describe.skipIf(!process.env.DATABASE_URL)('the daily cap with two senders at once (decision 0066)', () => {
+  it('the second sender waits for the first to commit and counts its message: the cap is not passed by one', async () => {
+    const [clinic] = await t.db.select().from(instances).where(eq(instances.name, 'Riverside Spine & Pain'));
+    const [patient] = await t.db
+      .insert(patients)
+      .values({
+        instanceId: clinic!.id,
+        firstName: 'Ana',
+        lastName: 'Carrera',
+        dateOfBirth: '1970-03-04',
+        email: 'ana.race@example.test',
+      })
+      .returning({ id: patients.id });
+    const deps = { config: t.config, mailer: createMailer(smtpUrl, 'test@pathwell.test'), jobs: t.app.jobs };
+    const timeZone = await clinicTimeZone(t.db, clinic!.id);
+    // The clock: 10:00 on a clinic day of its own (cap 3, the clinic's default).
+    const now = instantOfClinicTime(2031, 4, 9, timeZone, 10, 0);
+    const message = {
+      instanceId: clinic!.id,
+      patientId: patient!.id,
+      channel: 'email' as const,
+      to: 'ana.race@example.test',
+      subject: 'Hello',
+      body: 'Hello',
+      template: 'pathway-education',
+      automatic: true,
+      now,
+    };
+    for (let index = 0; index < 2; index++) {
+      await withSystemAccess(t.appDb, 'outbox-delivery', (tx) => queueMessage(deps, tx, message));
+    }
+
+    // The first sender queues the third message and keeps its transaction open until the second sender has
+    // queued too (or half a second has passed, when the second is waiting for it).
+    let firstQueued!: () => void;
+    let secondQueued!: () => void;
+    const firstIsQueued = new Promise<void>((resolve) => (firstQueued = resolve));
+    const secondIsQueued = new Promise<void>((resolve) => (secondQueued = resolve));
+    const first = withSystemAccess(t.appDb, 'outbox-delivery', async (tx) => {
+      const queued = await queueMessage(deps, tx, message);
+      firstQueued();
+      await Promise.race([secondIsQueued, new Promise((resolve) => setTimeout(resolve, 500))]);
+      return queued;
+    });
+    await firstIsQueued;
+    const second = withSystemAccess(t.appDb, 'outbox-delivery', async (tx) => {
+      const queued = await queueMessage(deps, tx, message);
+      secondQueued();
+      return queued;
+    });
+    const [third, fourth] = await Promise.all([first, second]);
+
+    expect(third.status).toBe('queued');
+    expect(fourth.status).toBe('scheduled');
+    const rows = await t.db.select().from(outboxMessages).where(eq(outboxMessages.patientId, patient!.id));
+    expect(rows.filter((row) => row.error === null)).toHaveLength(3);
+    expect(rows.find((row) => row.id === fourth.id)).toMatchObject({
+      error: 'heldDailyCap',
+      sendAfter: instantOfClinicTime(2031, 4, 10, timeZone, 8, 0),
+    });
+  });
+});

@@ -8,6 +8,7 @@ import { campaignRecipients, campaigns, instances, patients } from '../../db/sch
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { recordActivity } from '../audit/audit.service';
 import { isOptedOut, nextDaytime, queueMessage } from '../outbox/outbox.service';
+import { lockDailyCap } from '../outbox/daily-cap';
 import { clinicTimeZoneFrom, readSettings, readTypedSettings, type SettingsMap } from '../settings/settings.service';
 import { campaignFunnel } from './campaign-responses';
 import { publicLink } from '../../lib/public-url';
@@ -140,6 +141,12 @@ async function sendBatch(tx: Database, deps: CampaignSweepDeps, instanceId: stri
       .orderBy(asc(campaignRecipients.position))
       .limit(campaign.throttlePerMinute)
       .for('update', { of: campaignRecipients, skipLocked: true });
+    // The daily cap counts and queues under a lock per patient; the whole batch in one order (no deadlock).
+    await lockDailyCap(
+      tx,
+      instanceId,
+      batch.map(({ recipient }) => recipient.patientId),
+    );
     for (const { recipient, firstName } of batch) {
       const message = campaignMessageFor(
         campaign,
