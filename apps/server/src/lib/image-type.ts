@@ -53,3 +53,34 @@ export async function reencodeImage(bytes: Buffer): Promise<{ type: ImageType; c
     return null;
   }
 }
+
+/** Extensions a stored image may keep; any other is replaced by its type's own. */
+const keptExtensions: Record<ImageType, readonly string[]> = {
+  'image/png': ['png'],
+  'image/jpeg': ['jpg', 'jpeg'],
+  'image/webp': ['webp'],
+};
+
+/**
+ * A stored image's name takes the extension of the type its bytes are (decision 0057), so a PNG uploaded
+ * as "notes.html" is kept as "notes.png"; a name already ending in a matching extension keeps it.
+ * `name` is already cleaned of folders and control characters; `fallback` names a file without a base.
+ */
+export function withImageExtension(name: string, type: ImageType, fallback: string): string {
+  const dot = name.lastIndexOf('.');
+  const base = (dot >= 0 ? name.slice(0, dot) : name).trim() || fallback;
+  const extension = dot >= 0 ? name.slice(dot + 1) : '';
+  return `${base}.${keptExtensions[type].includes(extension.toLowerCase()) ? extension : imageExtension[type]}`;
+}
+
+/**
+ * A picture sent as a data URL (profile pictures) re-encoded like an uploaded file: answers the data URL of
+ * the clean picture, or null when the bytes are not a whole image of the type the URL claims.
+ */
+export async function reencodeImageDataUrl(dataUrl: string): Promise<string | null> {
+  const match = /^data:(image\/[a-z]+);base64,/.exec(dataUrl);
+  if (!match) return null;
+  const image = await reencodeImage(Buffer.from(dataUrl.slice(match[0].length), 'base64'));
+  if (!image || image.type !== match[1]) return null;
+  return `data:${image.type};base64,${image.content.toString('base64')}`;
+}

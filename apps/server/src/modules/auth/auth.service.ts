@@ -23,6 +23,7 @@ import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instances, oneTimeTokens, sessions, signInFailures, userInstances, users, type TokenPurpose } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { reencodeImageDataUrl } from '../../lib/image-type';
 import { hashPassword, newSixDigitCode, newToken, sha256, sameHash, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
@@ -409,10 +410,28 @@ export async function getUser(ctx: SignedInContext, id: string): Promise<UserPro
   return toProfile(row.user);
 }
 
+/**
+ * The profile picture to store: re-encoded like every uploaded image (decision 0057), so no EXIF or GPS
+ * position is kept and a file that only starts like an image is refused (400). The picture already stored
+ * is kept as it is, so saving a form again does not re-compress it.
+ */
+export async function profileImageToStore(image: string | null, stored: string | null): Promise<string | null> {
+  if (image === null || image === stored) return image;
+  const clean = await reencodeImageDataUrl(image);
+  if (!clean) {
+    throw new AppError('VALIDATION', 'fileTypesAccepted', {
+      params: { types: 'PNG, JPEG, WebP' },
+      fields: { profileImage: 'invalid' },
+    });
+  }
+  return clean;
+}
+
 export async function updateMyAccount(ctx: SignedInContext, input: UpdateMyAccount): Promise<UserProfile> {
   return ctx.db.transaction(async (tx) => {
     const user = await findUser(tx, ctx.actor.userId);
     if (!user) throw notFound('userNotFound');
+    const profileImage = await profileImageToStore(input.profileImage, user.profileImage);
     if (input.email !== user.email.toLowerCase()) {
       if (!input.currentPassword || !(await verifyPassword(user.passwordHash, input.currentPassword))) {
         throw new AppError('VALIDATION', 'currentPasswordForEmail', {
@@ -428,7 +447,7 @@ export async function updateMyAccount(ctx: SignedInContext, input: UpdateMyAccou
         firstName: input.firstName,
         lastName: input.lastName,
         email: input.email,
-        profileImage: input.profileImage,
+        profileImage,
         updatedAt: new Date(),
       })
       .where(eq(users.id, user.id))

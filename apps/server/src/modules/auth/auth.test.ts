@@ -4,6 +4,8 @@ import { TOKEN_NOT_VALID } from '@pathwell/contracts/errors';
 import { activityLogs, instanceSettings, oneTimeTokens, outboxMessages, sessions, users } from '../../db/schema';
 import type * as secrets from '../../lib/secrets';
 import { hashPassword } from '../../lib/secrets';
+import sharp from 'sharp';
+import { dataUrl, FAKE_JPEG, hasExif, phonePhoto } from '../../../test/phone-photo';
 import { createTestApp, latestEmailTo, linkParams, nextIp, signIn, type TestApp } from '../../../test/test-app';
 
 // The real hash, watched: sign-up must hash the password whether or not the address has an account.
@@ -469,7 +471,12 @@ describe('user profiles and my account', () => {
 
   it('updates names and profile image; changing the email needs the current password', async () => {
     const me = await signIn(t.app, 'admin@pathwell.demo');
-    const image = 'data:image/png;base64,iVBORw0KGgo=';
+    const image = dataUrl(
+      'image/png',
+      await sharp({ create: { width: 4, height: 4, channels: 3, background: '#0c8599' } })
+        .png()
+        .toBuffer(),
+    );
     const ok = await t.app.inject({
       method: 'PUT',
       url: '/api/users/me',
@@ -477,7 +484,7 @@ describe('user profiles and my account', () => {
       payload: { firstName: 'Alexis', lastName: 'Carter', email: 'admin@pathwell.demo', profileImage: image },
     });
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ firstName: 'Alexis', profileImage: image });
+    expect(ok.json()).toMatchObject({ firstName: 'Alexis', profileImage: expect.stringMatching(/^data:image\/png;base64,/) });
     const noPassword = await t.app.inject({
       method: 'PUT',
       url: '/api/users/me',
@@ -492,5 +499,49 @@ describe('user profiles and my account', () => {
       payload: { firstName: 'Alexis', lastName: 'Carter', email: 'admin@pathwell.demo', profileImage: 'javascript:alert(1)' },
     });
     expect(badImage.json().fields).toEqual({ profileImage: 'invalid' });
+  });
+
+  it('keeps a profile picture without its EXIF and GPS position', async () => {
+    const me = await signIn(t.app, 'admin@pathwell.demo');
+    const photo = await phonePhoto();
+    expect(await hasExif(photo)).toBe(true);
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me',
+      headers: me.headers,
+      payload: {
+        firstName: 'Jordan',
+        lastName: 'Reyes',
+        email: 'admin@pathwell.demo',
+        profileImage: dataUrl('image/jpeg', photo),
+      },
+    });
+    expect(saved.statusCode).toBe(200);
+    const [row] = await t.db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, me.id));
+    expect(row!.profileImage).toMatch(/^data:image\/jpeg;base64,/);
+    const stored = Buffer.from(row!.profileImage!.split(',')[1]!, 'base64');
+    expect((await sharp(stored).metadata()).format).toBe('jpeg');
+    expect(await hasExif(stored)).toBe(false);
+    expect(saved.json().profileImage).toBe(row!.profileImage);
+  });
+
+  it('refuses a profile picture that starts like a JPEG but is not one (400) and keeps the one it had', async () => {
+    const me = await signIn(t.app, 'admin@pathwell.demo');
+    const [before] = await t.db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, me.id));
+    const refused = await t.app.inject({
+      method: 'PUT',
+      url: '/api/users/me',
+      headers: me.headers,
+      payload: {
+        firstName: 'Jordan',
+        lastName: 'Reyes',
+        email: 'admin@pathwell.demo',
+        profileImage: dataUrl('image/jpeg', FAKE_JPEG),
+      },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toEqual({ profileImage: 'invalid' });
+    const [after] = await t.db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, me.id));
+    expect(after).toEqual(before);
   });
 });

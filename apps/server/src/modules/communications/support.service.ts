@@ -1,7 +1,7 @@
 import { SUPPORT_SCREENSHOT_MAX_BYTES, supportScreenshotTypes, type SupportScreenshotType } from '@pathwell/contracts/messaging';
 import type { SignedInContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { imageExtension, reencodeImage } from '../../lib/image-type';
+import { reencodeImage, withImageExtension } from '../../lib/image-type';
 import { queueMessage, type OutboxAttachmentInput } from '../outbox/outbox.service';
 
 const typeRefused = () =>
@@ -15,26 +15,13 @@ const tooLarge = () =>
     fields: { screenshot: 'fileTooLarge' },
   });
 
-/** Extensions a file of each type may keep; any other is replaced by the type's own. */
-const keptExtensions: Record<SupportScreenshotType, readonly string[]> = {
-  'image/png': ['png'],
-  'image/jpeg': ['jpg', 'jpeg'],
-  'image/webp': ['webp'],
-};
-
-/**
- * A file name safe to show and to put in a mail header: no control characters or folders, and the
- * extension of the type the bytes are, so a PNG uploaded as "notes.html" is stored as "notes.png".
- */
+/** A file name safe to show and to put in a mail header: no control characters or folders, the type's extension. */
 function cleanFileName(name: string | undefined, type: SupportScreenshotType): string {
   const cleaned = (name ?? '')
     .replace(/[\p{Cc}\p{Cf}/\\]/gu, '')
     .trim()
     .slice(0, 200);
-  const dot = cleaned.lastIndexOf('.');
-  const base = (dot >= 0 ? cleaned.slice(0, dot) : cleaned).trim() || 'screenshot';
-  const extension = dot >= 0 ? cleaned.slice(dot + 1) : '';
-  return `${base}.${keptExtensions[type].includes(extension.toLowerCase()) ? extension : imageExtension[type]}`;
+  return withImageExtension(cleaned, type, 'screenshot');
 }
 
 /**

@@ -14,6 +14,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instanceFiles } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { reencodeImage, withImageExtension } from '../../lib/image-type';
 import { sha256 } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { detectContentType, isPrivateKey, isSafeSvg } from './file-checks';
@@ -180,12 +181,22 @@ export async function uploadFile(ctx: SignedInContext, key: string, file: Upload
   if (detected === 'image/svg+xml' && !isSafeSvg(file.content)) {
     throw fileError('VALIDATION', 'fileUnsafe');
   }
-  return storeFile(ctx, fileKey, {
-    fileName: cleanFileName(file.fileName, fileKey),
-    contentType: detected,
-    size: file.content.length,
-    content: file.content,
-  });
+  const fileName = cleanFileName(file.fileName, fileKey);
+  if (detected === 'image/png' || detected === 'image/jpeg') {
+    // A raster logo is kept as patient photos are (decision 0057): decoded, re-encoded without its EXIF
+    // (GPS position included) or other metadata, and named with the extension of what it is.
+    const image = await reencodeImage(file.content);
+    if (!image || image.type !== detected) {
+      throw fileError('VALIDATION', 'fileTypeInvalid', 'fileTypesAccepted', { types: rules.contentTypes.join(', ') });
+    }
+    return storeFile(ctx, fileKey, {
+      fileName: withImageExtension(fileName, image.type, fileKey),
+      contentType: image.type,
+      size: image.content.length,
+      content: image.content,
+    });
+  }
+  return storeFile(ctx, fileKey, { fileName, contentType: detected, size: file.content.length, content: file.content });
 }
 
 export async function deleteFile(ctx: SignedInContext, key: string): Promise<void> {

@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, instanceFiles, instances } from '../../db/schema';
+import { FAKE_JPEG, hasExif, phonePhoto } from '../../../test/phone-photo';
 import { createTestApp, signIn, type TestApp } from '../../../test/test-app';
 import { decryptFile } from './settings-crypto';
 
@@ -21,8 +23,12 @@ afterAll(async () => {
   await t?.close();
 });
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(64)]);
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), randomBytes(64)]);
+const PNG = await sharp({ create: { width: 12, height: 6, channels: 4, background: '#0c8599' } })
+  .png()
+  .toBuffer();
+const JPEG = await sharp({ create: { width: 12, height: 6, channels: 3, background: '#0c8599' } })
+  .jpeg()
+  .toBuffer();
 const pdf = (size = 2048) => Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(size, 0x20)]);
 const CLEAN_SVG = Buffer.from(
   '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><linearGradient id="g"/></defs><rect width="10" height="10" fill="url(#g)"/></svg>',
@@ -68,7 +74,7 @@ describe('logos', () => {
   it('a System Manager uploads a PNG logo; the session points at it and anyone can load it, cached with an ETag', async () => {
     const response = await uploadLogo({ filename: 'riverside.png', contentType: 'image/png', content: PNG });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ fileName: 'riverside.png', contentType: 'image/png', size: PNG.length });
+    expect(response.json()).toMatchObject({ fileName: 'riverside.png', contentType: 'image/png' });
     const url: string = response.json().url;
     expect(url).toMatch(new RegExp(`^/api/instancesettings/logos/${riversideId}/clinicLogoPrimary\\?v=[0-9a-f]+$`));
 
@@ -80,7 +86,8 @@ describe('logos', () => {
     const image = await t.app.inject({ method: 'GET', url });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/png');
-    expect(image.rawPayload.equals(PNG)).toBe(true);
+    expect(image.rawPayload.length).toBe(response.json().size);
+    expect((await sharp(image.rawPayload).metadata()).format).toBe('png');
     expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const etag = image.headers.etag as string;
     expect(etag).toMatch(/^"[0-9a-f]+"$/);
@@ -111,6 +118,35 @@ describe('logos', () => {
     expect(gif.statusCode).toBe(415);
     const mislabelled = await uploadLogo({ filename: 'logo.png', contentType: 'application/pdf', content: PNG });
     expect(mislabelled.statusCode).toBe(415);
+  });
+
+  it('keeps a JPEG logo without its EXIF and GPS position, named for what it is', async () => {
+    const photo = await phonePhoto();
+    expect(await hasExif(photo)).toBe(true);
+    const response = await uploadLogo({ filename: 'brand.html', contentType: 'image/jpeg', content: photo });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ fileName: 'brand.jpg', contentType: 'image/jpeg' });
+    const stored = (await t.app.inject({ method: 'GET', url: response.json().url })).rawPayload;
+    const meta = await sharp(stored).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 16, 8]);
+    expect(await hasExif(stored)).toBe(false);
+  });
+
+  it('refuses a file that starts like a JPEG or PNG but is not one (400), and keeps the logo it had', async () => {
+    const before = (await t.app.inject({ method: 'GET', url: '/api/instancesettings/primarylogourl', headers: as.staff })).json()
+      .url;
+    const fakePng = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), FAKE_JPEG]);
+    for (const [contentType, content] of [
+      ['image/jpeg', FAKE_JPEG],
+      ['image/png', fakePng],
+    ] as const) {
+      const response = await uploadLogo({ filename: 'logo.png', contentType, content });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields).toEqual({ file: 'fileTypeInvalid' });
+    }
+    const after = (await t.app.inject({ method: 'GET', url: '/api/instancesettings/primarylogourl', headers: as.staff })).json()
+      .url;
+    expect(after).toBe(before);
   });
 
   it('refuses a logo above 2 MB with a field error', async () => {

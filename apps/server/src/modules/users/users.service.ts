@@ -20,7 +20,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import type { ServerMessageKey } from '@pathwell/contracts/server-messages';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { queueWelcomeEmail } from '../auth/auth.service';
+import { profileImageToStore, queueWelcomeEmail } from '../auth/auth.service';
 import { listClinics } from '../session/session.service';
 
 type UserRow = typeof users.$inferSelect;
@@ -239,6 +239,7 @@ export async function registerUser(ctx: SignedInContext, log: FastifyBaseLogger,
   assertMayGrant(ctx, input.role);
   const actorClinics = await actorClinicIds(ctx);
   const memberships = nextMemberships(input, ctx.instanceId, [], actorClinics);
+  const profileImage = input.profileImage === undefined ? undefined : await profileImageToStore(input.profileImage, null);
   return ctx.db
     .transaction(async (tx) => {
       const existing = await emailInUse(tx, input.email);
@@ -254,7 +255,7 @@ export async function registerUser(ctx: SignedInContext, log: FastifyBaseLogger,
         isChild: input.isChild,
         twoFactorEnabled: input.twoFactorEnabled,
         ...doctorDetails(input),
-        ...(input.profileImage !== undefined ? { profileImage: input.profileImage } : {}),
+        ...(profileImage !== undefined ? { profileImage } : {}),
         updatedAt: new Date(),
       };
       const [row] = waiting
@@ -296,6 +297,8 @@ export async function updateUser(ctx: SignedInContext, id: string, input: Create
       if (isSelf && input.role !== currentRole) throw cannot('ownRole');
       if (isSelf && !input.isActive) throw cannot('ownAccountOff');
       if (input.email !== target.email.toLowerCase() && (await emailInUse(tx, input.email, target.id))) throw emailTaken();
+      const profileImage =
+        input.profileImage === undefined ? undefined : await profileImageToStore(input.profileImage, target.profileImage);
 
       const existing = (await membershipsOf(tx, [target.id])).get(target.id) ?? [];
       const memberships = nextMemberships(input, target.instanceId!, existing, actorClinics);
@@ -312,7 +315,7 @@ export async function updateUser(ctx: SignedInContext, id: string, input: Create
           twoFactorEnabled: input.twoFactorEnabled,
           status,
           ...doctorDetails(input),
-          ...(input.profileImage !== undefined ? { profileImage: input.profileImage } : {}),
+          ...(profileImage !== undefined ? { profileImage } : {}),
           updatedAt: new Date(),
         })
         .where(eq(users.id, target.id))

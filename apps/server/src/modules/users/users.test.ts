@@ -5,6 +5,8 @@ import { isValidNpi } from '@pathwell/contracts/user-admin';
 import { activityLogs, instances, userInstances, users } from '../../db/schema';
 import { DEMO_PASSWORD } from '../../db/seed/demo';
 import { hashPassword } from '../../lib/secrets';
+import sharp from 'sharp';
+import { dataUrl, FAKE_JPEG, hasExif, phonePhoto } from '../../../test/phone-photo';
 import { createTestApp, latestEmailTo, linkParams, nextIp, signIn, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
@@ -416,6 +418,43 @@ describe('PUT /api/users/{id}', () => {
     const bad = await call('PUT', `/api/users/${target.id}`, 'admin', newUser({ email: target.email, firstName: ' ' }));
     expect(bad.statusCode).toBe(400);
     expect(bad.json().fields).toEqual({ firstName: 'nameRequired' });
+  });
+
+  it("an admin sets a user's profile picture without its EXIF and GPS position; a file that only starts like a JPEG is 400", async () => {
+    const target = await makeUser('Staff');
+    const base = { firstName: target.firstName, lastName: target.lastName, email: target.email };
+    const photo = await phonePhoto();
+    expect(await hasExif(photo)).toBe(true);
+    const saved = await call(
+      'PUT',
+      `/api/users/${target.id}`,
+      'admin',
+      newUser({ ...base, profileImage: dataUrl('image/jpeg', photo) }),
+    );
+    expect(saved.statusCode).toBe(200);
+    const [row] = await t.db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, target.id));
+    const stored = Buffer.from(row!.profileImage!.split(',')[1]!, 'base64');
+    expect((await sharp(stored).metadata()).format).toBe('jpeg');
+    expect(await hasExif(stored)).toBe(false);
+
+    const refused = await call(
+      'PUT',
+      `/api/users/${target.id}`,
+      'admin',
+      newUser({ ...base, profileImage: dataUrl('image/jpeg', FAKE_JPEG) }),
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toEqual({ profileImage: 'invalid' });
+    const created = await call(
+      'POST',
+      '/api/users/register',
+      'admin',
+      newUser({ profileImage: dataUrl('image/png', FAKE_JPEG) }),
+    );
+    expect(created.statusCode).toBe(400);
+    expect(created.json().fields).toEqual({ profileImage: 'invalid' });
+    const [after] = await t.db.select({ profileImage: users.profileImage }).from(users).where(eq(users.id, target.id));
+    expect(after!.profileImage).toBe(row!.profileImage);
   });
 
   it('refuses Doctors with 403', async () => {
