@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { applyMigrations, createPglite, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
+import { createPglite, openDatabase, type DatabaseHandle } from '../apps/server/src/db/client';
+import { applyMigrations } from '../apps/server/src/db/migrate';
 import { withSystemAccess } from '../apps/server/src/db/tenancy';
 import { jobQueues, startJobQueue } from '../apps/server/src/jobs/job-queue';
 

@@ -5,9 +5,10 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
-import { applyMigrations, openDatabase } from './db/client';
+import { openDatabase } from './db/client';
+import { applyMigrations } from './db/migrate';
 import { seedDemo } from './db/seed/demo';
-import { prepareDatabase } from './db/prepare';
+import { prepareDatabase } from './prepare';
 import { users } from './db/schema';
 
 const secret = 'a-production-secret-of-at-least-32-chars';

@@ -1,7 +1,7 @@
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { prepareDatabase } from './db/prepare';
+import { prepareDatabase } from './prepare';
 import { DEMO_PASSWORD, demoUsers } from './db/seed/demo';
 
 const startedAt = performance.now();

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { applyMigrations, createPglite, openDatabase } from '../src/db/client';
+import { createPglite, openDatabase } from '../src/db/client';
+import { applyMigrations } from '../src/db/migrate';
 import { seedDemo } from '../src/db/seed/demo';
 import { withSystemAccess } from '../src/db/tenancy';
 

@@ -5,15 +5,12 @@ import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import * as schema from './schema';
-import { installJobQueue } from '../jobs/job-queue';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseKind = 'pglite' | 'postgresql';
@@ -187,13 +184,6 @@ export async function withPrepareLock<T>(handle: DatabaseHandle, work: () => Pro
     await lockHolder.query('select pg_advisory_unlock($1)', [PREPARE_LOCK_KEY]).catch(() => undefined);
     await lockHolder.end().catch(() => undefined);
   }
-}
-
-/** The app's schema, then the job queue's (pg-boss keeps its own versions; decision 0029). */
-export async function applyMigrations(handle: DatabaseHandle): Promise<void> {
-  if (handle.kind === 'postgresql') await migratePg(handle.db as never, { migrationsFolder });
-  else await migratePglite(handle.db as never, { migrationsFolder });
-  await installJobQueue(handle);
 }
 
 interface Journal {

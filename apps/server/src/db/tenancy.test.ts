@@ -348,7 +348,6 @@ describe('the door across clinics', () => {
       }
     }
     expect([...new Set(uses)].sort()).toEqual([
-      'db/prepare.ts: bootstrap',
       'db/tenancy.ts: audit-verify',
       'db/tenancy.ts: bootstrap',
       'db/tenancy.ts: campaign-short-link',
@@ -379,6 +378,7 @@ describe('the door across clinics', () => {
       'modules/users/users.routes.ts: staff-memberships',
       'modules/users/users.service.ts: staff-account',
       'plugins/auth.ts: session-lookup',
+      'prepare.ts: bootstrap',
       'scripts/audit-verify.ts: audit-verify',
     ]);
   });

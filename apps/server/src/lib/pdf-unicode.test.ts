@@ -4,7 +4,7 @@ import { pdfText } from '../../test/pdf-text';
 import { renderConsentPdf } from '../modules/intake/consent-pdf';
 import { renderProcedureNotePdf } from '../modules/procedure-notes/procedure-note-pdf';
 import { renderSpotlightPdf } from '../modules/reports/spotlight.pdf';
-import { spotlightMeasure } from '../modules/reports/spotlight.service';
+import { spotlightMeasure } from '../modules/reports/spotlight-measure';
 
 /**
  * Every kind of PDF the server makes prints text outside Windows-1252 as written (issue #24 §2): a dose

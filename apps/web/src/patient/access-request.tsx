@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { AccessRequest } from '@pathwell/contracts/patient-links';
 import { mdyDateProblem } from '@pathwell/contracts/validation';
 import { isNetworkError, PatientApiError, patientApi } from './api';
-import { formatDateOfBirth, normalizeDateOfBirth } from './identity-step';
+import { formatDateOfBirth, normalizeDateOfBirth } from './date-of-birth';
 
 type Field = 'name' | 'dateOfBirth' | 'contact' | 'message';
 type Props = { token: string; onBack?: () => void };

@@ -3,24 +3,10 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { LINK_LOCK_MINUTES, type LinkStatus } from '@pathwell/contracts/patient-links';
 import { mdyDateProblem } from '@pathwell/contracts/validation';
-import { AccessRequestForm } from './lazy-pages';
+import { formatDateOfBirth, normalizeDateOfBirth } from './date-of-birth';
+import { AccessRequestForm } from './lazy-parts';
 import { isNetworkError, PatientApiError, patientApi } from './api';
 import { linkStorage } from './storage';
-
-/** Digits typed on a numeric keypad become MM/DD/YYYY as they go (the keypad has no slash). */
-export function formatDateOfBirth(input: string): string {
-  if (/^\d{1,2}\/\d{1,2}\/\d{0,4}$/.test(input) || /^\d{1,2}\/\d{0,2}$/.test(input)) return input;
-  const digits = input.replace(/\D/g, '').slice(0, 8);
-  if (digits.length <= 2) return digits;
-  if (digits.length <= 4) return `${digits.slice(0, 2)}/${digits.slice(2)}`;
-  return `${digits.slice(0, 2)}/${digits.slice(2, 4)}/${digits.slice(4)}`;
-}
-
-/** 4/7/1980 is read as 04/07/1980. */
-export function normalizeDateOfBirth(input: string): string {
-  const match = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(input.trim());
-  return match ? `${match[1]!.padStart(2, '0')}/${match[2]!.padStart(2, '0')}/${match[3]}` : input.trim();
-}
 
 type Identity = { lastName: string; dateOfBirth: string };
 

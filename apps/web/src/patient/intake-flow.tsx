@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ContactChoice, IntakeView, IntakeWorkStep } from '@pathwell/contracts/intake';
 import type { LinkForm } from '@pathwell/contracts/patient-links';
 import { intakeApi, PatientApiError } from './api';
-import { CloseAccountRequest } from './lazy-pages';
+import { CloseAccountRequest } from './lazy-parts';
 import { BodyMapView } from './body-map';
 import { CrisisResources } from './crisis-resources';
 import { clearIntakeDrafts } from './intake-draft';

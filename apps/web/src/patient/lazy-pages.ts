@@ -9,9 +9,5 @@ export const loadIntakeFlow = () => import('./intake-flow');
 export const IntakeFlow = lazy(() => loadIntakeFlow().then((module) => ({ default: module.IntakeFlow })));
 export const SelfCheckIn = lazy(() => import('./self-check-in').then((module) => ({ default: module.SelfCheckIn })));
 export const CloseAccountPage = lazy(() => import('./close-account').then((module) => ({ default: module.CloseAccountPage })));
-export const CloseAccountRequest = lazy(() =>
-  import('./close-account').then((module) => ({ default: module.CloseAccountRequest })),
-);
 export const ConsentLink = lazy(() => import('./consent-link').then((module) => ({ default: module.ConsentLink })));
-export const AccessRequestForm = lazy(() => import('./access-request').then((module) => ({ default: module.AccessRequestForm })));
 export const PainJournalPage = lazy(() => import('./pain-journal').then((module) => ({ default: module.PainJournalPage })));

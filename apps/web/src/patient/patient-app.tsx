@@ -6,15 +6,8 @@ import type { IntakeView } from '@pathwell/contracts/intake';
 import type { ConsentLinkView } from '@pathwell/contracts/consent-links';
 import { consentApi, intakeApi, isNetworkError, PatientApiError, patientApi } from './api';
 import { patientI18n } from './i18n';
-import {
-  AccessRequestForm,
-  CloseAccountPage,
-  ConsentLink,
-  IntakeFlow,
-  loadIntakeFlow,
-  PainJournalPage,
-  SelfCheckIn,
-} from './lazy-pages';
+import { CloseAccountPage, ConsentLink, IntakeFlow, loadIntakeFlow, PainJournalPage, SelfCheckIn } from './lazy-pages';
+import { AccessRequestForm } from './lazy-parts';
 import { CrisisResources } from './crisis-resources';
 import { IdentityStep } from './identity-step';
 import { Questionnaire } from './questionnaire';

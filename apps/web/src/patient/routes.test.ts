@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { customFormPath, instrumentPath, instrumentSlugs } from '@pathwell/contracts/patient-links';
 import enPatient from '../locales/en/patient.json';
 import esPatient from '../locales/es/patient.json';
-import { formatDateOfBirth, normalizeDateOfBirth } from './identity-step';
+import { formatDateOfBirth, normalizeDateOfBirth } from './date-of-birth';
 import { parsePatientPath } from './routes';
 
 const token = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';

@@ -14,7 +14,7 @@ import type { Database } from '../client';
 import { instances, instanceSettings, organisations, userInstances, users } from '../schema';
 import { hashPassword } from '../../lib/secrets';
 import { seedDemoPatients } from './demo-patients';
-import { seedInstanceDefaults } from './instance-defaults';
+import { seedInstanceDefaults } from '../../modules/instances/instance-defaults';
 
 export const DEMO_PASSWORD = 'Pathwell#2026';
 

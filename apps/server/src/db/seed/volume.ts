@@ -1,7 +1,8 @@
 import { RoleCode } from '@pathwell/contracts/roles';
 import pg from 'pg';
 import { hashPassword } from '../../lib/secrets';
-import { applyMigrations, openDatabase } from '../client';
+import { openDatabase } from '../client';
+import { applyMigrations } from '../migrate';
 import { findManagedList } from '@pathwell/contracts/managed-lists';
 import { instances, instanceSettings, managedItems, organisations, userInstances, users } from '../schema';
 import { DEMO_PASSWORD } from './demo';
@@ -14,7 +15,7 @@ import {
   otherMaleNames,
   readDemoLists,
 } from './demo-patients';
-import { seedInstanceDefaults } from './instance-defaults';
+import { seedInstanceDefaults } from '../../modules/instances/instance-defaults';
 import {
   INTERVENTIONS_SQL,
   outcomeTables,

@@ -9,7 +9,7 @@ import {
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instances, instanceSettings, organisations, sessions, users } from '../../db/schema';
-import { seedInstanceDefaults } from '../../db/seed/instance-defaults';
+import { seedInstanceDefaults } from './instance-defaults';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { listClinics } from '../session/session.service';

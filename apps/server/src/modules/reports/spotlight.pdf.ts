@@ -1,7 +1,7 @@
 import type { SpotlightProcedure } from '@pathwell/contracts/reports-spotlight';
 import { PDF_FONT } from '../../lib/pdf-fonts';
 import { finishSignedPdf, PDF_MARGIN, startSignedPdf } from '../../lib/signed-pdf';
-import type { SpotlightMeasure } from './spotlight.service';
+import type { SpotlightMeasure } from './spotlight-measure';
 
 /**
  * The patient spotlight as one US Letter page for a referring provider (decision 0045): the clinic's

@@ -1,7 +1,6 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import {
-  PAIN_MCID,
   SPOTLIGHT_FOLLOW_UP_DAYS,
   type SpotlightPage,
   type SpotlightProcedure,
@@ -11,62 +10,23 @@ import {
   type successStorySchema,
 } from '@pathwell/contracts/reports-spotlight';
 import { clinicDaysBetween } from '@pathwell/contracts/clinic-time';
-import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { z } from 'zod';
 import { fileNamePart } from '../../lib/content-disposition';
 import { doctorScope, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instanceFiles, patients } from '../../db/schema';
-import { fieldError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isDrawableSignature } from '../intake/consent-pdf';
 import { clinicName } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayOf, clinicDayStartAfter } from './clinic-day';
+import { spotlightMeasure, type SpotlightMeasure } from './spotlight-measure';
 import { renderSpotlightPdf, type SpotlightPdfInput } from './spotlight.pdf';
 
 /** The PDF's chart and table show at most this many scores and procedures (one page). */
 const PDF_SCORES_LIMIT = 500;
 const PDF_PROCEDURES_LIMIT = 60;
-
-export interface SpotlightMeasure {
-  formCode: number | null;
-  mcid: number;
-  mcidSource: string;
-  higherIsBetter: boolean;
-  maximum: number;
-  name: { en: string; es: string };
-}
-
-/**
- * The measure a spotlight ranks by: the visit pain score (null) or an outcome form's headline score, which
- * must have a published MCID (decision 0045); anything else is a 400 on `formCode`.
- */
-export function spotlightMeasure(formCode: number | null | undefined): SpotlightMeasure {
-  if (formCode === null || formCode === undefined) {
-    return {
-      formCode: null,
-      mcid: PAIN_MCID.points,
-      mcidSource: PAIN_MCID.source,
-      higherIsBetter: false,
-      maximum: 10,
-      name: { en: 'Pain (0–10)', es: 'Dolor (0–10)' },
-    };
-  }
-  if (!isFormCode(formCode)) throw fieldError('formCode', 'optionInvalid');
-  const instrument = getInstrument(formCode);
-  const descriptor = instrument.scores.find((score) => score.key === instrument.headline.key);
-  if (!instrument.mcid || !descriptor) throw fieldError('formCode', 'optionInvalid');
-  return {
-    formCode,
-    mcid: instrument.mcid.points,
-    mcidSource: instrument.mcid.source,
-    higherIsBetter: descriptor.higherIsBetter,
-    maximum: instrument.headline.maximum,
-    name: { en: instrument.name.en, es: instrument.name.es ?? instrument.name.en },
-  };
-}
 
 /** Every score of the measure in the clinic: patient, time, a tie-breaking id and the score (numeric). */
 function scoresOf(instanceId: string, measure: SpotlightMeasure): SQL {

@@ -16,7 +16,7 @@ import {
 import { pdfText } from '../../../test/pdf-text';
 import { createTestApp, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
 import { renderSpotlightPdf } from './spotlight.pdf';
-import { spotlightMeasure } from './spotlight.service';
+import { spotlightMeasure } from './spotlight-measure';
 
 let t: TestApp;
 let riverside: string;

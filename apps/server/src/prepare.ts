@@ -1,8 +1,9 @@
 import { PASSWORD_PATTERN } from '@pathwell/contracts/validation';
-import type { Config } from '../config';
-import { applyMigrations, openDatabase, withPrepareLock, type DatabaseHandle } from './client';
-import { bootstrapFirstManager, isDatabaseEmpty, seedDemo } from './seed/demo';
-import { withSystemAccess } from './tenancy';
+import type { Config } from './config';
+import { openDatabase, withPrepareLock, type DatabaseHandle } from './db/client';
+import { applyMigrations } from './db/migrate';
+import { bootstrapFirstManager, isDatabaseEmpty, seedDemo } from './db/seed/demo';
+import { withSystemAccess } from './db/tenancy';
 
 export type Prepared = DatabaseHandle & { seeded: 'demo' | 'manager' | null };
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminUrl } from '../../test/global-setup';
-import { loadConfig } from '../config';
+import { adminUrl } from '../test/global-setup';
+import { loadConfig } from './config';
 import { prepareDatabase } from './prepare';
 
 const databaseUrl = process.env.DATABASE_URL;

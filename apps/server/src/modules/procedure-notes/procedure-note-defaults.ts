@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { unknownPlaceholders } from '@pathwell/contracts/procedure-notes';
-import type { Database } from '../client';
-import { procedureNoteTemplates } from '../schema';
+import type { Database } from '../../db/client';
+import { procedureNoteTemplates } from '../../db/schema';
 
 /**
  * Example procedure note templates every new clinic starts with (decision 0040). They are documentation

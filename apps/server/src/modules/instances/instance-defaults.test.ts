@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFieldKinds } from '@pathwell/contracts/enumerations';
 import { findManagedList, type ManagedItem } from '@pathwell/contracts/managed-lists';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
-import { instances, managedItems } from '../schema';
+import { instances, managedItems } from '../../db/schema';
 import { instanceDefaults, seedInstanceDefaults } from './instance-defaults';
 
 let t: TestApp;

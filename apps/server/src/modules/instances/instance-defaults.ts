@@ -1,8 +1,8 @@
 import type { CustomFieldKind } from '@pathwell/contracts/enumerations';
 import { findManagedList } from '@pathwell/contracts/managed-lists';
-import type { Database } from '../client';
-import { managedItems } from '../schema';
-import { seedProcedureNoteTemplates } from './procedure-note-defaults';
+import type { Database } from '../../db/client';
+import { managedItems } from '../../db/schema';
+import { seedProcedureNoteTemplates } from '../procedure-notes/procedure-note-defaults';
 
 type DefaultEntry = { name: string; attributes?: Record<string, unknown> };
 
