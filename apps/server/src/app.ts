@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Config } from './config';
 import { redactLinkTokens } from './lib/redact-url';
 import type { DatabaseHandle } from './db/client';
+import { registerFactListeners } from './domain-listeners';
 import { activityRoutes } from './modules/activity/activity.routes';
 import { adminDashboardRoutes } from './modules/admin-dashboard/admin-dashboard.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -122,6 +123,7 @@ export async function buildApp({
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   });
+  registerFactListeners();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

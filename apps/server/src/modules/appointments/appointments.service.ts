@@ -27,6 +27,7 @@ import type { Database } from '../../db/client';
 import { appointments, managedItems, patients, userInstances, users } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
+import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
 import { toCsv } from '../../lib/csv';
@@ -34,7 +35,6 @@ import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from './appointment-dates';
 import { canDelete, canReschedule, refuseTransition } from './appointment-status';
-import { startFirstVisitPathways } from '../pathways/pathway-triggers';
 
 const MINUTE_MS = 60_000;
 const appointmentType = alias(managedItems, 'appointment_type');
@@ -446,8 +446,10 @@ async function transition(
       .set({ status: to, ...stamps, updatedAt: now })
       .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
     await audit(tx, ctx, area, 'Updated', id, description);
-    // The patient's first completed visit starts the first-visit pathways (decision 0041).
-    if (to === AppointmentStatus.Completed) await startFirstVisitPathways(ctx, tx, current);
+    // Pathways listen: the patient's first completed visit starts the first-visit pathways (decision 0041).
+    if (to === AppointmentStatus.Completed) {
+      await announce(ctx, tx, 'visitCompleted', { appointmentId: current.id, patientId: current.patientId, startsAt: current.startsAt });
+    }
   });
   return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }

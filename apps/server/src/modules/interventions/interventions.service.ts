@@ -16,11 +16,10 @@ import {
   type PumpVisit,
 } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
+import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { isOn, readSettings } from '../settings/settings.service';
-import { startTriggeredPathways } from '../pathways/pathway-triggers';
-import { carryMedicinesIntoDrafts } from '../procedure-notes/procedure-note-medicines';
 
 type Row = typeof interventions.$inferSelect;
 
@@ -309,12 +308,12 @@ async function afterPerformed(ctx: SignedInContext, tx: Database, row: Row) {
       .set({ status: 'performed', interventionId: row.id, updatedAt: new Date() })
       .where(eq(plannedProcedures.id, planned.id));
   }
-  await startTriggeredPathways(ctx, tx, {
-    kind: 'procedure',
-    patientId: row.patientId,
-    triggerId: row.itemId,
-    anchorAt: new Date(`${row.performedOn}T12:00:00Z`),
+  // Pathways listen: a procedure may start its pathways (decision 0041).
+  await announce(ctx, tx, 'procedurePerformed', {
     interventionId: row.id,
+    patientId: row.patientId,
+    itemId: row.itemId!,
+    performedAt: new Date(`${row.performedOn}T12:00:00Z`),
   });
 }
 
@@ -333,7 +332,8 @@ export async function updateIntervention(ctx: SignedInContext, id: string, input
       tx,
       staffActivity(ctx, 'Interventions', 'Updated', { type: 'intervention', id, description: `${describe(input)} updated` }),
     );
-    await carryMedicinesIntoDrafts(tx, ctx.instanceId, id, existing.medicines, row!.medicines);
+    // Procedure notes listen: unsigned drafts carry the new wording of the medicines given.
+    await announce(ctx, tx, 'interventionMedicinesChanged', { interventionId: id, before: existing.medicines, after: row!.medicines });
     // Completed only now (it was planned as not completed): the same follow-up as a new record.
     if (row!.itemId && row!.completion === 1 && existing.completion !== 1) await afterPerformed(ctx, tx, row!);
   });

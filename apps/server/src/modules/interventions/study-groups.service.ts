@@ -4,9 +4,9 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { managedItems, patientStudyGroups, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
-import { startTriggeredPathways } from '../pathways/pathway-triggers';
 
 async function checkGroups(ctx: SignedInContext, db: Database, ids: string[], field: string) {
   if (ids.length === 0) return;
@@ -53,7 +53,7 @@ async function addMembers(ctx: SignedInContext, tx: Database, patientIds: string
     .returning({ patientId: patientStudyGroups.patientId });
   // A cohort assignment may start a pathway (decision 0041); only new members, not ones already in it.
   for (const { patientId } of added) {
-    await startTriggeredPathways(ctx, tx, { kind: 'cohort', patientId, triggerId: studyGroupId, anchorAt: new Date() });
+    await announce(ctx, tx, 'cohortJoined', { patientId, studyGroupId, joinedAt: new Date() });
   }
   return added.length;
 }

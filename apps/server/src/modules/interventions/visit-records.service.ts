@@ -4,9 +4,9 @@ import type { z } from 'zod';
 import type { visitRecordInputSchema } from '@pathwell/contracts/interventions';
 import type { SignedInContext } from '../../context';
 import { managedItems, users, visitRecords } from '../../db/schema';
+import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
-import { syncVisitRecordCodes } from '../outreach/coded-visits.service';
 
 type VisitRecordPayload = z.output<typeof visitRecordInputSchema>;
 
@@ -58,7 +58,8 @@ export async function saveVisitRecord(
       .values({ instanceId: ctx.instanceId, patientId: visit.patientId, appointmentId: visit.id, ...values })
       .onConflictDoUpdate({ target: [visitRecords.instanceId, visitRecords.appointmentId], set: values })
       .returning({ id: visitRecords.id });
-    await syncVisitRecordCodes(tx, ctx.instanceId, saved!.id);
+    // Outreach listens: the visit's codes feed hotlists and campaign audiences.
+    await announce(ctx, tx, 'visitRecordSaved', { visitRecordId: saved!.id });
     await recordActivity(
       tx,
       staffActivity(ctx, 'Appointments', 'Updated', { type: 'appointment', id: visit.id, description: 'Visit record saved' }),

@@ -1,0 +1,15 @@
+import { markFactsWired } from './lib/domain-events';
+import { listenForCodedVisits } from './modules/outreach/outreach-listeners';
+import { listenForPathwayTriggers } from './modules/pathways/pathway-listeners';
+import { listenForProcedureNoteChanges } from './modules/procedure-notes/procedure-note-listeners';
+
+/**
+ * Who listens to which fact (decision 0068), registered once when the app is built. The composition
+ * root is the one place that knows both sides, so no feature imports another's triggers.
+ */
+export function registerFactListeners(): void {
+  listenForPathwayTriggers();
+  listenForProcedureNoteChanges();
+  listenForCodedVisits();
+  markFactsWired();
+}
