@@ -5,7 +5,7 @@ import type { SignedInContext } from '../../context';
 import { formResponses, pathwayEnrolments, patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { visiblePatients } from '../patients/patients.service';
-import { customFormTitles, findPathway, formTitleOf, runsOf, skipReason } from './pathways.service';
+import { customFormTitles, findPathway, formTitleOf, runsOf, skipReason } from './pathway-records';
 
 type RosterQuery = z.output<typeof pathwayRosterQuerySchema>;
 

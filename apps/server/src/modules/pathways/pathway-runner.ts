@@ -25,7 +25,7 @@ import { queuePatientMessage } from '../outbox/outbox.service';
 import { issuePainJournalLink } from '../pain-journal/pain-journal.service';
 import { readSettings } from '../settings/settings.service';
 import { educationMessage, requestMessage, type PathwayMessage } from './pathway.messages';
-import { completeIfDone } from './pathways.service';
+import { completeIfDone } from './pathway-records';
 import { publicLink } from '../../lib/public-url';
 import { formsWithoutWording } from '../form-responses/wording-availability';
 

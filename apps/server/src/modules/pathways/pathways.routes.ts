@@ -16,6 +16,7 @@ import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import { pathwayRoster } from './pathway-roster';
+import * as enrolments from './pathway-enrolments.service';
 import * as service from './pathways.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
@@ -123,7 +124,7 @@ export async function pathwayRoutes(fastify: FastifyInstance) {
       response: { 201: pathwayEnrolmentSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await service.enrolPatient(requireSignedIn(request.ctx), request.params.id, request.body)),
+      reply.status(201).send(await enrolments.enrolPatient(requireSignedIn(request.ctx), request.params.id, request.body)),
   });
 
   app.get('/api/pathways/enrolments/:enrolmentId', {
@@ -134,7 +135,7 @@ export async function pathwayRoutes(fastify: FastifyInstance) {
       params: z.object({ enrolmentId: idSchema }),
       response: { 200: pathwayEnrolmentSchema, ...errors },
     },
-    handler: async (request) => service.enrolmentDetail(requireSignedIn(request.ctx), request.params.enrolmentId),
+    handler: async (request) => enrolments.enrolmentDetail(requireSignedIn(request.ctx), request.params.enrolmentId),
   });
 
   app.post('/api/pathways/enrolments/:enrolmentId/stop', {
@@ -145,7 +146,7 @@ export async function pathwayRoutes(fastify: FastifyInstance) {
       params: z.object({ enrolmentId: idSchema }),
       response: { 200: pathwayEnrolmentSchema, ...errors },
     },
-    handler: async (request) => service.stopEnrolment(requireSignedIn(request.ctx), request.params.enrolmentId),
+    handler: async (request) => enrolments.stopEnrolment(requireSignedIn(request.ctx), request.params.enrolmentId),
   });
 
   app.post('/api/pathways/steprun/:runId/done', {
@@ -156,7 +157,7 @@ export async function pathwayRoutes(fastify: FastifyInstance) {
       params: z.object({ runId: idSchema }),
       response: { 200: pathwayEnrolmentSchema, ...errors },
     },
-    handler: async (request) => service.markTaskDone(requireSignedIn(request.ctx), request.params.runId),
+    handler: async (request) => enrolments.markTaskDone(requireSignedIn(request.ctx), request.params.runId),
   });
 
   app.get('/api/patients/:id/pathways', {
@@ -167,6 +168,6 @@ export async function pathwayRoutes(fastify: FastifyInstance) {
       params: idParams,
       response: { 200: z.array(patientPathwaySchema), ...errors },
     },
-    handler: async (request) => service.patientPathways(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => enrolments.patientPathways(requireSignedIn(request.ctx), request.params.id),
   });
 }
