@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
 import { PROVIDER_FILL_IN } from '@pathwell/contracts/procedure-notes';
-import { seedDraftNote } from '../../modules/procedure-notes/procedure-notes.service';
+import { draftFor, selectIntervention } from '../../modules/procedure-notes/procedure-note-filling';
 import type { Database } from '../client';
 import { interventions, procedureNotes } from '../schema';
 
@@ -31,4 +31,24 @@ export async function seedDemoProcedureNotes(tx: Database, options: { instanceId
   }
   const newest = rows.at(-1)!;
   if (newest.id !== oldest.id) await seedDraftNote(tx, instanceId, newest.id, newest.providerId);
+}
+
+/** Demo data: a draft note for an intervention, as a provider opening it would get (no audit entry, no user). */
+async function seedDraftNote(db: Database, instanceId: string, interventionId: string, createdBy: string | null) {
+  const loaded = await selectIntervention(db, instanceId, interventionId);
+  if (!loaded) return null;
+  const { template, body } = await draftFor(db, instanceId, loaded);
+  const [row] = await db
+    .insert(procedureNotes)
+    .values({
+      instanceId,
+      patientId: loaded.patient.id,
+      interventionId,
+      templateId: template?.id ?? null,
+      providerId: loaded.intervention.providerId,
+      body,
+      createdBy,
+    })
+    .returning();
+  return row!;
 }

@@ -15,6 +15,7 @@ import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
 import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
+import * as templates from './procedure-note-templates.service';
 import * as notes from './procedure-notes.service';
 
 const errors = {
@@ -46,7 +47,7 @@ export async function procedureNoteRoutes(fastify: FastifyInstance) {
       summary: "The clinic's procedure note templates",
       response: { 200: z.array(procedureNoteTemplateSchema), ...errors },
     },
-    handler: async (request) => notes.listTemplates(requireSignedIn(request.ctx)),
+    handler: async (request) => templates.listTemplates(requireSignedIn(request.ctx)),
   });
 
   app.post('/api/procedurenotetemplates', {
@@ -58,7 +59,7 @@ export async function procedureNoteRoutes(fastify: FastifyInstance) {
       response: { 201: procedureNoteTemplateSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await notes.createTemplate(requireSignedIn(request.ctx), request.body)),
+      reply.status(201).send(await templates.createTemplate(requireSignedIn(request.ctx), request.body)),
   });
 
   app.put('/api/procedurenotetemplates/:id', {
@@ -70,14 +71,14 @@ export async function procedureNoteRoutes(fastify: FastifyInstance) {
       body: procedureNoteTemplateInputSchema,
       response: { 200: procedureNoteTemplateSchema, ...errors },
     },
-    handler: async (request) => notes.updateTemplate(requireSignedIn(request.ctx), request.params.id, request.body),
+    handler: async (request) => templates.updateTemplate(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.delete('/api/procedurenotetemplates/:id', {
     config: write,
     schema: { tags: templateTags, summary: 'Delete a template (soft)', params: idParams, response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
-      await notes.deleteTemplate(requireSignedIn(request.ctx), request.params.id);
+      await templates.deleteTemplate(requireSignedIn(request.ctx), request.params.id);
       return reply.status(204).send(null);
     },
   });
