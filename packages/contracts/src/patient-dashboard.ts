@@ -56,6 +56,8 @@ export const patientDemographicsSchema = z.object({
   zip: z.string().nullable(),
   enableEmail: z.boolean(),
   enableText: z.boolean(),
+  /** Optional messages (campaigns) the patient agreed to (decision 0065); optional for older servers. */
+  optionalMessages: z.object({ email: z.boolean(), text: z.boolean() }).optional(),
   preferredLanguage: z.enum(['en', 'es']),
   doctor: personRefSchema.nullable(),
   status: z.enum(['active', 'inactive']),

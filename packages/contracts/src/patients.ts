@@ -216,6 +216,16 @@ export const patientPayloadSchema = z.object({
 export type PatientPayloadInput = z.input<typeof patientPayloadSchema>;
 export type PatientPayload = z.output<typeof patientPayloadSchema>;
 
+/**
+ * The patient's choice of optional messages (campaigns; decision 0065) as staff record it when the patient
+ * tells the clinic: agreed or withdrew, by email and by text. Care messages do not depend on it.
+ */
+export const optionalMessagesSchema = z.object({
+  email: z.boolean({ error: 'required' }),
+  text: z.boolean({ error: 'required' }),
+});
+export type OptionalMessages = z.infer<typeof optionalMessagesSchema>;
+
 export const patientPhoneSchema = z.object({
   id: idSchema,
   phoneType: z.number(),

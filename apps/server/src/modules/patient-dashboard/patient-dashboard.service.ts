@@ -275,6 +275,7 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
         zip: row.zip,
         enableEmail: row.enableEmail,
         enableText: row.enableText,
+        optionalMessages: { email: row.outreachEmail, text: row.outreachText },
         preferredLanguage: row.preferredLanguage,
         doctor: row.doctorId ? { id: row.doctorId, name: personName(patient.doctorFirstName, patient.doctorLastName) } : null,
         status: row.status,

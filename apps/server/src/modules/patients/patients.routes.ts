@@ -8,6 +8,7 @@ import {
   closeAccountSchema,
   duplicateCheckSchema,
   duplicateMatchSchema,
+  optionalMessagesSchema,
   patientFilterSchema,
   patientPageSchema,
   patientPagedQuerySchema,
@@ -21,6 +22,7 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as patients from './patients.service';
+import { recordOptionalMessages } from './optional-messages.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const params = z.object({ id: idSchema });
@@ -31,6 +33,8 @@ const listRead = { menuPath: '/patients/list', allClinics: true };
 const writers: readonly Role[] = ['SystemManager', 'Admin', 'Doctor', 'Staff'];
 const write = { roles: writers };
 const remove = { roles: ['SystemManager', 'Admin'] as readonly Role[] };
+/** The patient's own choices are recorded by the clinic's people, not by platform operators (decision 0065). */
+const clinicPeople = { roles: ['Admin', 'Doctor', 'Staff'] as readonly Role[] };
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -196,6 +200,19 @@ export async function patientRoutes(fastify: FastifyInstance) {
       response: { 200: patientViewSchema, ...errors },
     },
     handler: async (request) => patients.updatePatient(requireSignedIn(request.ctx), request.params.id, request.body),
+  });
+
+  app.put('/api/patients/:id/optionalmessages', {
+    config: clinicPeople,
+    schema: {
+      tags,
+      summary:
+        "Record the patient's choice of optional messages (campaigns) by email and by text, as the patient told the clinic",
+      params,
+      body: optionalMessagesSchema,
+      response: { 200: optionalMessagesSchema, ...errors },
+    },
+    handler: async (request) => recordOptionalMessages(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.delete('/api/patients/:id', {

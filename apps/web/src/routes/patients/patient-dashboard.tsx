@@ -9,6 +9,7 @@ import { PageHeader } from '../../components/page-header';
 import { AppointmentTimeline } from '../../features/patient-dashboard/appointment-timeline';
 import { ProceduresCard } from '../../features/interventions/procedures-card';
 import { DemographicsCard } from '../../features/patient-dashboard/demographics-card';
+import { OptionalMessagesCard } from '../../features/patient-dashboard/optional-messages-card';
 import { PainTrendChart } from '../../features/patient-dashboard/pain-trend-chart';
 import { PatientPathwaysCard } from '../../features/pathways/patient-pathways-card';
 import { patientDashboardQueries } from '../../features/patient-dashboard/patient-dashboard.api';
@@ -72,6 +73,13 @@ export function Component() {
           <Stack gap="md">
             <AccessRequestsCard patientId={data.demographics.id} timeZone={timeZone} />
             <DemographicsCard patient={data.demographics} />
+            {data.demographics.optionalMessages ? (
+              <OptionalMessagesCard
+                key={`${data.demographics.optionalMessages.email}-${data.demographics.optionalMessages.text}`}
+                patientId={data.demographics.id}
+                choice={data.demographics.optionalMessages}
+              />
+            ) : null}
             <PatientIntakeCard patientId={data.demographics.id} timeZone={timeZone} />
             <ConsentsCard patientId={data.demographics.id} timeZone={timeZone} />
             <MedicinesCard patientId={data.demographics.id} />
