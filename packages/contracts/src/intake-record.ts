@@ -73,6 +73,9 @@ export const patientAllergySchema = z.object({
 });
 export type PatientAllergy = z.infer<typeof patientAllergySchema>;
 
+/** `POST /api/patients/{id}/allergies/{allergyId}/remove`: an allergy recorded in error, or no longer true. */
+export const allergyParamsSchema = z.object({ id: idSchema, allergyId: idSchema });
+
 /**
  * One step from the intake's health history to the record: each intake medication staff keep is mapped to
  * an entry of the clinic's medicines list with how it is taken (`index` is its place in the intake's list),

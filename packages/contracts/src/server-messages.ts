@@ -30,6 +30,7 @@ export const serverMessages = {
   notAllowed: { en: 'You are not allowed to do this', es: 'No tiene permiso para hacer esto' },
 
   // Records that are missing, or not visible to the caller (the same answer on purpose).
+  allergyNotFound: { en: 'Allergy not found', es: 'No se ha encontrado la alergia' },
   interventionNotFound: { en: 'Procedure record not found', es: 'No se ha encontrado el registro del procedimiento' },
   plannedProcedureNotFound: { en: 'Planned procedure not found', es: 'No se ha encontrado el procedimiento previsto' },
   appointmentNotFound: { en: 'Appointment not found', es: 'No se ha encontrado la cita' },

@@ -5,7 +5,7 @@ import type { PatientAllergy, ReconciledIntake, ReconcileIntake } from '@pathwel
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { intakeEntries, patientAllergies, users } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { addPatientMedicine } from '../medicines/patient-medicines.service';
 import { findVisiblePatient } from '../patients/patients.service';
@@ -49,6 +49,38 @@ export async function listAllergies(ctx: SignedInContext, patientId: string): Pr
       staffActivity(ctx, 'Patient Dashboard', 'Viewed', { type: 'patient', id: patient.id, description: 'Allergies viewed' }),
     );
     return rows.map(toAllergy);
+  });
+}
+
+/**
+ * Takes an allergy off the record (recorded in error, or no longer true): the row is kept with the time it
+ * was removed, so the activity log and the intake it came from still explain it. Removing it again is 404.
+ */
+export async function removeAllergy(ctx: SignedInContext, patientId: string, allergyId: string): Promise<PatientAllergy> {
+  return ctx.db.transaction(async (tx) => {
+    const patient = await findVisiblePatient(ctx, tx, patientId);
+    const [row] = await tx
+      .update(patientAllergies)
+      .set({ removedAt: new Date(), updatedAt: new Date() })
+      .where(
+        and(
+          eq(patientAllergies.instanceId, ctx.instanceId),
+          eq(patientAllergies.patientId, patient.id),
+          eq(patientAllergies.id, allergyId),
+          isNull(patientAllergies.removedAt),
+        ),
+      )
+      .returning();
+    if (!row) throw notFound('allergyNotFound');
+    await recordActivity(
+      tx,
+      staffActivity(ctx, 'Patient Dashboard', 'Deleted', {
+        type: 'patient',
+        id: patient.id,
+        description: `Allergy removed: ${row.name}${row.reaction ? ` (${row.reaction})` : ''}`,
+      }),
+    );
+    return toAllergy(row);
   });
 }
 

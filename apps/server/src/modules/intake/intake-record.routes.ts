@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   acceptIntakeChangesSchema,
+  allergyParamsSchema,
   intakeChangeSchema,
   intakeLinkParamsSchema,
   patientAllergySchema,
@@ -13,7 +14,7 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import { linkRouteErrors, staffRoles } from '../patient-links/patient-links.routes';
 import { acceptIntakeChanges } from './intake-record.service';
-import { listAllergies, reconcileIntake } from './intake-reconcile.service';
+import { listAllergies, reconcileIntake, removeAllergy } from './intake-reconcile.service';
 
 const errors = linkRouteErrors;
 // Every staff role edits a patient's record and medicines; a Doctor only for their own patients (404 otherwise).
@@ -59,5 +60,16 @@ export async function intakeRecordRoutes(fastify: FastifyInstance) {
       response: { 200: z.array(patientAllergySchema), ...errors },
     },
     handler: async (request) => listAllergies(requireSignedIn(request.ctx), request.params.id),
+  });
+
+  app.post('/api/patients/:id/allergies/:allergyId/remove', {
+    config: staff,
+    schema: {
+      tags,
+      summary: 'Take an allergy off the record (kept for history); answers the allergy removed',
+      params: allergyParamsSchema,
+      response: { 200: patientAllergySchema, ...errors },
+    },
+    handler: async (request) => removeAllergy(requireSignedIn(request.ctx), request.params.id, request.params.allergyId),
   });
 }

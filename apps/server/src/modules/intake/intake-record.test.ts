@@ -15,6 +15,7 @@ import {
   instances,
   managedItems,
   patientLinks,
+  patientAllergies,
   patientPhoneNumbers,
   patients,
   users,
@@ -340,6 +341,50 @@ describe("the intake's medications and allergies into the record", () => {
       fields: ['email'],
     });
     expect(accept.statusCode).toBe(404);
+  });
+});
+
+describe('taking an allergy off the record', () => {
+  const allergiesOf = async (as: Who = 'staff') =>
+    (await staffCall('GET', `/api/patients/${ids.patient}/allergies`, as)).json<PatientAllergy[]>();
+  const removeUrl = (allergyId: string, patientId = ids.patient) => `/api/patients/${patientId}/allergies/${allergyId}/remove`;
+
+  it('removes a recorded allergy, audited, and keeps the row with the time it was removed', async () => {
+    const latex = (await allergiesOf()).find((row) => row.name === 'Latex')!;
+    const removed = await staffCall('POST', removeUrl(latex.id), 'doctor');
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json<PatientAllergy>()).toMatchObject({ id: latex.id, name: 'Latex' });
+    expect((await allergiesOf()).map((row) => row.name)).toEqual(['Penicillin']);
+    const [kept] = await t.db.select().from(patientAllergies).where(eq(patientAllergies.id, latex.id));
+    expect(kept!.removedAt).toBeInstanceOf(Date);
+    const logged = await t.db
+      .select()
+      .from(activityLogs)
+      .where(and(eq(activityLogs.targetId, ids.patient), eq(activityLogs.action, 'Deleted')));
+    expect(logged.map((row) => row.description)).toContain('Allergy removed: Latex');
+    // Removing it again finds nothing to remove.
+    expect((await staffCall('POST', removeUrl(latex.id), 'staff')).statusCode).toBe(404);
+  });
+
+  it('refuses a malformed id with field errors, another clinic and an unknown allergy with 404, the all-clinics view with 403', async () => {
+    const penicillin = (await allergiesOf()).find((row) => row.name === 'Penicillin')!;
+    const malformed = await staffCall('POST', removeUrl('not-an-id'), 'staff');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().fields).toHaveProperty('allergyId');
+    const badPatient = await staffCall('POST', removeUrl(penicillin.id, 'nope'), 'staff');
+    expect(badPatient.statusCode).toBe(400);
+    expect(badPatient.json().fields).toHaveProperty('id');
+    expect((await staffCall('POST', removeUrl(penicillin.id), 'admin2')).statusCode).toBe(404);
+    expect((await staffCall('POST', removeUrl(crypto.randomUUID()), 'staff')).statusCode).toBe(404);
+    // An allergy named under another patient of the same clinic is not this patient's.
+    const [other] = await t.db
+      .insert(patients)
+      .values({ instanceId: ids.riverside, firstName: 'Otto', lastName: 'Other', dateOfBirth: '1970-01-01' })
+      .returning({ id: patients.id });
+    expect((await staffCall('POST', removeUrl(penicillin.id, other!.id), 'staff')).statusCode).toBe(404);
+    expect((await staffCall('POST', removeUrl(penicillin.id), 'staff', undefined, { clinicid: 'all' })).statusCode).toBe(403);
+    expect((await patientCall('POST', removeUrl(penicillin.id))).statusCode).toBe(401);
+    expect((await allergiesOf()).map((row) => row.name)).toEqual(['Penicillin']);
   });
 });
 

@@ -22,6 +22,12 @@ export const allergyQueries = {
     }),
 };
 
+export const allergyApi = {
+  /** Takes an allergy off the record (kept for history by the server); answers the allergy removed. */
+  remove: (patientId: string, allergyId: string) =>
+    api.post<PatientAllergy>(`${patientBase(patientId)}/allergies/${encodeURIComponent(allergyId)}/remove`),
+};
+
 export const intakeRecordApi = {
   accept: (patientId: string, linkId: string, fields: IntakeRecordField[]) =>
     api.post<IntakeChange[]>(`${intakeBase(patientId, linkId)}/accept`, { fields }),
