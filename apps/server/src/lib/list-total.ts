@@ -1,6 +1,7 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
 import { LIST_COUNT_LIMIT } from '@pathwell/contracts/constants';
 import type { Database } from '../db/client';
+import { rowsOf } from './sql-rows';
 
 export interface ListTotal {
   totalRecords: number;
@@ -33,8 +34,6 @@ export async function listTotal(
 /** At most `limit` matches counted; `null` counts them all. */
 export async function countOf(db: Database, matches: SQLWrapper, limit: number | null): Promise<number> {
   const bounded = limit === null ? sql`${matches}` : sql`${matches} limit ${limit}`;
-  const result = (await db.execute(sql`select count(*)::int as n from (${bounded}) as matches`)) as unknown as {
-    rows: { n: number }[];
-  };
-  return Number(result.rows[0]?.n ?? 0);
+  const [counted] = await rowsOf<{ n: number }>(db, sql`select count(*)::int as n from (${bounded}) as matches`);
+  return Number(counted?.n ?? 0);
 }

@@ -2,19 +2,17 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { KNOWN_CODES_LIMIT, type AppointmentCodes, type KnownCodes } from '@pathwell/contracts/encounter-imports';
 import { visitCodeKindOf, type VisitCodeKind } from '@pathwell/contracts/outreach';
 import type { SignedInContext } from '../../context';
-import type { Database } from '../../db/client';
 import { codedVisits, users } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { requireOutreach } from './outreach-access';
+import { rowsOf } from '../../lib/sql-rows';
 
 /** A patient's visits with their codes, newest first (section 7 "appointment codes"). */
 const PATIENT_VISITS_LIMIT = 500;
 /** Code rows counted for the autocomplete without a search: a bounded sample, not the whole table. */
 const KNOWN_CODES_SCAN = 200_000;
 
-type Rows = { rows: Record<string, unknown>[] };
-const rowsOf = async (db: Database, statement: ReturnType<typeof sql>) => ((await db.execute(statement)) as unknown as Rows).rows;
 
 /** The patient's coded visits, recorded in Pathwell or imported; a Doctor sees their own patients only. */
 export async function patientCodedVisits(ctx: SignedInContext, patientId: string): Promise<AppointmentCodes> {

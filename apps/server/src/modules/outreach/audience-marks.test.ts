@@ -5,6 +5,7 @@ import { appointments, codedVisits, instances, patients, visitRecords } from '..
 import type { Database } from '../../db/client';
 import { withClinics } from '../../db/tenancy';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { rowsOf } from '../../lib/sql-rows';
 
 /*
  * The marks an audience reads (decision 0053) — `patient_code_marks`, and the patient's last coded
@@ -19,8 +20,6 @@ let t: TestApp;
 let riverside: string;
 let lakeside: string;
 
-type Rows = { rows: Record<string, unknown>[] };
-const rowsOf = async (db: Database, statement: ReturnType<typeof sql>) => ((await db.execute(statement)) as unknown as Rows).rows;
 
 /** The marks as kept, and as counted afresh from coded visits and appointments, for these patients. */
 async function marksAndTruth(patientIds: string[]) {

@@ -12,10 +12,9 @@ import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { PatientPhoneType } from '@pathwell/contracts/patients';
 import type { Database } from '../../db/client';
 import { clinicTimeZone } from '../settings/settings.service';
+import { rowsOf } from '../../lib/sql-rows';
 
-type Rows = { rows: Record<string, unknown>[] };
 /** Runs a statement and answers its rows as plain records. */
-const rowsOf = async (db: Database, statement: SQL) => ((await db.execute(statement)) as unknown as Rows).rows;
 
 /*
  * Audiences (issue #15 §2, decisions 0049 and 0053). One SQL statement answers a rule. The patients are

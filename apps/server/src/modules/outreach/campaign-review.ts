@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import type { campaigns } from '../../db/schema';
 import { nextDaytime } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, isOn, type SettingsMap } from '../settings/settings.service';
-import { rowsOf } from './campaign-responses';
+import { rowsOf } from '../../lib/sql-rows';
 
 /*
  * What a campaign's approver reviews and what stops them (issue #24 §3, decision 0064): the content digest

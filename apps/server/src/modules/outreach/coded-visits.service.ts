@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { visitCodeKindOf } from '@pathwell/contracts/outreach';
 import type { Database } from '../../db/client';
 import { appointments, codedVisitCodes, codedVisits, users, visitRecords } from '../../db/schema';
+import { rowsOf } from '../../lib/sql-rows';
 import { clinicTimeZone } from '../settings/settings.service';
 
 /*
@@ -54,7 +55,9 @@ export async function insertCodedVisits(db: Database, visits: readonly CodedVisi
     };
   });
   if (input.length === 0) return new Set();
-  const result = await db.execute(sql`
+  const inserted = await rowsOf<{ dedupe_key: string }>(
+    db,
+    sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as v(
         instance_id uuid, patient_id uuid, visit_date date, provider_id uuid, provider_name text, source text,
@@ -76,8 +79,9 @@ export async function insertCodedVisits(db: Database, visits: readonly CodedVisi
         join input v on v.instance_id = i.instance_id and v.dedupe_key = i.dedupe_key
         cross join lateral unnest(v.codes, v.kinds) as c(code, kind)
     )
-    select dedupe_key from inserted`);
-  return new Set((result as unknown as { rows: { dedupe_key: string }[] }).rows.map((row) => row.dedupe_key));
+    select dedupe_key from inserted`,
+  );
+  return new Set(inserted.map((row) => row.dedupe_key));
 }
 
 /** One visit and its codes; answers false when the clinic already has a visit with its dedupe key. */

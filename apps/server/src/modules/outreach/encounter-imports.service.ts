@@ -28,6 +28,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { decryptFile, encryptFile } from '../instance-settings/settings-crypto';
 import { insertCodedVisits, type CodedVisitValues } from './coded-visits.service';
 import { requireOutreach } from './outreach-access';
+import { rowsOf } from '../../lib/sql-rows';
 
 /*
  * The encounter CSV import (issue #15 §1, decision 0050). The upload is read once to check it and count
@@ -50,8 +51,6 @@ export interface EncounterImportJob {
   instanceId: string;
 }
 
-type Rows = { rows: Record<string, unknown>[] };
-const rowsOf = async (db: Database, statement: ReturnType<typeof sql>) => ((await db.execute(statement)) as unknown as Rows).rows;
 
 // ——— Reading the file ———
 

@@ -22,7 +22,6 @@ import {
 } from '@pathwell/contracts/hotlists';
 import type { HotlistOutcome } from '@pathwell/contracts/outreach';
 import type { SignedInContext } from '../../context';
-import type { Database } from '../../db/client';
 import { audienceTemplates, hotlistEntries, hotlists } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
@@ -30,6 +29,7 @@ import { clinicTimeZone } from '../settings/settings.service';
 import { resolveAudience } from './audience.service';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
 import { countOf } from '../../lib/list-total';
+import { rowsOf } from '../../lib/sql-rows';
 
 /*
  * Hot lists (issue #15 §4, decision 0052). A list freezes its patients from a hot-list template when it
@@ -40,7 +40,6 @@ import { countOf } from '../../lib/list-total';
  */
 
 type Row = Record<string, unknown>;
-const rowsOf = async (db: Database, statement: SQL) => ((await db.execute(statement)) as unknown as { rows: Row[] }).rows;
 
 const iso = (value: unknown): string | null =>
   value === null || value === undefined ? null : new Date(value as string).toISOString();
