@@ -1,5 +1,5 @@
 import { BarChart } from '@mantine/charts';
-import { Button, Group, MultiSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, MultiSelect, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
@@ -31,6 +31,7 @@ import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
 import { ReportState } from '../shared/report-state';
 import { OFFICE_VISITS, officeVisitsQueries } from './office-visits.api';
 import { ReportConventions } from '../shared/report-conventions';
+import { ReportFilterBar } from '../shared/report-filter-bar';
 
 type Draft = PeriodDraft & { appointmentTypeIds: string[] };
 type Run = { filter: OfficeVisitsFilterInput; id: number };
@@ -113,25 +114,20 @@ export function OfficeVisits() {
       />
       <ReportConventions improvement={false} />
       {exportError ? <ErrorAlert testId="visits-export-error">{exportError}</ErrorAlert> : null}
-      <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="visits" />
-          <MultiSelect
-            label={t('filters.appointmentTypes')}
-            data={types.data ?? []}
-            value={draft.appointmentTypeIds}
-            onChange={(value) => setDraft({ ...draft, appointmentTypeIds: value })}
-            placeholder={draft.appointmentTypeIds.length === 0 ? t('filters.all') : undefined}
-            searchable
-            clearable
-            w={280}
-            data-testid="visits-types"
-          />
-          <Button type="submit" data-testid="visits-apply">
-            {t('filters.apply')}
-          </Button>
-        </Group>
-      </Paper>
+      <ReportFilterBar label={t('filters.label')} applyLabel={t('filters.apply')} applyTestId="visits-apply" onSubmit={apply}>
+        <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="visits" />
+        <MultiSelect
+          label={t('filters.appointmentTypes')}
+          data={types.data ?? []}
+          value={draft.appointmentTypeIds}
+          onChange={(value) => setDraft({ ...draft, appointmentTypeIds: value })}
+          placeholder={draft.appointmentTypeIds.length === 0 ? t('filters.all') : undefined}
+          searchable
+          clearable
+          w={280}
+          data-testid="visits-types"
+        />
+      </ReportFilterBar>
 
       <ReportState
         query={report}

@@ -25,6 +25,7 @@ import { ReportState } from '../shared/report-state';
 import { performanceQueries } from './performance.api';
 import { formName, PatientsModal, type PatientsTarget } from './patients-modal';
 import { ReportConventions } from '../shared/report-conventions';
+import { ReportFilterBar } from '../shared/report-filter-bar';
 
 type Run = { filter: PerformanceFilter; id: number };
 
@@ -88,24 +89,19 @@ export function PerformanceMeasures() {
     <>
       <PageHeader title={t('title')} description={t('description')} />
       <ReportConventions />
-      <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <DateRangeFields
-            draft={draft}
-            errors={errors}
-            onChange={setDraft}
-            presets={performanceDatePresets}
-            ns="reportsPerformance"
-            testId="performance-preset"
-            placeholder={t('filters.datePlaceholder')}
-            presetWidth={220}
-            dateWidth={160}
-          />
-          <Button type="submit" data-testid="performance-apply">
-            {t('filters.apply')}
-          </Button>
-        </Group>
-      </Paper>
+      <ReportFilterBar label={t('filters.label')} applyLabel={t('filters.apply')} applyTestId="performance-apply" onSubmit={apply}>
+        <DateRangeFields
+          draft={draft}
+          errors={errors}
+          onChange={setDraft}
+          presets={performanceDatePresets}
+          ns="reportsPerformance"
+          testId="performance-preset"
+          placeholder={t('filters.datePlaceholder')}
+          presetWidth={220}
+          dateWidth={160}
+        />
+      </ReportFilterBar>
 
       <ReportState
         query={report}

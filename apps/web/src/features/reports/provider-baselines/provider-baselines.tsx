@@ -1,5 +1,5 @@
 import { BarChart } from '@mantine/charts';
-import { Alert, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { referralQueries } from '../referrals/referrals.api';
 import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
 import { ReportState } from '../shared/report-state';
 import { ReportConventions } from '../shared/report-conventions';
+import { ReportFilterBar } from '../shared/report-filter-bar';
 
 type Run = { filter: ProviderBaselinesFilter; id: number };
 type Mean = { mean: number | null; count: number };
@@ -78,21 +79,16 @@ export function ProviderBaselines() {
     <>
       <PageHeader title={t('baselines.title')} description={t('baselines.description')} />
       <ReportConventions />
-      <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <DateRangeFields
-            draft={draft}
-            errors={errors}
-            onChange={setDraft}
-            presets={reportDatePresets}
-            ns="reportsReferrals"
-            testId="baselines-preset"
-          />
-          <Button type="submit" data-testid="baselines-apply">
-            {t('filters.apply')}
-          </Button>
-        </Group>
-      </Paper>
+      <ReportFilterBar label={t('filters.label')} applyLabel={t('filters.apply')} applyTestId="baselines-apply" onSubmit={apply}>
+        <DateRangeFields
+          draft={draft}
+          errors={errors}
+          onChange={setDraft}
+          presets={reportDatePresets}
+          ns="reportsReferrals"
+          testId="baselines-preset"
+        />
+      </ReportFilterBar>
       {featureOff ? (
         <Alert color="yellow" data-testid="baselines-off">
           {t('baselines.featureOff')}

@@ -28,6 +28,7 @@ import { PatientLink, PatientsModal as SharedPatientsModal, type PatientColumn }
 import { ReportState } from '../shared/report-state';
 import { referralQueries } from './referrals.api';
 import { ReportConventions } from '../shared/report-conventions';
+import { ReportFilterBar } from '../shared/report-filter-bar';
 
 type Draft = DateDraft & { period: ReferralPeriod; referralSources: string[]; referringProviderIds: string[] };
 type Run = { filter: ReferralTrackerFilter; id: number };
@@ -118,50 +119,45 @@ export function ReferralTracker() {
     <>
       <PageHeader title={t('tracker.title')} description={t('tracker.description')} />
       <ReportConventions />
-      <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <DateRangeFields
-            draft={draft}
-            errors={errors}
-            onChange={setDraft}
-            presets={reportDatePresets}
-            ns="reportsReferrals"
-            testId="referral-preset"
-          />
-          <Select
-            label={t('filters.period')}
-            data={referralPeriods.map((period) => ({ value: period, label: t(`periods.${period}`) }))}
-            value={draft.period}
-            onChange={(value) => setDraft({ ...draft, period: (value as ReferralPeriod | null) ?? 'month' })}
-            allowDeselect={false}
-            w={140}
-            data-testid="referral-period"
-          />
-          <MultiSelect
-            label={t('filters.referralSources')}
-            data={enumerations.referralSources.map((option) => ({ value: String(option.value), label: option.label[language] }))}
-            value={draft.referralSources}
-            onChange={(value) => setDraft({ ...draft, referralSources: value })}
-            placeholder={draft.referralSources.length === 0 ? t('filters.all') : undefined}
-            searchable
-            clearable
-            w={240}
-          />
-          <MultiSelect
-            label={t('filters.referringProviders')}
-            data={(providers.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
-            value={draft.referringProviderIds}
-            onChange={(value) => setDraft({ ...draft, referringProviderIds: value })}
-            placeholder={draft.referringProviderIds.length === 0 ? t('filters.all') : undefined}
-            searchable
-            clearable
-            w={240}
-          />
-          <Button type="submit" data-testid="referral-apply">
-            {t('filters.apply')}
-          </Button>
-        </Group>
-      </Paper>
+      <ReportFilterBar label={t('filters.label')} applyLabel={t('filters.apply')} applyTestId="referral-apply" onSubmit={apply}>
+        <DateRangeFields
+          draft={draft}
+          errors={errors}
+          onChange={setDraft}
+          presets={reportDatePresets}
+          ns="reportsReferrals"
+          testId="referral-preset"
+        />
+        <Select
+          label={t('filters.period')}
+          data={referralPeriods.map((period) => ({ value: period, label: t(`periods.${period}`) }))}
+          value={draft.period}
+          onChange={(value) => setDraft({ ...draft, period: (value as ReferralPeriod | null) ?? 'month' })}
+          allowDeselect={false}
+          w={140}
+          data-testid="referral-period"
+        />
+        <MultiSelect
+          label={t('filters.referralSources')}
+          data={enumerations.referralSources.map((option) => ({ value: String(option.value), label: option.label[language] }))}
+          value={draft.referralSources}
+          onChange={(value) => setDraft({ ...draft, referralSources: value })}
+          placeholder={draft.referralSources.length === 0 ? t('filters.all') : undefined}
+          searchable
+          clearable
+          w={240}
+        />
+        <MultiSelect
+          label={t('filters.referringProviders')}
+          data={(providers.data ?? []).map((item) => ({ value: item.id, label: item.name }))}
+          value={draft.referringProviderIds}
+          onChange={(value) => setDraft({ ...draft, referringProviderIds: value })}
+          placeholder={draft.referringProviderIds.length === 0 ? t('filters.all') : undefined}
+          searchable
+          clearable
+          w={240}
+        />
+      </ReportFilterBar>
 
       <ReportState
         query={report}

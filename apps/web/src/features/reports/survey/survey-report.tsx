@@ -1,5 +1,5 @@
 import { BarChart } from '@mantine/charts';
-import { Button, Group, Paper, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Group, Paper, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,7 @@ import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
 import { ReportState } from '../shared/report-state';
 import { surveyQueries } from './survey.api';
 import { ReportConventions } from '../shared/report-conventions';
+import { ReportFilterBar } from '../shared/report-filter-bar';
 
 type Draft = PeriodDraft & { form: string };
 type Run = { filter: SurveyFilterInput; id: number };
@@ -83,24 +84,19 @@ export function SurveyReport() {
     <>
       <PageHeader title={t('survey.title')} description={t('survey.description')} />
       <ReportConventions improvement={false} />
-      <Paper withBorder radius="lg" p="md" mb="lg" component="form" onSubmit={apply} aria-label={t('filters.label')} noValidate>
-        <Group align="flex-end" gap="sm" wrap="wrap">
-          <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="survey" />
-          <Select
-            label={t('filters.form')}
-            data={formOptions}
-            value={draft.form}
-            onChange={(value) => setDraft({ ...draft, form: value ?? '' })}
-            allowDeselect={false}
-            searchable
-            w={300}
-            data-testid="survey-form"
-          />
-          <Button type="submit" data-testid="survey-apply">
-            {t('filters.apply')}
-          </Button>
-        </Group>
-      </Paper>
+      <ReportFilterBar label={t('filters.label')} applyLabel={t('filters.apply')} applyTestId="survey-apply" onSubmit={apply}>
+        <PeriodFields draft={draft} errors={errors} onChange={setDraft} testId="survey" />
+        <Select
+          label={t('filters.form')}
+          data={formOptions}
+          value={draft.form}
+          onChange={(value) => setDraft({ ...draft, form: value ?? '' })}
+          allowDeselect={false}
+          searchable
+          w={300}
+          data-testid="survey-form"
+        />
+      </ReportFilterBar>
 
       <ReportState
         query={report}
