@@ -15,7 +15,7 @@ const statusOf: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
 };
 
-export interface AppErrorOptions {
+interface AppErrorOptions {
   params?: MessageParams;
   fields?: Record<string, ValidationMessageKey>;
   retryAfterSeconds?: number;

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 
 /** The photo and screenshot types uploads accept (insurance cards, support screenshots). */
-export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
+type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 
 /** The usual file extension of each type, for a stored file's name. */
 export const imageExtension: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };

@@ -3,7 +3,7 @@ import { LIST_COUNT_LIMIT } from '@pathwell/contracts/constants';
 import type { Database } from '../db/client';
 import { rowsOf } from './sql-rows';
 
-export interface ListTotal {
+interface ListTotal {
   totalRecords: number;
   /** False when `totalRecords` is a lower bound: there are more matches than were counted. */
   totalExact: boolean;

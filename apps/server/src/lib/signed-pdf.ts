@@ -8,7 +8,7 @@ import { createPdfDocument, PDF_FONT } from './pdf-fonts';
  */
 export const PDF_MARGIN = 54;
 
-export interface SignedPdfFrame {
+interface SignedPdfFrame {
   title: string;
   clinicName: string;
   subject: string;

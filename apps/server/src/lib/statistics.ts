@@ -102,7 +102,7 @@ export function studentTQuantile(p: number, df: number): number {
   return quantile;
 }
 
-export interface ConfidenceInterval {
+interface ConfidenceInterval {
   low: number;
   high: number;
 }

@@ -33,7 +33,7 @@ import { withoutJit } from './report-session';
 const COMPLETED = AppointmentStatus.Completed;
 
 /** Outcome forms whose instrument definition publishes an MCID on the headline score, with its direction. */
-export function mcidForms() {
+function mcidForms() {
   return formCodes.flatMap((code) => {
     const instrument = getInstrument(code);
     if (!instrument.mcid) return [];

@@ -26,7 +26,7 @@ type PatientsFilter = z.output<typeof referralPatientsFilterSchema>;
  * The outcome forms that have a published MCID, with the direction of their headline score, as the
  * rows of a SQL VALUES list: the database needs each form's own threshold to judge improvement.
  */
-export function mcidValues(): SQL {
+function mcidValues(): SQL {
   const rows = formCodes
     .map((code) => getInstrument(code))
     .flatMap((definition) => {
@@ -46,7 +46,7 @@ export function mcidValues(): SQL {
  * PAIN_IMPROVEMENT_POINTS (Farrar JT, Young JP, LaMoreaux L, Werth JL, Poole RM. Pain 2001;94:149–158).
  * Scores carry four decimals, so the change is rounded like the result page's (compareHeadlines).
  */
-export function improvedSql(instanceId: string, patientColumn: SQL, timeZone: string): SQL {
+function improvedSql(instanceId: string, patientColumn: SQL, timeZone: string): SQL {
   const followUpAfter = (instant: SQL) => clinicDayStartAfter(instant, FOLLOW_UP_MIN_DAYS, timeZone);
   const response = (order: SQL, extra: SQL) => sql`
     select r.headline_score as score, r.submitted_at as at

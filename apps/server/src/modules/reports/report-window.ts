@@ -4,7 +4,7 @@ import { reportReader, type SignedInContext } from '../../context';
 import { appointmentDateWindow, type DateWindowFilter } from '../appointments/appointment-dates';
 import { clinicTimeZone } from '../settings/settings.service';
 
-export interface ReportWindow {
+interface ReportWindow {
   from: Date;
   to: Date;
   timeZone: string;

@@ -37,9 +37,9 @@ const PAIN_MCID = {
   source: 'Farrar JT et al., Pain 2001;94:149–158 (a reduction of approximately two points or 30 %)',
 };
 /** The baseline of a procedure-anchored patient is their last score on or before it, this many days back at most. */
-export const BASELINE_LOOKBACK_DAYS = 90;
+const BASELINE_LOOKBACK_DAYS = 90;
 /** Most patient rows one export writes. */
-export const SUMMARY_EXPORT_ROW_LIMIT = 100_000;
+const SUMMARY_EXPORT_ROW_LIMIT = 100_000;
 /** Appointment status Completed (section 3). */
 const COMPLETED = 3;
 /** SF-36 / RAND-36 is outcome form 1. */
@@ -599,7 +599,7 @@ function seriesLabel(key: string, language: Language): string {
 const yesNo = (value: boolean | null, language: Language) =>
   value === null ? '' : value ? (language === 'es' ? 'Sí' : 'Yes') : 'No';
 
-export interface SummaryExportFile {
+interface SummaryExportFile {
   fileName: string;
   contentType: string;
   content: Buffer;

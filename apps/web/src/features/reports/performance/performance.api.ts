@@ -9,7 +9,7 @@ import { api } from '../../../lib/api-client';
 
 const REPORT = '/api/reports/patientsperformancemeasure';
 
-export const performanceKeys = {
+const performanceKeys = {
   all: ['reports', 'performance'] as const,
   /** `run` tells two presses of Apply apart, so the same filter runs again when asked. */
   report: (filter: PerformanceFilter, run: number) => ['reports', 'performance', 'report', filter, run] as const,

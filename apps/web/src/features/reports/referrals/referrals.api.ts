@@ -10,10 +10,10 @@ import type {
 import { api } from '../../../lib/api-client';
 
 const TRACKER = '/api/reports/referraltracker';
-export const PROVIDER_REPORT = '/api/patientappointments/providerappointmentreport';
+const PROVIDER_REPORT = '/api/patientappointments/providerappointmentreport';
 
 /** `run` tells two presses of Apply apart, so the same filter runs again when asked. */
-export const referralKeys = {
+const referralKeys = {
   tracker: (filter: ReferralTrackerFilter, run: number) => ['reports', 'referrals', 'tracker', filter, run] as const,
   patients: (filter: ReferralPatientsFilter) => ['reports', 'referrals', 'patients', filter] as const,
   baselines: (filter: ProviderBaselinesFilter, run: number) => ['reports', 'providerBaselines', filter, run] as const,

@@ -20,7 +20,7 @@ const SUMMARY = '/api/reports/summary';
 
 export type Option = { value: string; label: string };
 
-export const sandboxKeys = {
+const sandboxKeys = {
   all: ['reports', 'summary'] as const,
   /** `run` tells two presses of Apply apart, so the same filter runs again when asked. */
   report: (filter: SummaryFilter, run: number) => ['reports', 'summary', 'report', filter, run] as const,

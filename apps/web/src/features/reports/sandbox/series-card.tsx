@@ -19,7 +19,7 @@ export function useNumberFormat() {
   };
 }
 
-export function useSeriesTitle() {
+function useSeriesTitle() {
   const { t, i18n } = useTranslation('reportsSandbox');
   return (series: Pick<SummarySeries, 'formCode'>) =>
     series.formCode === null ? t('results.painTitle') : outcomeFormName(series.formCode, i18n.language);

@@ -5,7 +5,7 @@ import { enumerations } from '@pathwell/contracts/enumerations';
 import { translateValidation } from '../../../lib/i18n';
 
 export type DateDraft = { dateFilter: number; startDate: string; endDate: string };
-export type DateErrors = Partial<Record<string, string>>;
+type DateErrors = Partial<Record<string, string>>;
 
 /** The date part of a report filter as the contracts take it: the days only with a custom range. */
 export function dateFilterOf(draft: DateDraft) {
