@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import { pgTable, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EncounterImportDetail, EncounterImportList, EncounterPreview } from '@pathwell/contracts/encounter-imports';
+import { bytea } from '../../db/schema/admin';
 import { activityLogs, codedVisitCodes, codedVisits, encounterImports, instances, patients, users } from '../../db/schema';
 import { createTestApp, nextIp, setInstanceSetting, signIn, waitFor, type TestApp } from '../../../test/test-app';
+import { decryptFile } from '../instance-settings/settings-crypto';
 import { runEncounterImport } from './encounter-imports.service';
+
+/** What the test trigger of 'keeps the file encrypted' copies aside: each file as it was inserted. */
+const storedFiles = pgTable('test_stored_import_files', { id: uuid('id'), content: bytea('content') });
 
 /** The encounter CSV import (issue #15 §1, decision 0050): preview, mapping, row errors, duplicates and the job. */
 let t: TestApp;
@@ -240,11 +246,38 @@ describe('importing encounters', () => {
   });
 
   it('keeps the file encrypted while the import waits', async () => {
-    const started = await send('/api/encounterimports', 'admin', `${header}\nEXT-1,,,,2023-01-02,,M54.16,,`, mapping);
-    const { id } = started.json<{ id: string }>();
-    const [stored] = await t.db.select().from(encounterImports).where(eq(encounterImports.id, id));
-    if (stored!.content) expect(stored!.content.toString('utf8')).not.toContain('EXT-1');
-    await runEncounterImport(t.appDb, t.config, { importId: id, instanceId: riverside });
+    // The job may claim and finish the import (which clears the file) before this test reads the row, so
+    // the row is read as it was written: a trigger copies each stored file aside at insert.
+    await t.db.execute(sql`create table test_stored_import_files (id uuid, content bytea)`);
+    await t.db.execute(sql`
+      create function test_keep_import_file() returns trigger language plpgsql security definer as $$
+      begin insert into test_stored_import_files values (new.id, new.content); return new; end $$`);
+    await t.db.execute(sql`
+      create trigger test_keep_import_file after insert on encounter_imports
+      for each row execute function test_keep_import_file()`);
+    try {
+      const csv = `${header}\nEXT-1,,,,2023-01-02,,M54.16,,`;
+      const started = await send('/api/encounterimports', 'admin', csv, mapping);
+      expect(started.statusCode, started.body).toBe(202);
+      const { id } = started.json<{ id: string }>();
+      const stored = await t.db.select().from(storedFiles).where(eq(storedFiles.id, id));
+      expect(stored).toHaveLength(1);
+      const content = stored[0]!.content!;
+      expect(content.toString('utf8')).not.toContain('EXT-1');
+      // Sealed for this clinic and this import: it opens with them, and gives back the file as sent.
+      expect(decryptFile(t.config.appSecret, riverside, `encounter-import:${id}`, content).toString('utf8')).toBe(csv);
+      await runEncounterImport(t.appDb, t.config, { importId: id, instanceId: riverside });
+      // Once the import has run (here or in the job worker), the file is gone.
+      const done = await waitFor(async () => {
+        const [row] = await t.db.select().from(encounterImports).where(eq(encounterImports.id, id));
+        return row?.status === 'done' ? row : undefined;
+      });
+      expect(done.content).toBeNull();
+    } finally {
+      await t.db.execute(sql`drop trigger test_keep_import_file on encounter_imports`);
+      await t.db.execute(sql`drop function test_keep_import_file()`);
+      await t.db.execute(sql`drop table test_stored_import_files`);
+    }
   });
 
   it('answers 400 for a mapping without a visit date or a way to find the patient, or naming a column not in the file', async () => {
