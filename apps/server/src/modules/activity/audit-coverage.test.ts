@@ -54,8 +54,8 @@ interface Expected {
   action: ActivityAction;
   targetType: string;
   description: string;
-  /** Resolved after the step, e.g. the session it opened. */
-  targetId?: () => Promise<string>;
+  /** Resolved after the step, e.g. the session it opened; null when the entry names no record. */
+  targetId: () => Promise<string | null>;
 }
 
 interface Step {
@@ -66,8 +66,13 @@ interface Step {
   expected: Expected;
 }
 
-const login = (action: ActivityAction, targetType: string, description: string, who: Expected['who'] = 'staff') =>
-  ({ who, clinic: 'riverside', area: 'Login Activity', action, targetType, description }) satisfies Expected;
+const login = (
+  action: ActivityAction,
+  targetType: string,
+  description: string,
+  who: Expected['who'] = 'staff',
+  targetId: Expected['targetId'] = async () => null,
+) => ({ who, clinic: 'riverside', area: 'Login Activity', action, targetType, description, targetId }) satisfies Expected;
 
 const steps: Step[] = [
   {
@@ -334,6 +339,6 @@ describe('audit coverage of the account steps', () => {
       ip: currentIp,
     });
     expect(written[0]!.actorEmail).toMatch(/@pathwell\.demo$/);
-    if (expected.targetId) expect(written[0]!.targetId).toBe(await expected.targetId());
+    expect(written[0]!.targetId).toBe(await expected.targetId());
   });
 });
