@@ -38,7 +38,7 @@ describe('the managed-list catalogue', () => {
           ].includes(url),
       );
     expect(listPages.length).toBe(13);
-    for (const url of listPages) expect(findManagedListByAdminPath(url), url).toBeDefined();
+    for (const url of listPages) expect(findManagedListByAdminPath(url)?.adminPath.toLowerCase(), url).toBe(url.toLowerCase());
   });
 
   it('guards writes with a menu entry that only Admins and System Managers have', () => {

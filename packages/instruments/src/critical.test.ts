@@ -32,7 +32,7 @@ describe('critical findings', () => {
       const definition = instruments[code];
       for (const rule of definition.criticalItems ?? []) {
         const question = definition.questions.find((item) => item.id === rule.itemId);
-        expect(question, `${definition.slug} ${rule.itemId}`).toBeDefined();
+        expect(question?.id, `${definition.slug} ${rule.itemId}`).toBe(rule.itemId);
         const values = (question!.options ?? []).map((option) => Number(option.value));
         expect(values).toContain(rule.minimumCode);
         expect(rule.source.length).toBeGreaterThan(20);

@@ -73,7 +73,7 @@ describe.each(formCodes.map((code) => [code, instruments[code]] as const))('form
   it('answering one scored item worse never improves the headline score', () => {
     const random = seededRandom(2000 + formCode);
     const headline = definition.scores.find((descriptor) => descriptor.key === definition.headline.key);
-    expect(headline).toBeDefined();
+    expect(headline?.key).toBe(definition.headline.key);
     const exempt = negativeHeadlineWeight[formCode] ?? [];
     const scoredItems = Object.entries(definition.higherCodeIsWorse).filter(([itemId]) => !exempt.includes(itemId));
     expect(scoredItems.length).toBeGreaterThan(0);

@@ -42,7 +42,7 @@ describe('reencodeImage', () => {
       IFD0: { Make: 'PathwellTestCam' },
     });
     for (const input of [await base.clone().png().toBuffer(), await base.clone().webp().toBuffer()]) {
-      expect((await sharp(input).metadata()).exif).toBeDefined();
+      expect(input.includes(Buffer.from('PathwellTestCam'))).toBe(true);
       const cleaned = await reencodeImage(input);
       expect(cleaned?.type).toBe(sniffImageType(input));
       expect((await sharp(cleaned!.content).metadata()).exif).toBeUndefined();

@@ -35,7 +35,7 @@ describe('demo procedure notes', () => {
     expect(draft.body).not.toContain('{{');
 
     const [signed] = await t.db.select().from(procedureNotes).where(eq(procedureNotes.status, 'signed'));
-    expect(signed).toBeDefined();
+    expect(signed).toMatchObject({ status: 'signed', patientId: expect.any(String) });
     // Nothing left for the provider to write in what was signed.
     expect(unfilledPlaceholders(signed!.body)).toEqual([]);
     const list = (await get(`/api/patients/${signed!.patientId}/procedurenotes`, 'doctor')).json<ProcedureNoteList>();

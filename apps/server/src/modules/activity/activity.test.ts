@@ -389,7 +389,7 @@ describe('POST /api/activitylogs/export', () => {
     } as unknown as SignedInContext;
     await expect(
       exportActivity(ctx, activityExportSchema.parse({ area: 'Patient Profile' }), { maxRows: 1 }),
-    ).resolves.toBeDefined();
+    ).resolves.toMatchObject({ fileName: expect.stringMatching(/^activity-log-\d{4}-\d{2}-\d{2}\.csv$/) });
     await expect(exportActivity(ctx, activityExportSchema.parse({ search: 'Filler' }), { maxRows: 13 })).rejects.toMatchObject({
       code: 'VALIDATION',
       message: 'This export would hold more than 13 entries. Narrow the dates or filters and export again.',

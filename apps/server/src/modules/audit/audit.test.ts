@@ -52,7 +52,7 @@ describe('activity log', () => {
     await withOwnDatabase(async (own) => {
       for (let i = 0; i < 3; i++) await signIn(own.app, 'admin@pathwell.demo');
       const [victim] = await own.db.select().from(activityLogs).where(eq(activityLogs.chainSeq, 2)).limit(1);
-      expect(victim).toBeDefined();
+      expect(victim).toMatchObject({ chainSeq: 2 });
       expect(await verifyActivityChain(own.db)).toMatchObject({ firstBreak: null });
       await own.db.execute(sql`alter table activity_logs disable trigger activity_logs_no_update_delete`);
       await own.db.execute(sql`update activity_logs set description = 'nothing happened' where id = ${victim!.id}`);
@@ -66,7 +66,7 @@ describe('activity log', () => {
     await withOwnDatabase(async (own) => {
       for (let i = 0; i < 3; i++) await signIn(own.app, 'admin@pathwell.demo');
       const [middle] = await own.db.select().from(activityLogs).where(eq(activityLogs.chainSeq, 2)).limit(1);
-      expect(middle).toBeDefined();
+      expect(middle).toMatchObject({ chainSeq: 2 });
       await own.db.execute(sql`alter table activity_logs disable trigger activity_logs_no_update_delete`);
       await own.db.execute(sql`delete from activity_logs where id = ${middle!.id}`);
       await own.db.execute(sql`alter table activity_logs enable trigger activity_logs_no_update_delete`);

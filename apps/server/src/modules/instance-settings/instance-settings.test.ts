@@ -158,7 +158,7 @@ describe('instance settings: secrets', () => {
 
   it('a blank or absent secret keeps the stored value; null clears it', async () => {
     const before = (await storedRow(riversideId, 'modMedPassword'))?.configurationValue;
-    expect(before).toBeDefined();
+    expect(before).toMatch(/^enc:v1:/);
 
     expect((await putSettings(as.manager, { modMedPassword: '', clinicAddress: '1 River Rd' })).statusCode).toBe(200);
     expect((await storedRow(riversideId, 'modMedPassword'))?.configurationValue).toBe(before);

@@ -61,7 +61,7 @@ describe('default lists of a clinic', () => {
   it('every default passes the rules of its list, so the admin page can save it unchanged', () => {
     for (const [listType, entries] of Object.entries(instanceDefaults)) {
       const list = findManagedList(listType);
-      expect(list, listType).toBeDefined();
+      expect(list?.listType, listType).toBe(listType);
       for (const entry of entries)
         expect(list!.attributes.safeParse(entry.attributes ?? {}).success, `${listType} ${entry.name}`).toBe(true);
       expect(new Set(entries.map((entry) => entry.name.toLowerCase())).size, listType).toBe(entries.length);
