@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { boundaryConfigs } from './eslint.boundaries.js';
 
 export default tseslint.config(
   {
@@ -38,4 +39,6 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
   },
+  // Import boundaries between apps, packages and the server's floors and modules (issue #25 §2).
+  ...boundaryConfigs,
 );
