@@ -64,6 +64,12 @@ export const allowedToday = {
   'apps/server/src/modules/reports/referrals.service.ts': ['../appointments/appointment-dates'],
   'apps/server/src/modules/reports/report-window.ts': ['../appointments/appointment-dates'],
 
+  // Not yet assigned (came with the seed's own floor): a new clinic's procedure-note defaults, read
+  // through procedure-notes' service.
+  'apps/server/src/modules/instances/instance-defaults.ts': ['../procedure-notes/procedure-note-defaults'],
+  // Not yet assigned (came with decision 0066's per-patient lock): the daily cap, through outbox's service.
+  'apps/server/src/modules/outreach/campaign-sender.ts': ['../outbox/daily-cap'],
+
   // The PDF writers move to lib/ (§2, `rules`).
   'apps/server/src/modules/reports/spotlight.service.ts': ['../intake/consent-pdf'],
 };
