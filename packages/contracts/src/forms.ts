@@ -154,3 +154,9 @@ export type Answers = z.infer<typeof answersSchema>;
 /** Scores as the instruments return them: numeric codes, null where not scorable. */
 export const scoresSchema = z.record(z.string(), z.number().nullable());
 export type Scores = z.infer<typeof scoresSchema>;
+
+/**
+ * Why a stored response carries no score (decision 0067): 'wordingNotLoaded', a licensed form answered
+ * before the clinic loaded its wording, on neutral labels. Absent on a response that was scored.
+ */
+export const notScoredSchema = z.literal('wordingNotLoaded').optional();

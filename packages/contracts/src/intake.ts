@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { bodyMapSchema } from './body-map.js';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN, idSchema, US_PHONE_PATTERN, US_ZIP_PATTERN } from './validation.js';
 import { criticalFindingSchema } from './critical-findings.js';
-import { formLanguageSchema, localizedTextSchema, signatureAnswerSchema } from './forms.js';
+import { formLanguageSchema, localizedTextSchema, notScoredSchema, signatureAnswerSchema } from './forms.js';
 import { verifyLinkSchema } from './patient-links.js';
 import { suppressionReasons } from './messaging.js';
 
@@ -380,7 +380,9 @@ export const staffIntakeSchema = z.object({
   createdAt: z.string(),
   completedAt: z.string().nullable(),
   steps: z.array(z.object({ step: intakeWorkStepSchema, done: z.boolean() })),
-  forms: z.array(intakeFormSchema.extend({ responseId: idSchema.nullable(), headlineScore: z.number().nullable() })),
+  forms: z.array(
+    intakeFormSchema.extend({ responseId: idSchema.nullable(), headlineScore: z.number().nullable(), notScored: notScoredSchema }),
+  ),
   saved: intakeViewSchema.shape.saved,
   previousBodyMap: bodyMapSchema.nullable(),
   consents: z.array(consentSchema),
@@ -527,6 +529,8 @@ export const onePagerSchema = z.object({
       title: localizedTextSchema,
       submittedAt: z.string(),
       score: z.number().nullable(),
+      /** Why there is no score (decision 0067). */
+      notScored: notScoredSchema,
       /** The headline's maximum (section 9). */
       maximum: z.number(),
       band: z.number().int().nullable(),

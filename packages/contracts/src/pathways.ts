@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notScoredSchema } from './forms.js';
 import { formCodeSchema } from './patient-links.js';
 import { idSchema } from './validation.js';
 
@@ -149,6 +150,8 @@ export const pathwayScoreSchema = z.object({
   responseId: idSchema,
   submittedAt: z.string(),
   headlineScore: z.number().nullable(),
+  /** Why there is no score (decision 0067). */
+  notScored: notScoredSchema,
   /** The response this one is compared with; null when this is the baseline or none exists. */
   baseline: z.object({ responseId: idSchema, submittedAt: z.string(), headlineScore: z.number().nullable() }).nullable(),
   isBaseline: z.boolean(),
@@ -220,6 +223,8 @@ export const pathwayRosterStepSchema = z.object({
   skipReason: z.enum(pathwaySkipReasons).nullable(),
   /** The headline score of the PRO's response, when it was answered and the form scores one. */
   headlineScore: z.number().nullable(),
+  /** Why an answered PRO has no score (decision 0067). */
+  notScored: notScoredSchema,
 });
 export type PathwayRosterStep = z.infer<typeof pathwayRosterStepSchema>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { answersSchema, formLanguageSchema, renderableFormSchema, scoresSchema } from './forms.js';
+import { answersSchema, formLanguageSchema, notScoredSchema, renderableFormSchema, scoresSchema } from './forms.js';
 import { criticalFindingSchema } from './critical-findings.js';
 import { DATE_MDY_PATTERN, idSchema, mdyDateProblem, mdyDateSchema } from './validation.js';
 
@@ -224,11 +224,8 @@ export const formResponseSummarySchema = z.object({
   language: formLanguageSchema,
   headlineScore: z.number().nullable(),
   band: z.number().int().nullable(),
-  /**
-   * 'wordingNotLoaded': a licensed form answered before the clinic loaded its wording, on neutral
-   * labels; it is shown without any score (decision 0061).
-   */
-  notScored: z.literal('wordingNotLoaded').optional(),
+  /** Shown without any score, and why (decisions 0061 and 0067). */
+  notScored: notScoredSchema,
   submittedAt: z.string(),
   /** Safety items answered at or above their threshold (decision 0058); red until acknowledged. */
   criticalFindings: z.array(criticalFindingSchema),

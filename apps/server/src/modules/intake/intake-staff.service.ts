@@ -296,7 +296,7 @@ export async function patientIntakes(ctx: SignedInContext, patientId: string): P
   const responseIds = entries.map((entry) => entry.responseId).filter((id): id is string => Boolean(id));
   const scores = responseIds.length
     ? await ctx.db
-        .select({ id: formResponses.id, headlineScore: formResponses.headlineScore })
+        .select({ id: formResponses.id, headlineScore: formResponses.headlineScore, notScored: formResponses.notScored })
         .from(formResponses)
         .where(and(eq(formResponses.instanceId, ctx.instanceId), inArray(formResponses.id, responseIds)))
     : [];
@@ -322,10 +322,12 @@ export async function patientIntakes(ctx: SignedInContext, patientId: string): P
       steps: stepStates(link.intakePlan!, own),
       forms: forms.map((form) => {
         const responseId = own.find((entry) => entry.formKey === form.key && entry.step === form.step)?.responseId ?? null;
+        const stored = scores.find((score) => score.id === responseId);
         return {
           ...form,
           responseId,
-          headlineScore: scores.find((score) => score.id === responseId)?.headlineScore ?? null,
+          headlineScore: stored?.headlineScore ?? null,
+          ...(stored?.notScored ? { notScored: stored.notScored } : {}),
         };
       }),
       saved: savedAnswers(own),

@@ -7,6 +7,7 @@ import type { LinkForm, LinkStatusResponse } from '@pathwell/contracts/patient-l
 import {
   activityLogs,
   appointments,
+  formResponses,
   instances,
   notifications,
   outboxMessages,
@@ -435,6 +436,30 @@ describe('the patient runs the intake', () => {
     expect((await call('GET', intake!.consents[0]!.pdfUrl, 'admin2')).statusCode).toBe(404);
     expect((await call('GET', `/api/patients/${ids.otherDoctorPatient}/intake`, 'doctor')).statusCode).toBe(404);
     expect((await call('GET', `/api/patients/${ids.otherDoctorPatient}/intake`, 'staff')).statusCode).toBe(200);
+  });
+
+  it('a form stored without a score shows why on the intake card, not an empty score (issue #24 §1, decision 0067)', async () => {
+    const [before] = (await call('GET', `/api/patients/${ids.newPatient}/intake`, 'doctor'))
+      .json<StaffIntake[]>()
+      .filter((entry) => entry.linkId === linkId);
+    const responseId = before!.forms[0]!.responseId!;
+    const [stored] = await t.db.select().from(formResponses).where(eq(formResponses.id, responseId));
+    // The response as migration 0029 leaves one answered on neutral labels: answers kept, no score, the reason.
+    await t.db
+      .update(formResponses)
+      .set({ scores: {}, headlineScore: null, band: null, notScored: 'wordingNotLoaded' })
+      .where(eq(formResponses.id, responseId));
+    try {
+      const [intake] = (await call('GET', `/api/patients/${ids.newPatient}/intake`, 'doctor'))
+        .json<StaffIntake[]>()
+        .filter((entry) => entry.linkId === linkId);
+      expect(intake!.forms).toMatchObject([{ key: 'pro-10', done: true, headlineScore: null, notScored: 'wordingNotLoaded' }]);
+    } finally {
+      await t.db
+        .update(formResponses)
+        .set({ scores: stored!.scores, headlineScore: stored!.headlineScore, band: stored!.band, notScored: null })
+        .where(eq(formResponses.id, responseId));
+    }
   });
 
   it('a finished intake reads again but takes no new answers', async () => {

@@ -100,13 +100,15 @@ async function appointmentPros(ctx: SignedInContext, patientId: string, appointm
     if (!isFormCode(response.formCode)) continue;
     const definition = getInstrument(response.formCode);
     const bandLabel = response.band === null ? undefined : definition.bands?.[0]?.labels[response.band];
-    const previous = await comparedWithPrevious(ctx.db, ctx, { response, customFormId: null });
+    // A response with no score (answered without its wording, decision 0067) compares with nothing.
+    const previous = response.notScored ? null : await comparedWithPrevious(ctx.db, ctx, { response, customFormId: null });
     pros.push({
       responseId: response.id,
       formCode: response.formCode,
       title: definition.name,
       submittedAt: response.submittedAt.toISOString(),
       score: response.headlineScore,
+      ...(response.notScored ? { notScored: response.notScored } : {}),
       maximum: definition.headline.maximum,
       band: response.band,
       bandLabel: bandLabel ?? null,

@@ -7,6 +7,7 @@ import {
   activityLogs,
   appointments,
   customForms,
+  formResponses,
   instances,
   managedItems,
   patientConsents,
@@ -315,6 +316,46 @@ describe('the one-pager of an appointment', () => {
     });
     const [doctorRow] = await t.db.select().from(users).where(eq(users.id, ids.doctor));
     expect(page.appointment.doctorName).toBe(`${doctorRow!.firstName} ${doctorRow!.lastName}`);
+  });
+
+  it('an ODI answered without its wording shows no score, band or change, and says why (issue #24 §1, decision 0067)', async () => {
+    // A scored ODI at the earlier visit, then one on neutral labels at this visit, stored as migration 0029
+    // leaves it: before the fix the page showed it as a score with a comparison.
+    const base = { instanceId: riverside, patientId: ids.patient, formCode: 2, version: 'ODI 2.1a', language: 'en' as const };
+    const inserted = await t.db
+      .insert(formResponses)
+      .values([
+        {
+          ...base,
+          appointmentId: ids.earlierVisit,
+          answers: { s1: 2 },
+          scores: { odiPercent: 40 },
+          headlineScore: 40,
+          band: 2,
+          idempotencyKey: crypto.randomUUID(),
+          submittedAt: EARLIER_START,
+        },
+        {
+          ...base,
+          appointmentId: ids.visit,
+          answers: { s1: 3 },
+          scores: {},
+          headlineScore: null,
+          band: null,
+          notScored: 'wordingNotLoaded' as const,
+          idempotencyKey: crypto.randomUUID(),
+          submittedAt: VISIT_START,
+        },
+      ])
+      .returning({ id: formResponses.id });
+    try {
+      const page = (await onePagerOf(ids.visit, 'doctor')).json<OnePager>();
+      const odi = page.pros.find((pro) => pro.formCode === 2);
+      expect(odi).toMatchObject({ score: null, band: null, bandLabel: null, notScored: 'wordingNotLoaded', previous: null });
+      expect(page.pros.find((pro) => pro.formCode === 11)!.notScored).toBeUndefined();
+    } finally {
+      await t.db.delete(formResponses).where(inArray(formResponses.id, inserted.map((row) => row.id)));
+    }
   });
 
   it('writes a Viewed entry for intake information on each reading', async () => {

@@ -56,11 +56,11 @@ export async function pathwayRoster(ctx: SignedInContext, pathwayId: string, que
     const scores = new Map(
       (responseIds.length
         ? await tx
-            .select({ id: formResponses.id, headlineScore: formResponses.headlineScore })
+            .select({ id: formResponses.id, headlineScore: formResponses.headlineScore, notScored: formResponses.notScored })
             .from(formResponses)
             .where(and(eq(formResponses.instanceId, ctx.instanceId), inArray(formResponses.id, responseIds)))
         : []
-      ).map((row) => [row.id, row.headlineScore]),
+      ).map((row) => [row.id, row]),
     );
     await recordActivity(
       tx,
@@ -92,7 +92,8 @@ export async function pathwayRoster(ctx: SignedInContext, pathwayId: string, que
             sentAt: run.sentAt?.toISOString() ?? null,
             completedAt: run.completedAt?.toISOString() ?? null,
             skipReason: skipReason(run, enrolment, patient),
-            headlineScore: run.formResponseId ? (scores.get(run.formResponseId) ?? null) : null,
+            headlineScore: run.formResponseId ? (scores.get(run.formResponseId)?.headlineScore ?? null) : null,
+            ...(run.formResponseId && scores.get(run.formResponseId)?.notScored ? { notScored: 'wordingNotLoaded' as const } : {}),
           })),
       })),
     };

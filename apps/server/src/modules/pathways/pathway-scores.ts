@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { PathwayScore } from '@pathwell/contracts/pathways';
 import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { Database } from '../../db/client';
@@ -12,6 +12,7 @@ type ResponseRow = {
   customFormId: string | null;
   submittedAt: Date;
   headlineScore: number | null;
+  notScored: 'wordingNotLoaded' | null;
 };
 
 /**
@@ -38,14 +39,17 @@ export async function scoresOf(
       >`(select ${customFormVersions.customFormId} from ${customFormVersions} where ${customFormVersions.id} = ${formResponses.customFormVersionId})`,
       submittedAt: formResponses.submittedAt,
       headlineScore: formResponses.headlineScore,
+      notScored: formResponses.notScored,
     })
     .from(formResponses)
     .where(and(eq(formResponses.instanceId, instanceId), inArray(formResponses.id, responseIds)));
   const formKey = (formCode: number | null, customFormId: string | null) =>
     customFormId ? `c:${customFormId}` : `f:${formCode}`;
   const completed = runs.filter((row) => row.run.formResponseId && responses.some((r) => r.id === row.run.formResponseId));
+  // The baseline is the first response with a score: one answered without its wording is none (decision 0067).
   const firstOf = new Map<string, { run: RunRow; step: StepRow }>();
   for (const row of completed) {
+    if (responses.find((r) => r.id === row.run.formResponseId)!.notScored) continue;
     const key = formKey(row.step.formCode, row.step.customFormId);
     if (!firstOf.has(key)) firstOf.set(key, row);
   }
@@ -56,6 +60,7 @@ export async function scoresOf(
       eq(formResponses.instanceId, instanceId),
       eq(formResponses.patientId, enrolment.patientId),
       lt(formResponses.submittedAt, enrolment.anchorAt),
+      isNull(formResponses.notScored),
       first.step.customFormId
         ? sql`${formResponses.customFormVersionId} in (select ${customFormVersions.id} from ${customFormVersions} where ${customFormVersions.customFormId} = ${first.step.customFormId})`
         : eq(formResponses.formCode, first.step.formCode!),
@@ -67,6 +72,7 @@ export async function scoresOf(
         customFormId: sql<string | null>`null`,
         submittedAt: formResponses.submittedAt,
         headlineScore: formResponses.headlineScore,
+        notScored: formResponses.notScored,
       })
       .from(formResponses)
       .where(and(...conditions))
@@ -77,6 +83,22 @@ export async function scoresOf(
   for (const row of completed) {
     const response = responses.find((r) => r.id === row.run.formResponseId)!;
     const key = formKey(row.step.formCode, row.step.customFormId);
+    if (response.notScored) {
+      // No score, so no baseline and no change: the screen says why instead.
+      result.set(row.run.id, {
+        responseId: response.id,
+        submittedAt: response.submittedAt.toISOString(),
+        headlineScore: null,
+        notScored: response.notScored,
+        baseline: null,
+        isBaseline: false,
+        mcidPoints: null,
+        change: null,
+        better: null,
+        meetsMcid: null,
+      });
+      continue;
+    }
     const first = firstOf.get(key)!;
     const preAnchor = beforeAnchor.get(key) ?? null;
     const isFirst = first.run.id === row.run.id;

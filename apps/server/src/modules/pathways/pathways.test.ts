@@ -331,6 +331,55 @@ describe('forms whose licensed wording is not loaded (issue #24 §1, decision 00
   });
 });
 
+describe('a PRO answered without its wording (issue #24 §1, decision 0067)', () => {
+  it('shows no score and says why on the roster and the timeline, and is no baseline for the later score', async () => {
+    const pathway = await createPathway({ ...sixWeeks, name: 'Test: unscored baseline' });
+    const anchorAt = new Date(Date.now() - 60_000).toISOString();
+    const enrolled = await call('POST', `/api/pathways/${pathway.id}/enrol`, 'staff', { patientId: ownPatient, anchorAt });
+    expect(enrolled.statusCode, enrolled.body).toBe(201);
+    const enrolmentId = enrolled.json<PathwayEnrolment>().id;
+    const proRuns = enrolled.json<PathwayEnrolment>().steps.filter((step) => step.kind === 'pro');
+    const complete = async (day: number, values: Partial<typeof formResponses.$inferInsert>) => {
+      const run = proRuns.find((step) => step.dayOffset === day)!;
+      const [response] = await t.db
+        .insert(formResponses)
+        .values({
+          instanceId: riverside,
+          patientId: ownPatient,
+          formCode: 2,
+          version: 'ODI 2.1a',
+          language: 'en',
+          answers: { s1: 3 },
+          idempotencyKey: randomUUID(),
+          submittedAt: new Date(Date.now() + day * 1000),
+          ...values,
+        })
+        .returning({ id: formResponses.id });
+      await t.db
+        .update(pathwayStepRuns)
+        .set({ status: 'completed', sentAt: new Date(), completedAt: new Date(), formResponseId: response!.id })
+        .where(eq(pathwayStepRuns.id, run.id));
+    };
+    // Day 0 on neutral labels, stored as migration 0029 leaves it; day 42 on the clinic's wording.
+    await complete(0, { scores: {}, headlineScore: null, notScored: 'wordingNotLoaded' });
+    await complete(42, { scores: { odiPercent: 30 }, headlineScore: 30 });
+
+    const roster = (await call('GET', `/api/pathways/${pathway.id}/roster`, 'admin')).json<PathwayRosterPage>();
+    const [row] = roster.data;
+    const proSteps = row!.steps.filter((step) => step.kind === 'pro');
+    expect(proSteps.map((step) => [step.dayOffset, step.headlineScore, step.notScored])).toEqual([
+      [0, null, 'wordingNotLoaded'],
+      [42, 30, undefined],
+    ]);
+    const detail = (await call('GET', `/api/pathways/enrolments/${enrolmentId}`, 'staff')).json<PathwayEnrolment>();
+    const scores = detail.steps.filter((step) => step.kind === 'pro').map((step) => step.score);
+    expect(scores[0]).toMatchObject({ headlineScore: null, notScored: 'wordingNotLoaded', baseline: null, change: null });
+    // The unscored day 0 is no baseline: six weeks is the first score, with nothing to compare against.
+    expect(scores[1]).toMatchObject({ headlineScore: 30, baseline: null, isBaseline: true, change: null });
+    expect(scores[1]!.notScored).toBeUndefined();
+  });
+});
+
 describe("a pathway's roster (issue #24 §5)", () => {
   it("lists the enrolled patients with each step's result and score, paged, and records the view", async () => {
     const pathway = await createPathway({ ...sixWeeks, name: 'Test: roster' });

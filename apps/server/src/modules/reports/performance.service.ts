@@ -147,11 +147,14 @@ function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
           select x.form_code, x.submitted_at, x.headline_score
             from form_responses x
            where x.instance_id = ${instanceId} and x.patient_id = b.patient_id and x.form_code is not null
+             and x.headline_score is not null
              and x.submitted_at >= b.pro_from and x.submitted_at < b.pro_until
            order by x.submitted_at, x.form_code
            limit 1
         ) r on true
     ),
+    -- A PRO result is a response with a headline score: one answered without its wording stores none
+    -- (decision 0067), so it neither meets the baseline nor starts or completes a follow-up.
     -- Measure 2: first outcome response long enough before the window's end, a visit in the window,
     -- and a second response of the same form 30+ days after the first, submitted in the window.
     first_pro as materialized (
@@ -162,6 +165,7 @@ function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
           select x.form_code, x.submitted_at, x.headline_score
             from form_responses x
            where x.instance_id = ${instanceId} and x.patient_id = s.patient_id and x.form_code is not null
+             and x.headline_score is not null
            order by x.submitted_at, x.form_code
            limit 1
         ) r on true
@@ -176,6 +180,7 @@ function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
           select x.submitted_at, x.headline_score
             from form_responses x
            where x.instance_id = ${instanceId} and x.patient_id = f.patient_id and x.form_code = f.form_code
+             and x.headline_score is not null
              and x.submitted_at >= f.follow_from and x.submitted_at < ${to}::timestamptz
            order by x.submitted_at
            limit 1

@@ -359,3 +359,34 @@ describe('POST /api/reports/patientsperformancemeasure/patients', () => {
     expect(namesOf(page)).toEqual(['Adams', 'Diaz']);
   });
 });
+
+describe('a response answered without its wording (issue #24 §1, decision 0067)', () => {
+  it('is no PRO result: it neither meets the baseline nor starts or completes a follow-up', async () => {
+    // May 2011, away from the March 2010 history: an ODI given on neutral labels, stored as migration 0029
+    // leaves it (no score, the reason kept), around Nolan's first visit; before the fix it met the baseline.
+    const nolan = await patient('Nolan');
+    await visit(nolan, '2011-05-10', { reason: 'new_patient', pain: 6 });
+    const unscored = (day: string) =>
+      t.db.insert(formResponses).values({
+        instanceId: riverside,
+        patientId: nolan.id,
+        formCode: 2,
+        version: 'test',
+        language: 'en',
+        answers: { s1: 2 },
+        headlineScore: null,
+        notScored: 'wordingNotLoaded',
+        idempotencyKey: randomUUID(),
+        submittedAt: new Date(`${day}T15:00:00Z`),
+      });
+    await unscored('2011-05-09');
+    await unscored('2011-02-01');
+    await unscored('2011-05-20');
+    const may = { dateFilter: 9, startDate: '05/01/2011', endDate: '05/31/2011' };
+    const body = await report('admin', may);
+    expect(measureOf(body, 'baselinePro')).toMatchObject({ numerator: 0, denominator: 1 });
+    expect(measureOf(body, 'followUpPro')).toMatchObject({ numerator: 0, denominator: 0 });
+    const page = await patientsOf('admin', { filter: may, measure: 'baselinePro', group: 'denominator' });
+    expect(page.rows.map((row) => [row.fullName, row.met])).toEqual([['Pat Nolan', false]]);
+  });
+});

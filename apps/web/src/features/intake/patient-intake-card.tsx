@@ -198,9 +198,11 @@ export function PatientIntakeCard({ patientId, timeZone }: { patientId: string; 
                         <span>{language === 'es' && form.title.es ? form.title.es : form.title.en}</span>
                       )}{' '}
                       {form.done
-                        ? form.headlineScore !== null
-                          ? `(${t('card.score', { score: form.headlineScore })})`
-                          : ''
+                        ? form.notScored
+                          ? `(${t('card.notScored')})`
+                          : form.headlineScore !== null
+                            ? `(${t('card.score', { score: form.headlineScore })})`
+                            : ''
                         : `(${t('card.notDone')})`}
                     </span>
                   ))}

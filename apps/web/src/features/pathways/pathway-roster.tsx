@@ -27,6 +27,7 @@ function StepLine({ step, timeZone }: { step: PathwayRosterStep; timeZone: strin
     t('timeline.dayLabel', { day: step.dayOffset }),
     what,
     step.skipReason ? t(`skipReasons.${step.skipReason}`) : null,
+    step.notScored ? t('notScored') : null,
     when,
   ]
     .filter(Boolean)

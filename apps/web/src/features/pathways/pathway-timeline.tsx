@@ -42,7 +42,11 @@ function ScoreCell({ step }: { step: PathwayStepRun }) {
       <Text size="sm" fw={600}>
         {score.headlineScore === null ? '—' : number(score.headlineScore)}
       </Text>
-      {score.isBaseline ? (
+      {score.notScored ? (
+        <Text size="xs" c="dimmed" data-testid="pathway-not-scored">
+          {t('notScored')}
+        </Text>
+      ) : score.isBaseline ? (
         <Text size="xs" c="dimmed">
           {t('timeline.baseline')}
         </Text>
