@@ -93,7 +93,7 @@ async function demoVisitWithIntake(request: APIRequestContext) {
   const { rows } = (await today.json()) as {
     rows: { patientId: string; appointmentId: string; patientName: string; intake: { steps: { step: number }[] } | null }[];
   };
-  // Only the first demo plan asks for the ODI (step 6), and it is the one with an earlier intake.
+  // Only the first demo plan asks for the Pain Disability Index (step 6), and it is the one with an earlier intake.
   const row = rows.find((candidate) => candidate.intake?.steps.some((state) => state.step === 6));
   expect(row?.intake?.steps.map((state) => state.step), 'a demo visit of today with a full intake').toContain(6);
   return row!;

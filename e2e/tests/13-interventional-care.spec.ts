@@ -100,7 +100,7 @@ test('a doctor records a lumbar transforaminal injection, signs its note, enrols
   const pathway = page.getByTestId('patient-pathway').filter({ hasText: /epidural/i });
   await expect(pathway).toBeVisible();
   // The baseline questionnaire is the pathway's first step, due on the procedure's day.
-  await expect(pathway).toContainText(/Next: Oswestry Disability Index \(ODI\) on \d\d\/\d\d\/\d{4}/);
+  await expect(pathway).toContainText(/Next: Pain Disability Index \(PDI\) on \d\d\/\d\d\/\d{4}/);
   await expect(page.getByTestId('procedures-card').getByTestId('procedure-row').first()).toContainText('L4-L5, L5-S1');
   const chartTable = page.getByTestId('pain-trend-table');
   await expect(chartTable).toContainText('Lumbar transforaminal epidural steroid injection');

@@ -4,7 +4,7 @@ import { expectAccessibleAndFitting } from './a11y';
 import { signIn, waitForQuietNetwork } from './helpers';
 
 /**
- * Issue #14 (decisions 0043–0048): an admin asks the data sandbox how patients' ODI moved after a lumbar
+ * Issue #14 (decisions 0043–0048): an admin asks the data sandbox how patients' Pain Disability Index (PDI) moved after a lumbar
  * injection in the last year, drills into the patients behind a point and exports them to Excel; a doctor
  * opens the patient spotlight and downloads a patient's one-page PDF. Both pages state how days are counted
  * and how an improvement is signed (issue #24 §1, decision 0060).
@@ -19,7 +19,7 @@ async function choose(page: Page, combobox: ReturnType<Page['getByRole']>, optio
   await page.keyboard.press('Escape');
 }
 
-test('an admin charts ODI after a lumbar injection in the last year, drills into the patients and exports them to Excel', async ({
+test('an admin charts the PDI after a lumbar injection in the last year, drills into the patients and exports them to Excel', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -30,7 +30,7 @@ test('an admin charts ODI after a lumbar injection in the last year, drills into
   await expect(page.getByText('Choose what to look at')).toBeVisible();
   await expect(page.getByTestId('report-conventions')).toContainText("Days are the clinic's calendar days");
 
-  await choose(page, page.getByRole('combobox', { name: 'Outcome forms' }), /Oswestry|ODI/);
+  await choose(page, page.getByRole('combobox', { name: 'Outcome forms' }), /Pain Disability Index/);
   await page.getByTestId('sandbox-anchor').getByText('A procedure').click();
   await choose(
     page,

@@ -17,20 +17,23 @@ type AppointmentRow = typeof appointments.$inferInsert;
 type ResponseRow = typeof formResponses.$inferInsert;
 type FindingRow = typeof criticalFindingsTable.$inferInsert;
 
-const ODI = 2 as const;
+// The Pain Disability Index ships its wording; a licensed form (ODI, NDI…) answered in a clinic without its
+// imported wording would carry no score (decision 0067), so the demo's back-pain form is the PDI.
+const PDI = 4 as const;
 const PHQ9 = 11 as const;
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
 /**
- * ODI answers that follow the visit's pain: heavier pain, more disability, with noise per section.
- * Demo data only — the point is charts with a believable course, not a clinical model.
+ * PDI answers (seven categories rated 0–10, all required) that follow the visit's pain: heavier pain, more
+ * disability, with noise per category; life-support activities (category 7) suffer least. Demo data only —
+ * the point is charts with a believable course, not a clinical model. The score is the instruments package's.
  */
-function odiAnswers(random: Random, pain: number, skipsSexLife: boolean): InstrumentAnswers {
+function pdiAnswers(random: Random, pain: number): InstrumentAnswers {
   const answers: InstrumentAnswers = {};
-  for (let item = 1; item <= 10; item++) {
-    if (item === 8 && skipsSexLife) continue;
-    answers[`q${item}`] = clamp(Math.round(pain * 0.35 + random.int(-1, 1) * 0.8), 0, 5);
-  }
+  getInstrument(PDI).questions.forEach((question, index) => {
+    const weight = index === 6 ? 0.4 : 0.75;
+    answers[question.id] = clamp(Math.round(pain * weight + random.int(-1, 1)), 0, 10);
+  });
   return answers;
 }
 
@@ -72,7 +75,7 @@ function responseRow(
 }
 
 /**
- * Pure: ODI and PHQ-9 responses at the completed visits of about a third of the demo patients, so the
+ * Pure: PDI and PHQ-9 responses at the completed visits of about a third of the demo patients, so the
  * patient dashboard's questionnaire panel and the result pages have history to show.
  */
 export function buildDemoResponses(
@@ -98,11 +101,19 @@ export function buildDemoResponses(
       (a, b) => new Date(a.startsAt).getTime() - new Date(b.startsAt).getTime(),
     );
     const language = patient.preferredLanguage === 'es' ? 'es' : 'en';
-    const skipsSexLife = random.chance(0.3);
     let burden = random.int(0, 16) / 10;
     for (const visit of visits) {
-      rows.push(responseRow(instanceId, visit, ODI, odiAnswers(random, visit.painScore!, skipsSexLife), language, 2));
-      // PHQ-9 has no validated Spanish text shipped; Spanish speakers answer it in English only if offered.
+      // The PDI ships in English only; PHQ-9 in both languages: each is answered in one it offers.
+      rows.push(
+        responseRow(
+          instanceId,
+          visit,
+          PDI,
+          pdiAnswers(random, visit.painScore!),
+          getInstrument(PDI).languages.includes(language) ? language : 'en',
+          2,
+        ),
+      );
       rows.push(
         responseRow(
           instanceId,

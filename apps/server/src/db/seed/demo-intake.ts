@@ -14,7 +14,9 @@ const HOUR = 3_600_000;
 const DEMO_SIGNATURE =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-const ODI = 2 as const;
+// The Pain Disability Index ships its wording (decision 0067): a licensed form such as the ODI cannot be
+// given in a clinic that has not imported its wording, so the demo never shows one.
+const PDI = 4 as const;
 
 /** The paperwork of the demo's new patients: it differs from what their record holds. */
 const demoPaperwork = {
@@ -40,28 +42,28 @@ const demoPaperwork = {
   extended: { pronouns: 'she/her/hers', communicationPreference: 'text' },
   agreementSignature: { image: DEMO_SIGNATURE, signedAt: '2026-01-01T00:00:00.000Z' },
 };
-/** Every ODI section answered with the same code: 2 reads 40 % (moderate), 3 reads 60 % (severe). */
-const odiAnswers = (code: number): InstrumentAnswers =>
-  Object.fromEntries(Array.from({ length: 10 }, (_, index) => [`q${index + 1}`, code]));
+/** Every PDI category rated the same, 0–10: 4 reads 28 of 70, 6 reads 42 (the instruments package scores it). */
+const pdiAnswers = (rating: number): InstrumentAnswers =>
+  Object.fromEntries(getInstrument(PDI).questions.map((question) => [question.id, rating]));
 
 /**
  * How far each of today's patients got: all done, part way, just opened, or no link yet. The first one
- * also answered the ODI, and did an intake at their last visit, so the doctor's one-pager has pain,
+ * also answered the Pain Disability Index, and did an intake at their last visit, so the doctor's one-pager has pain,
  * a body map and a score to compare with.
  */
 const progress: {
   done: IntakeWorkStep[];
   map?: Record<string, number>;
   vas?: [number, number, number, number];
-  odi?: number;
-  earlier?: { map: Record<string, number>; odi: number };
+  pdi?: number;
+  earlier?: { map: Record<string, number>; pdi: number };
 }[] = [
   {
     done: [1, 2, 4, 5, 6, 7],
     map: { 'lower-back': 7, 'left-upper-leg': 5, 'left-lower-leg': 4 },
     vas: [6, 5, 3, 8],
-    odi: 2,
-    earlier: { map: { 'lower-back': 8, 'left-buttock': 6, 'left-upper-leg-back': 6, 'left-lower-leg-back': 5 }, odi: 3 },
+    pdi: 4,
+    earlier: { map: { 'lower-back': 8, 'left-buttock': 6, 'left-upper-leg-back': 6, 'left-lower-leg-back': 5 }, pdi: 6 },
   },
   { done: [2, 4, 5, 7], map: { neck: 6, 'right-shoulder': 4 }, vas: [5, 5, 2, 7] },
   { done: [2, 4], vas: [8, 7, 5, 9] },
@@ -101,7 +103,7 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
     if (!plan) break;
     // The first patient has no signed agreement on file, so the paperwork is asked of them too (decision 0032).
     const steps: IntakeWorkStep[] = visit.reason === 'new_patient' || index === 0 ? [1, 2, 4, 5, 7] : [2, 4, 5, 7];
-    if (plan.odi !== undefined) steps.splice(steps.indexOf(7), 0, 6);
+    if (plan.pdi !== undefined) steps.splice(steps.indexOf(7), 0, 6);
     const done = plan.done.filter((step) => steps.includes(step));
     const complete = steps.every((step) => done.includes(step));
     const [link] = await tx
@@ -111,7 +113,7 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
         patientId: visit.patientId,
         appointmentId: visit.id,
         kind: 'intake',
-        intakePlan: { steps, formCodes: plan.odi !== undefined ? [ODI] : [], historyFormIds: [], checkInFormIds: [] },
+        intakePlan: { steps, formCodes: plan.pdi !== undefined ? [PDI] : [], historyFormIds: [], checkInFormIds: [] },
         tokenHash: sha256(randomBytes(32).toString('base64url')),
         language: index % 3 === 1 ? 'es' : 'en',
         expiresAt: new Date(visit.startsAt.getTime() + 12 * HOUR),
@@ -154,10 +156,10 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
       return [];
     });
     if (rows.length > 0) await tx.insert(intakeEntries).values(rows);
-    if (done.includes(6) && plan.odi !== undefined) {
+    if (done.includes(6) && plan.pdi !== undefined) {
       const submittedAt = new Date(now.getTime() - (index + 2) * HOUR);
-      const responseId = await insertOdi(tx, instanceId, visit, plan.odi, submittedAt);
-      await tx.insert(intakeEntries).values({ ...entry(6, {}), formKey: `pro-${ODI}`, responseId });
+      const responseId = await insertPdi(tx, instanceId, visit, plan.pdi, submittedAt);
+      await tx.insert(intakeEntries).values({ ...entry(6, {}), formKey: `pro-${PDI}`, responseId });
     }
     if (plan.earlier && plan.vas) await seedEarlierIntake(tx, instanceId, visit.patientId, dayStart, plan.earlier, plan.vas);
     if (done.includes(4) && plan.vas) {
@@ -183,16 +185,16 @@ export async function seedDemoIntake(tx: Database, options: { instanceId: string
   }
 }
 
-async function insertOdi(
+async function insertPdi(
   tx: Database,
   instanceId: string,
   visit: { id: string; patientId: string },
-  code: number,
+  rating: number,
   submittedAt: Date,
 ): Promise<string> {
-  const answers = odiAnswers(code);
-  const scores = scoreForm(ODI, answers);
-  const headline = headlineOf(ODI, scores);
+  const answers = pdiAnswers(rating);
+  const scores = scoreForm(PDI, answers);
+  const headline = headlineOf(PDI, scores);
   const [row] = await tx
     .insert(formResponses)
     .values({
@@ -200,8 +202,8 @@ async function insertOdi(
       instanceId,
       patientId: visit.patientId,
       appointmentId: visit.id,
-      formCode: ODI,
-      version: getInstrument(ODI).version,
+      formCode: PDI,
+      version: getInstrument(PDI).version,
       language: 'en',
       answers: answers as Record<string, number>,
       scores,
@@ -216,14 +218,14 @@ async function insertOdi(
 
 /**
  * A finished intake at the patient's last completed visit: pain (its "now" is the visit's recorded
- * score), a wider body map and the ODI, kept when the visit already has one.
+ * score), a wider body map and the PDI, kept when the visit already has one.
  */
 async function seedEarlierIntake(
   tx: Database,
   instanceId: string,
   patientId: string,
   before: Date,
-  earlier: { map: Record<string, number>; odi: number },
+  earlier: { map: Record<string, number>; pdi: number },
   today: [number, number, number, number],
 ) {
   const [visit] = await tx
@@ -254,7 +256,7 @@ async function seedEarlierIntake(
       patientId,
       appointmentId: visit.id,
       kind: 'intake',
-      intakePlan: { steps: [4, 5, 6], formCodes: [ODI], historyFormIds: [], checkInFormIds: [] },
+      intakePlan: { steps: [4, 5, 6], formCodes: [PDI], historyFormIds: [], checkInFormIds: [] },
       tokenHash: sha256(randomBytes(32).toString('base64url')),
       language: 'en',
       expiresAt: new Date(start + 12 * HOUR),
@@ -266,10 +268,10 @@ async function seedEarlierIntake(
     .select({ id: formResponses.id })
     .from(formResponses)
     .where(
-      and(eq(formResponses.instanceId, instanceId), eq(formResponses.appointmentId, visit.id), eq(formResponses.formCode, ODI)),
+      and(eq(formResponses.instanceId, instanceId), eq(formResponses.appointmentId, visit.id), eq(formResponses.formCode, PDI)),
     )
     .limit(1);
-  const responseId = existing?.id ?? (await insertOdi(tx, instanceId, visit, earlier.odi, new Date(start - 2 * HOUR)));
+  const responseId = existing?.id ?? (await insertPdi(tx, instanceId, visit, earlier.pdi, new Date(start - 2 * HOUR)));
   const current = visit.painScore ?? Math.min(10, today[0] + 2);
   const completedAt = new Date(start - 2 * HOUR);
   const entry = { linkId: link!.id, instanceId, language: 'en' as const, completedAt };
@@ -280,6 +282,6 @@ async function seedEarlierIntake(
       data: { current, average: current, best: Math.max(0, current - 3), worst: Math.min(10, current + 2) },
     },
     { ...entry, step: 5, data: { regions: earlier.map } },
-    { ...entry, step: 6, formKey: `pro-${ODI}`, data: {}, responseId },
+    { ...entry, step: 6, formKey: `pro-${PDI}`, data: {}, responseId },
   ]);
 }

@@ -42,7 +42,7 @@ describe('demo pathways', () => {
     expect(other.every((row) => row.instanceId === riverside)).toBe(true);
   });
 
-  it('has enrolments with steps done, pending and missed, and scores compared with baseline', async () => {
+  it('has enrolments with steps done, pending and missed, and scores compared with baseline, every answer scored', async () => {
     const rows = await t.db.select().from(pathwayEnrolments).where(eq(pathwayEnrolments.instanceId, riverside));
     const statuses = new Set<string>();
     let compared = false;
@@ -50,7 +50,13 @@ describe('demo pathways', () => {
       const detail = (await get(`/api/pathways/enrolments/${row.id}`)).json<PathwayEnrolment>();
       for (const step of detail.steps) {
         statuses.add(step.status);
-        if (step.score && step.score.change !== null && step.score.mcidPoints === 10) compared = true;
+        if (step.score && step.score.change !== null && step.score.baseline !== null) compared = true;
+        // The examples use forms that ship their wording: no demo answer is left unscored (decision 0067).
+        if (step.kind === 'pro' && step.status === 'completed') {
+          expect(step.formCode).toBe(4);
+          expect(step.score).toMatchObject({ headlineScore: expect.any(Number) });
+          expect(step.score!.notScored).toBeUndefined();
+        }
       }
     }
     expect([...statuses]).toEqual(expect.arrayContaining(['completed', 'pending', 'missed']));

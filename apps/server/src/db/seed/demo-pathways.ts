@@ -18,8 +18,10 @@ import {
 import { DEMO_LUMBAR_TFESI, DEMO_SCS_IMPLANT, DEMO_SCS_TRIAL } from './demo-care';
 
 const DAY_MS = 86_400_000;
-const ODI: FormCode = 2;
-const PROMIS_GLOBAL_10: FormCode = 7;
+// Forms that ship their wording (decision 0067): a licensed form (ODI, NDI, PROMIS Global-10, SOAPP-R) is
+// skipped in a clinic that has not imported its wording, so the examples use none.
+const PDI: FormCode = 4;
+const VR12: FormCode = 8;
 export const EXAMPLE_NOTICE = "Example pathway — edit to match your clinic's protocol; not clinical advice.";
 
 type StepSeed = {
@@ -33,8 +35,8 @@ type StepSeed = {
 /*
  * The two example pathways of issue #13. The measures follow the IMMPACT core outcome domains for chronic
  * pain trials — pain intensity, physical functioning, overall status (Dworkin RH et al., Pain
- * 2005;113:9–19): the pain journal (0–10), the ODI (Fairbank & Pynsent, Spine 2000;25:2940–52) and, for
- * stimulation, PROMIS Global-10 (Hays RD et al., Qual Life Res 2009;18:873–80). The time points are the
+ * 2005;113:9–19): the pain journal (0–10), the Pain Disability Index (Pollard 1984; Tait et al. 1987) and,
+ * for stimulation, the VR-12 health survey (overall status). The time points are the
  * ones the issue names as an example; they are not a recommendation, and the clinic edits them.
  */
 const followUp = (days: number, forms: FormCode[]): StepSeed[] => [
@@ -46,39 +48,42 @@ export const examplePathways: { name: string; items: string[]; description: stri
   {
     name: 'Lumbar epidural steroid injection',
     items: [DEMO_LUMBAR_TFESI, 'Lumbar interlaminar epidural steroid injection'],
-    description: `ODI and pain at baseline, 2 weeks and 3 months after the injection. ${EXAMPLE_NOTICE}`,
+    description: `Pain Disability Index and pain at baseline, 2 weeks and 3 months after the injection. ${EXAMPLE_NOTICE}`,
     steps: [
-      ...followUp(0, [ODI]),
+      ...followUp(0, [PDI]),
       {
         dayOffset: 1,
         kind: 'education',
         messageEn: 'Thank you for your visit. If you have questions about your injection, call the clinic.',
         messageEs: 'Gracias por su visita. Si tiene preguntas sobre su inyección, llame a la clínica.',
       },
-      ...followUp(14, [ODI]),
-      ...followUp(90, [ODI]),
-      { dayOffset: 90, kind: 'task', messageEn: 'Review the 3-month ODI and pain with the doctor.' },
+      ...followUp(14, [PDI]),
+      ...followUp(90, [PDI]),
+      { dayOffset: 90, kind: 'task', messageEn: 'Review the 3-month Pain Disability Index and pain with the doctor.' },
     ],
   },
   {
     name: 'Spinal cord stimulator trial and implant',
     items: [DEMO_SCS_TRIAL, DEMO_SCS_IMPLANT],
-    description: `ODI, PROMIS Global-10 and pain at baseline, 1, 3, 6 and 12 months. ${EXAMPLE_NOTICE}`,
-    steps: [0, 30, 91, 182, 365].flatMap((days) => followUp(days, [ODI, PROMIS_GLOBAL_10])),
+    description: `Pain Disability Index, VR-12 and pain at baseline, 1, 3, 6 and 12 months. ${EXAMPLE_NOTICE}`,
+    steps: [0, 30, 91, 182, 365].flatMap((days) => followUp(days, [PDI, VR12])),
   },
 ];
 
-/** ODI answers (ten items, 0–5) adding up to `total`, so the percentage is total × 2. */
-function odiAnswers(total: number): Record<string, number> {
+/** PDI answers (seven categories, 0–10) adding up to `total` (0–70), spread as evenly as the ratings allow. */
+function pdiAnswers(total: number): Record<string, number> {
+  const questions = getInstrument(PDI).questions;
   const answers: Record<string, number> = {};
-  for (let item = 1; item <= 10; item++) answers[`q${item}`] = Math.min(5, Math.floor(total / 10) + (item <= total % 10 ? 1 : 0));
+  questions.forEach((question, index) => {
+    answers[question.id] = Math.min(10, Math.floor(total / questions.length) + (index < total % questions.length ? 1 : 0));
+  });
   return answers;
 }
 
 /**
  * Riverside's example pathways (isExample), and the demo patients who had the lumbar injection
- * (seedDemoCare runs first) enrolled from the injection's day: steps already due are done, with ODI
- * answers that improve (made-up demo numbers, not clinical data); one 3-month ODI is missed, the last
+ * (seedDemoCare runs first) enrolled from the injection's day: steps already due are done, with PDI
+ * answers that improve (made-up demo numbers, not clinical data); one 3-month PDI is missed, the last
  * patient's most recent questionnaire is still waiting with a reminder sent; later steps are pending.
  */
 export async function seedDemoPathways(tx: Database, options: { instanceId: string; timeZone: string; now?: Date }) {
@@ -153,7 +158,8 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
         interventionId: procedure.id,
       })
       .returning({ id: pathwayEnrolments.id });
-    let odiTotal = 24 - index * 2;
+    // PDI totals out of 70: about 40 before the injection, improving at each step.
+    let pdiTotal = 42 - index * 3;
     let waiting = false;
     for (const step of steps) {
       const dueAt = new Date(anchorAt.getTime() + step.dayOffset * DAY_MS);
@@ -179,7 +185,7 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
             instanceId,
             patientId: procedure.patientId,
             kind: 'form',
-            formCode: ODI,
+            formCode: PDI,
             // A token no one holds: demo links are never opened.
             tokenHash: sha256(randomBytes(32).toString('base64url')),
             language: 'en',
@@ -209,17 +215,17 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
           waiting = true;
           continue;
         }
-        const answers = odiAnswers(odiTotal);
-        const scores = scoreForm(ODI, answers);
-        const headline = headlineOf(ODI, scores);
+        const answers = pdiAnswers(pdiTotal);
+        const scores = scoreForm(PDI, answers);
+        const headline = headlineOf(PDI, scores);
         const [response] = await tx
           .insert(formResponses)
           .values({
             instanceId,
             patientId: procedure.patientId,
             linkId: link!.id,
-            formCode: ODI,
-            version: getInstrument(ODI).version,
+            formCode: PDI,
+            version: getInstrument(PDI).version,
             language: 'en',
             answers,
             scores,
@@ -238,7 +244,7 @@ export async function seedDemoPathways(tx: Database, options: { instanceId: stri
           linkId: link!.id,
           formResponseId: response!.id,
         });
-        odiTotal = Math.max(4, odiTotal - 6 + index);
+        pdiTotal = Math.max(8, pdiTotal - 12 + 2 * index);
       }
     }
     if (!waiting) {

@@ -24,7 +24,7 @@ import { AppointmentStatus, createRandom, type Random } from './demo-patients';
 
 /*
  * Demo data for the outcome reports (issue #14): referring providers, referral sources, clinical
- * histories, success stories, opened links, and a cohort of patients answering the ODI and PHQ-9 at
+ * histories, success stories, opened links, and a cohort of patients answering the Pain Disability Index (PDI) and PHQ-9 at
  * baseline and about 4, 8, 12 and 24 weeks later, some with a lumbar epidural injection in between.
  * Every number is made up for the demo and every score comes from the instruments package's scoring;
  * none of it is clinical data or a clinical claim. Deterministic for a seed and a day (ids aside).
@@ -33,7 +33,8 @@ import { AppointmentStatus, createRandom, type Random } from './demo-patients';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
-const ODI = 2;
+/** The PDI ships its wording; the ODI is licensed and would carry no score without an import (decision 0067). */
+const PDI = 4;
 const PHQ9 = 11;
 export const DEMO_LUMBAR_ILESI = 'Lumbar interlaminar epidural steroid injection';
 /** How many patients the outcome cohort follows. */
@@ -327,7 +328,7 @@ export function buildReportCohort(input: CohortInput): CohortRows {
         if (markIndex >= 2 && random.chance(0.7)) {
           const sentAt = at(due, 9, 0);
           const opened = random.chance(0.45);
-          for (const formCode of [ODI, PHQ9]) {
+          for (const formCode of [PDI, PHQ9]) {
             rows.links.push(
               link(
                 instanceId,
@@ -428,7 +429,7 @@ export function buildReportCohort(input: CohortInput): CohortRows {
     }
   }
 
-  // The real scoring: ODI and PHQ-9 answers that follow each visit's pain, scored by @pathwell/instruments.
+  // The real scoring: PDI and PHQ-9 answers that follow each visit's pain, scored by @pathwell/instruments.
   rows.responses = buildDemoResponses(instanceId, answeredPatients, markVisits, input.seed, 1);
   // Later follow-ups often came in by email a few days before the visit, through a link.
   const lateMarks = new Set(

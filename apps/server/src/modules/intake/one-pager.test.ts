@@ -442,25 +442,25 @@ describe('the one-pager of an appointment', () => {
 });
 
 describe('the demo clinic', () => {
-  it("today's finished intake reads against the last visit: pain, body map and the ODI with its change", async () => {
+  it("today's finished intake reads against the last visit: pain, body map and the PDI with its change", async () => {
     const links = await t.db
       .select()
       .from(patientLinks)
       .where(and(eq(patientLinks.instanceId, riverside), eq(patientLinks.kind, 'intake'), isNotNull(patientLinks.completedAt)));
-    // The demo's previous visit has a finished ODI intake too: today's is the later of the two.
-    const withOdi = links.filter((link) => link.intakePlan?.steps.includes(6) && link.intakePlan.formCodes.includes(2));
-    expect(withOdi.length).toBeGreaterThanOrEqual(2);
+    // The demo's previous visit has a finished PDI intake too: today's is the later of the two.
+    const withPdi = links.filter((link) => link.intakePlan?.steps.includes(6) && link.intakePlan.formCodes.includes(4));
+    expect(withPdi.length).toBeGreaterThanOrEqual(2);
     const starts = await t.db
       .select({ id: appointments.id, startsAt: appointments.startsAt })
       .from(appointments)
       .where(
         inArray(
           appointments.id,
-          withOdi.map((link) => link.appointmentId!),
+          withPdi.map((link) => link.appointmentId!),
         ),
       );
-    const startOf = (link: (typeof withOdi)[number]) => starts.find((row) => row.id === link.appointmentId)!.startsAt.getTime();
-    const today = withOdi.reduce((latest, link) => (startOf(link) > startOf(latest) ? link : latest));
+    const startOf = (link: (typeof withPdi)[number]) => starts.find((row) => row.id === link.appointmentId)!.startsAt.getTime();
+    const today = withPdi.reduce((latest, link) => (startOf(link) > startOf(latest) ? link : latest));
     const page = (await onePagerOf(today!.appointmentId!, 'doctor')).json<OnePager>();
     expect(page.intake).toMatchObject({ status: 'completed' });
     expect(page.intake!.stepsDone).toBe(page.intake!.stepsPlanned);
@@ -468,10 +468,12 @@ describe('the demo clinic', () => {
     expect(page.pain.previous).not.toBeNull();
     expect(page.pain.change!.current).toBe(6 - page.pain.previous!.scores.current);
     expect(page.bodyMap).toMatchObject({ current: { count: 3 }, previous: { count: 4 } });
-    const [odi] = page.pros;
-    expect(odi).toMatchObject({ formCode: 2, score: 40, bandLabel: { en: 'Moderate disability' } });
-    expect(odi!.previous).not.toBeNull();
-    expect(odi!.previous!.change).toBe(40 - odi!.previous!.score!);
+    // The Pain Disability Index ships its wording (decision 0067): every category rated 4 reads 28 of 70.
+    const [pdi] = page.pros;
+    expect(pdi).toMatchObject({ formCode: 4, score: 28, maximum: 70, bandLabel: null });
+    expect(pdi!.notScored).toBeUndefined();
+    expect(pdi!.previous).not.toBeNull();
+    expect(pdi!.previous!.change).toBe(28 - pdi!.previous!.score!);
     expect(page.medications?.items.map((item) => item.name)).toEqual(['Meloxicam', 'Oxycodone']);
   });
 });
