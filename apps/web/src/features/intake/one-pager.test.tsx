@@ -289,6 +289,23 @@ describe('one-pager', () => {
     expect(screen.queryByTestId('one-pager')).not.toBeInTheDocument();
   });
 
+  it('says why a questionnaire answered before the wording was loaded has no score, in English and Spanish', async () => {
+    const [odi] = full.pros;
+    const unscored = {
+      ...full,
+      pros: [{ ...odi!, score: null, band: null, bandLabel: null, previous: null, notScored: 'wordingNotLoaded' as const }],
+    };
+    renderOnePager({ path: PATH, body: unscored });
+    await screen.findByTestId('one-pager');
+    const [row] = screen.getAllByTestId('pro-row');
+    expect(row).toHaveTextContent("Not scored: answered before the clinic loaded this form's wording");
+    expect(row).not.toHaveTextContent('of 100');
+    await i18n.changeLanguage('es');
+    expect(screen.getAllByTestId('pro-row')[0]).toHaveTextContent(
+      'Sin puntuar: se respondió antes de que la clínica cargara el texto de este formulario',
+    );
+  });
+
   it('reads in Spanish', async () => {
     renderOnePager();
     await i18n.changeLanguage('es');
