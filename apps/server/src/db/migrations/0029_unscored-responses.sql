@@ -1,9 +1,4 @@
 ALTER TABLE "form_responses" ADD COLUMN "not_scored" text;--> statement-breakpoint
--- The clinic tables force row-level security on their owner too, so a migrating role that is not a superuser
--- would see no response here and clear nothing: the update runs as pathwell_system (migration 0010 made the
--- migrating role a member) and returns to the migrating role right after, as migration 0030 does.
-SET LOCAL ROLE pathwell_system;
---> statement-breakpoint
 -- A licensed form (ODI 2, NDI 3, PROMIS Global-10 7, SOAPP-R 13: wording 'licensed' in packages/instruments)
 -- answered before the clinic imported its wording was answered on neutral labels ("Section 1", options 0-5),
 -- so its numbers mean nothing (decision 0067): keep the raw answers, clear every derived score, say why.
@@ -14,5 +9,3 @@ UPDATE "form_responses" r
      SELECT 1 FROM "instrument_wordings" w
       WHERE w."instance_id" = r."instance_id" AND w."form_code" = r."form_code" AND w."imported_at" <= r."submitted_at"
    );
---> statement-breakpoint
-RESET ROLE;
