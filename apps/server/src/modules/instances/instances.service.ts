@@ -14,6 +14,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { listClinics } from '../session/session.service';
 import { readSettings } from '../settings/settings.service';
+import { clinicDisplayNameFrom } from '../patient-contact/clinic-name';
 
 const isSystemManager = (ctx: SignedInContext) => ctx.actor.role === 'SystemManager';
 
@@ -70,7 +71,7 @@ export async function currentInstance(ctx: SignedInContext): Promise<CurrentInst
   const [instance] = await ctx.db.select().from(instances).where(eq(instances.id, ctx.instanceId));
   if (!instance) throw notFound('instanceNotFound');
   const settings = await readSettings(ctx.db, ctx.instanceId);
-  return { id: instance.id, name: settings.clinicName?.trim() || instance.name };
+  return { id: instance.id, name: clinicDisplayNameFrom(settings, instance.name) };
 }
 
 async function assertOrganisationExists(db: Database, organisationId: string | null) {

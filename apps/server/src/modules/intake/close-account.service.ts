@@ -15,7 +15,6 @@ import { recordActivity } from '../audit/audit.service';
 import { raiseNotification } from '../notifications/notifications.service';
 import { queueMessage } from '../outbox/outbox.service';
 import {
-  clinicName,
   enterLinkClinic,
   findLink,
   linkNotFound,
@@ -25,6 +24,7 @@ import {
 } from '../patient-links/patient-links.service';
 import { lockOpenIntake } from './intake.service';
 import { publicLink } from '../../lib/public-url';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 const HOUR_MS = 3_600_000;
 
@@ -124,7 +124,7 @@ export async function requestAccountClosure(
       .returning({ id: patientLinks.id });
     const message = requestEmail(language, {
       firstName: patient.firstName,
-      clinicName: await clinicName(tx, link.instanceId),
+      clinicName: await clinicDisplayName(tx, link.instanceId),
       url: publicLink(ctx.config, `/patients/closeaccount/${link.patientId}/${closeToken}`),
     });
     await queueMessage(ctx, tx, {
@@ -161,7 +161,7 @@ export async function closeAccountState(ctx: ServiceContext, patientId: string, 
   const patient = await patientOf(scoped.db, link.instanceId, link.patientId);
   const status = linkStatusOf(link);
   return {
-    clinicName: await clinicName(scoped.db, link.instanceId),
+    clinicName: await clinicDisplayName(scoped.db, link.instanceId),
     state: patient.accountClosedAt ? 'closed' : status === 'active' ? 'ready' : 'expired',
     language: link.language ?? patient.preferredLanguage,
   };
@@ -177,7 +177,7 @@ export async function confirmAccountClosure(ctx: ServiceContext, patientId: stri
   return scoped.db.transaction(async (tx) => {
     const link = await findCloseLink(tx, patientId, token, true);
     const patient = await patientOf(tx, link.instanceId, link.patientId);
-    const name = await clinicName(tx, link.instanceId);
+    const name = await clinicDisplayName(tx, link.instanceId);
     const language = link.language ?? patient.preferredLanguage;
     if (patient.accountClosedAt) return { clinicName: name, state: 'closed' as const, language };
     if (linkStatusOf(link) !== 'active') return { clinicName: name, state: 'expired' as const, language };

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { createConsentLinkSchema } from '@pathwell/contracts/consent-links';
 import type { ServiceContext, SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { instances, patientConsents, patientLinks, patients } from '../../db/schema';
+import { patientConsents, patientLinks, patients } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
@@ -44,6 +44,7 @@ import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake.service';
 import { mobileOf, toConsent } from './intake-staff.service';
 import { publicLink } from '../../lib/public-url';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 const DAY_MS = 86_400_000;
 type LinkRow = typeof patientLinks.$inferSelect;
@@ -171,10 +172,9 @@ export async function createConsentLink(
         description: `Consent link (${kinds.join(', ')}) for patient ${patient.id}`,
       }),
     );
-    const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));
     const message = consentMessage(language, {
       firstName: patient.firstName,
-      clinicName: clinic?.name ?? '',
+      clinicName: await clinicDisplayName(tx, ctx.instanceId),
       url,
       until: link!.expiresAt,
       timeZone: await clinicTimeZone(tx, ctx.instanceId),
@@ -228,14 +228,13 @@ export async function consentLinkView(ctx: ServiceContext, token: string, bearer
     .select({ firstName: patients.firstName })
     .from(patients)
     .where(and(eq(patients.instanceId, link.instanceId), eq(patients.id, link.patientId)));
-  const [clinic] = await ctx.db.select({ name: instances.name }).from(instances).where(eq(instances.id, link.instanceId));
   const documents: ConsentDocument[] = [];
   for (const kind of link.consentKinds) {
     documents.push({ ...(await documentFor(ctx.db, settings, link.instanceId, kind, token)), signed: signed.has(kind) });
   }
   return {
     patientFirstName: patient?.firstName ?? '',
-    clinicName: clinic?.name ?? '',
+    clinicName: await clinicDisplayName(ctx.db, link.instanceId),
     documents,
     completedAt: link.completedAt?.toISOString() ?? null,
   };

@@ -22,7 +22,6 @@ import {
   appointments,
   customForms,
   formResponses,
-  instances,
   intakeEntries,
   outboxMessages,
   patientConsents,
@@ -47,6 +46,7 @@ import { intakeMessage } from './intake.messages';
 import { cardPhotosOf } from './insurance-cards.service';
 import { publicLink } from '../../lib/public-url';
 import { formsWithoutWording, requireFormsWorded } from '../form-responses/wording-availability';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 type CreateInput = z.output<typeof createIntakeSchema>;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;
@@ -214,11 +214,10 @@ export async function makeIntake(
     tx,
     activity(ctx, 'Created', link!.id, `Intake link for patient ${patient.id}, steps ${plan.steps.join(',')}`),
   );
-  const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));
   const timeZone = clinicTimeZoneFrom(settings);
   const message = intakeMessage(language, {
     firstName: patient.firstName,
-    clinicName: clinic?.name ?? '',
+    clinicName: await clinicDisplayName(tx, ctx.instanceId, settings),
     when: messageDateTime(appointment.startsAt, timeZone, language),
     url,
   });
@@ -369,10 +368,9 @@ export async function consentPdf(ctx: SignedInContext, patientId: string, consen
   if (!consent) throw notFound('recordNotFound');
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const timeZone = clinicTimeZoneFrom(settings);
-  const [clinic] = await ctx.db.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));
   const [year, month, day] = patient.dateOfBirth.split('-');
   const pdf = await renderConsentPdf({
-    clinicName: clinic?.name ?? '',
+    clinicName: await clinicDisplayName(ctx.db, ctx.instanceId, settings),
     documentTitle: consent.title,
     documentText: consent.documentText,
     documentVersion: consent.documentVersion,

@@ -48,7 +48,6 @@ import { recordActivity } from '../audit/audit.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import {
   accessExpiry,
-  clinicName,
   findLink,
   findLinkPatient,
   gone,
@@ -71,6 +70,7 @@ import { refuseTransition } from '../appointments/appointment-status';
 import { formsWithoutWording } from '../form-responses/wording-availability';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type EntryRow = typeof intakeEntries.$inferSelect;
@@ -282,7 +282,7 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
     const doctorName = [appointment.doctorFirstName, appointment.doctorLastName].filter(Boolean).join(' ');
     return {
       patientFirstName: patient.firstName,
-      clinicName: await clinicName(tx, link.instanceId),
+      clinicName: await clinicDisplayName(tx, link.instanceId),
       appointment: {
         id: appointment.id,
         startsAt: appointment.startsAt.toISOString(),
@@ -676,7 +676,7 @@ export async function intakeForm(ctx: ServiceContext, token: string, bearer: str
     }
     return {
       patientFirstName: patient.firstName,
-      clinicName: await clinicName(tx, link.instanceId),
+      clinicName: await clinicDisplayName(tx, link.instanceId),
       form,
       draft: entry ? { answers: entry.data as Answers, position: entry.position, language: entry.language } : null,
     };

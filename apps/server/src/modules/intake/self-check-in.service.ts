@@ -7,7 +7,7 @@ import { appointments, patientLinks, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
-import { accessExpiry, clinicName, patientActivity } from '../patient-links/patient-links.service';
+import { accessExpiry, patientActivity } from '../patient-links/patient-links.service';
 import {
   identityFailureText,
   identityLocked,
@@ -18,6 +18,7 @@ import {
 } from '../patient-links/identity-check';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { checkInByPatient, sameClinicDay } from './intake.service';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 const DAY_MS = 86_400_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,7 +85,7 @@ export async function selfCheckInState(ctx: ServiceContext, patientId: string, a
         : locked !== null
           ? 'locked'
           : 'ready';
-  return { clinicName: await clinicName(ctx.db, row.instanceId), state, lockedMinutes: locked };
+  return { clinicName: await clinicDisplayName(ctx.db, row.instanceId), state, lockedMinutes: locked };
 }
 
 /**

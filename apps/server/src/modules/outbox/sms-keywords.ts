@@ -64,23 +64,23 @@ export async function recordSmsKeyword(db: Database, instanceId: string, phone: 
   return rows.map((row) => row.patientId);
 }
 
-const clinicName = (settings: SettingsMap) => settings.clinicName?.trim() || 'Pathwell';
 const clinicPhone = (settings: SettingsMap) => settings.clinicPhoneNumber?.trim() || '';
 
-export function helpReply(language: 'en' | 'es', settings: SettingsMap): string {
+/** `clinic` is the clinic's display name (patient-contact/clinic-name). */
+export function helpReply(language: 'en' | 'es', settings: SettingsMap, clinic: string): string {
   const phone = clinicPhone(settings);
   return language === 'es'
-    ? `${clinicName(settings)}: mensajes sobre sus citas y formularios.${phone ? ` Llame al ${phone}.` : ''} Responda PARAR para no recibir más mensajes.`
-    : `${clinicName(settings)}: messages about your appointments and forms.${phone ? ` Call ${phone}.` : ''} Reply STOP to opt out.`;
+    ? `${clinic}: mensajes sobre sus citas y formularios.${phone ? ` Llame al ${phone}.` : ''} Responda PARAR para no recibir más mensajes.`
+    : `${clinic}: messages about your appointments and forms.${phone ? ` Call ${phone}.` : ''} Reply STOP to opt out.`;
 }
 
 /**
  * Twilio answers the English STOP and START itself (its standard confirmation); the Spanish words it
  * does not know, so those are confirmed here.
  */
-export function keywordReply(keyword: SmsKeyword, settings: SettingsMap): string | null {
+export function keywordReply(keyword: SmsKeyword, clinic: string): string | null {
   if (keyword.language === 'en') return null;
   return keyword.kind === 'stop'
-    ? `${clinicName(settings)}: no recibirá más mensajes de texto. Responda START para volver a recibirlos.`
+    ? `${clinic}: no recibirá más mensajes de texto. Responda START para volver a recibirlos.`
     : null;
 }

@@ -12,6 +12,7 @@ import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-set
 import { toE164 } from '../outbox/outbox.service';
 import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, stopWords } from '../outbox/sms-keywords';
 import { readSettings } from '../settings/settings.service';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 /*
  * Campaign responses (issue #15 §3, decision 0051): inbound texts matched to the campaign that last
@@ -66,11 +67,12 @@ export async function handleInboundText(
 ): Promise<InboundResult> {
   const { db, instanceId } = ctx;
   const settings = await readSettings(db, instanceId);
+  const clinic = await clinicDisplayName(db, instanceId, settings);
   const phone = toE164(input.from);
   const keyword = smsKeywordOf(input.body);
   let answer: string | null = null;
   let keywordPatients: string[] = [];
-  if (keyword?.kind === 'help') answer = helpReply(keyword.language, settings);
+  if (keyword?.kind === 'help') answer = helpReply(keyword.language, settings, clinic);
   else if (keyword) {
     keywordPatients = await recordSmsKeyword(db, instanceId, phone, keyword);
     for (const patientId of keywordPatients) {
@@ -86,7 +88,7 @@ export async function handleInboundText(
         ip: ctx.ip,
       });
     }
-    answer = keywordReply(keyword, settings);
+    answer = keywordReply(keyword, clinic);
   }
 
   const [recipient] = await rowsOf(

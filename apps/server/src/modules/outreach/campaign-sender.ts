@@ -4,14 +4,15 @@ import type { CampaignChannel } from '@pathwell/contracts/outreach';
 import type { Config } from '../../config';
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
-import { campaignRecipients, campaigns, instances, patients } from '../../db/schema';
+import { campaignRecipients, campaigns, patients } from '../../db/schema';
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { recordActivity } from '../audit/audit.service';
 import { isOptedOut, nextDaytime, queueMessage } from '../outbox/outbox.service';
 import { lockDailyCap } from '../outbox/daily-cap';
-import { clinicTimeZoneFrom, readSettings, readTypedSettings, type SettingsMap } from '../settings/settings.service';
+import { clinicTimeZoneFrom, readSettings, readTypedSettings } from '../settings/settings.service';
 import { campaignFunnel } from './campaign-responses';
 import { publicLink } from '../../lib/public-url';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 /*
  * The campaign sweep (issue #15 §3, decision 0051), run by pg-boss every minute: each approved campaign
@@ -43,13 +44,6 @@ export interface CampaignSweepResult {
 export function textWithStop(text: string, language: 'en' | 'es'): string {
   if (/\b(STOP|PARAR)\b/.test(text)) return text;
   return `${text} ${language === 'es' ? 'Responda PARAR para no recibir más.' : 'Reply STOP to opt out.'}`;
-}
-
-export async function clinicNameOf(db: Database, instanceId: string, settings: SettingsMap): Promise<string> {
-  const named = settings.clinicName?.trim();
-  if (named) return named;
-  const [row] = await db.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
-  return row?.name ?? 'Pathwell';
 }
 
 export interface MergeValues {
@@ -123,7 +117,7 @@ async function sendBatch(tx: Database, deps: CampaignSweepDeps, instanceId: stri
   const textsOn = campaign.textSending && channels.includes('sms');
   if (!daytime) outcome.waiting = true;
   else {
-    const clinic = await clinicNameOf(tx, instanceId, settings);
+    const clinic = await clinicDisplayName(tx, instanceId, settings);
     const batch = await tx
       .select({ recipient: campaignRecipients, firstName: patients.firstName })
       .from(campaignRecipients)

@@ -25,8 +25,9 @@ import { previewAudience } from './audience.service';
 import { rowsOf } from '../../lib/sql-rows';
 import { bookedAtOf, campaignResponses, funnelLateral, funnelOf } from './campaign-responses';
 import { approveBlockedReason, campaignContentHash, channelsOffIn, currentRuleOf, editorsOf, waitingOf } from './campaign-review';
-import { campaignMessageFor, clinicNameOf, finishCampaign } from './campaign-sender';
+import { campaignMessageFor, finishCampaign } from './campaign-sender';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 /*
  * Campaigns (issue #15 §3, decision 0051): draft → approved (recipients frozen) → finished → archived.
@@ -132,7 +133,7 @@ export async function getCampaign(ctx: SignedInContext, id: string): Promise<Cam
   const [summary] = await summaries(ctx, sql`c.id = ${id}`, sql``);
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const blocked = approveBlockedReason(ctx, row, settings);
-  const clinic = await clinicNameOf(ctx.db, ctx.instanceId, settings);
+  const clinic = await clinicDisplayName(ctx.db, ctx.instanceId, settings);
   // The preview is written for an example patient (never a recipient's name or short link: the page
   // refreshes every few seconds while sending, and a real patient shown would be a read of that patient
   // each time); the clinic and the provider are the campaign's own.

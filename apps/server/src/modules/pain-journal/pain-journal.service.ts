@@ -27,11 +27,12 @@ import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { mobileOf, reachableChannels } from '../intake/intake-staff.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { clinicName, findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
+import { findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 import { messageDate } from '@pathwell/contracts/message-dates';
 import { publicLink } from '../../lib/public-url';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 const DAY_MS = 86_400_000;
 type LinkRow = typeof patientLinks.$inferSelect;
@@ -166,7 +167,7 @@ export async function sendPainJournalLink(
     const reachable = (await reachableChannels(tx, settings, ctx.instanceId, patient, mobile, channels)).channels;
     const message = journalMessage(link.language, {
       firstName: patient.firstName,
-      clinicName: await clinicName(tx, ctx.instanceId),
+      clinicName: await clinicDisplayName(tx, ctx.instanceId),
       url: link.url,
       until: link.expiresAt,
       timeZone: clinicTimeZoneFrom(settings),
@@ -232,7 +233,7 @@ export async function painJournalView(ctx: ServiceContext, token: string): Promi
   const status = journalStatus(link);
   const timeZone = await clinicTimeZone(ctx.db, link.instanceId);
   return {
-    clinicName: await clinicName(ctx.db, link.instanceId),
+    clinicName: await clinicDisplayName(ctx.db, link.instanceId),
     language: link.language ?? 'en',
     status,
     lastEntries: status === 'active' ? (await lastEntries(ctx.db, link, timeZone)).reverse() : [],

@@ -8,7 +8,6 @@ import type { Database } from '../../db/client';
 import {
   customForms,
   formResponses,
-  instances,
   painEntries,
   pathwayEnrolments,
   pathwayStepRuns,
@@ -28,6 +27,7 @@ import { educationMessage, requestMessage, type PathwayMessage } from './pathway
 import { completeIfDone } from './pathway-records';
 import { publicLink } from '../../lib/public-url';
 import { formsWithoutWording } from '../form-responses/wording-availability';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 const DAY_MS = 86_400_000;
 /** Every 15 minutes: a step goes out within a quarter of an hour of its due time. */
@@ -221,7 +221,7 @@ async function handleRun(
     return finish('skipped');
   }
   const language: FormLanguage = patient.preferredLanguage;
-  const clinic = await clinicNameOf(tx, instanceId);
+  const clinic = await clinicDisplayName(tx, instanceId);
   const send = (message: PathwayMessage, template: string) =>
     sendBy(ctx, tx, { patient, mobile, channels, message, template, runId: run.id });
 
@@ -356,7 +356,7 @@ async function followUp(
   await setRun(tx, run.id, { remindersSent: due, lastReminderAt: now });
   if (channels.length === 0) return 'waiting';
   const language: FormLanguage = patient.preferredLanguage;
-  const clinic = await clinicNameOf(tx, instanceId);
+  const clinic = await clinicDisplayName(tx, instanceId);
   let url: string;
   let title: string | null = null;
   if (step.kind === 'pro') {
@@ -449,9 +449,4 @@ async function formTitle(tx: Database, instanceId: string, step: StepRow, langua
         .where(and(eq(customForms.id, step.customFormId), eq(customForms.instanceId, instanceId)))
     : [];
   return form?.title ?? '';
-}
-
-async function clinicNameOf(tx: Database, instanceId: string): Promise<string> {
-  const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
-  return clinic?.name ?? '';
 }

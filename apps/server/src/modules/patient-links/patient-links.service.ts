@@ -52,7 +52,6 @@ import {
   appointments,
   formDrafts,
   formResponses,
-  instances,
   instrumentWordings,
   patientLinks,
   patients,
@@ -70,6 +69,7 @@ import { recordCriticalFindings, responseHasFindings } from '../critical-finding
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { linkCodeEmail, linkEmail } from './patient-links.emails';
 import { publicLink } from '../../lib/public-url';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type CreateInput = {
@@ -245,10 +245,9 @@ export async function createLink(ctx: SignedInContext, log: FastifyBaseLogger, i
     const url = publicLink(ctx.config, path);
     await recordActivity(tx, activity(ctx, 'Created', link.id, `Link for patient ${patient.id}: ${title.en}`));
     if (input.send === 'email') {
-      const [clinic] = await tx.select({ name: instances.name }).from(instances).where(eq(instances.id, ctx.instanceId));
       const content = linkEmail(language, {
         firstName: patient.firstName,
-        clinicName: clinic?.name ?? '',
+        clinicName: await clinicDisplayName(tx, ctx.instanceId),
         formTitle: titleIn(title, language),
         url,
         expiresAt: link.expiresAt,
@@ -377,11 +376,6 @@ export async function findLinkPatient(db: Database, link: LinkRow) {
   return patient;
 }
 
-export async function clinicName(db: Database, instanceId: string) {
-  const [clinic] = await db.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
-  return clinic?.name ?? '';
-}
-
 /** The access token must be the one issued for THIS link, and still fresh. */
 export function requireAccess(link: LinkRow, bearer: string | undefined, now = new Date()) {
   if (!bearer || !link.accessTokenHash || !link.accessExpiresAt) throw noAccess();
@@ -457,7 +451,7 @@ export async function linkStatus(ctx: ServiceContext, token: string): Promise<Li
   const { languages, title } = loaded;
   return {
     status: await identityStatus(ctx.db, link),
-    clinicName: await clinicName(ctx.db, link.instanceId),
+    clinicName: await clinicDisplayName(ctx.db, link.instanceId),
     formTitle: title.es ? { en: title.en, es: title.es } : { en: title.en },
     languages,
     suggestedLanguage: link.language ?? 'en',
@@ -583,7 +577,7 @@ export async function sendEmailCode(ctx: ServiceContext, token: string): Promise
       })
       .where(eq(patientLinks.id, link.id));
     const language = link.language ?? patient.preferredLanguage;
-    const message = linkCodeEmail(language, { code, clinicName: await clinicName(tx, link.instanceId) });
+    const message = linkCodeEmail(language, { code, clinicName: await clinicDisplayName(tx, link.instanceId) });
     await queueMessage(ctx, tx, {
       instanceId: link.instanceId,
       channel: 'email',
@@ -655,7 +649,7 @@ export async function linkForm(ctx: ServiceContext, token: string, bearer: strin
     const [draft] = await tx.select().from(formDrafts).where(eq(formDrafts.linkId, link.id));
     return {
       patientFirstName: patient.firstName,
-      clinicName: await clinicName(tx, link.instanceId),
+      clinicName: await clinicDisplayName(tx, link.instanceId),
       form,
       draft: draft ? { answers: draft.answers, position: draft.position, language: draft.language } : null,
     };

@@ -5,9 +5,10 @@ import { medicinesGivenText } from '@pathwell/contracts/interventions';
 import { fillPlaceholders, type ProcedureNoteKind, type ProcedureNotePlaceholder } from '@pathwell/contracts/procedure-notes';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { instances, interventions, managedItems, patients, procedureNoteTemplates, users } from '../../db/schema';
+import { interventions, managedItems, patients, procedureNoteTemplates, users } from '../../db/schema';
 import { fieldError, notFound } from '../../lib/app-error';
 import { findVisiblePatient } from '../patients/patients.service';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 /*
  * Filling a note from the intervention it describes: which template applies, and the value of each of
@@ -223,11 +224,6 @@ export async function chooseTemplate(db: Database, instanceId: string, loaded: L
 /** The template a new note starts from and its text filled from the intervention. */
 export async function draftFor(db: Database, instanceId: string, loaded: LoadedIntervention, templateId?: string) {
   const template = await chooseTemplate(db, instanceId, loaded, templateId);
-  const values = await placeholderValues(db, loaded, await clinicNameOf(db, instanceId));
+  const values = await placeholderValues(db, loaded, await clinicDisplayName(db, instanceId));
   return { template, body: fillPlaceholders(template?.body ?? defaultTemplateBody(loaded.intervention.kind), values) };
-}
-
-export async function clinicNameOf(db: Database, instanceId: string) {
-  const [clinic] = await db.select({ name: instances.name }).from(instances).where(eq(instances.id, instanceId));
-  return clinic?.name ?? '';
 }

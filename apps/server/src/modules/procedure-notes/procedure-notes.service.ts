@@ -19,7 +19,6 @@ import { findVisiblePatient, visiblePatients } from '../patients/patients.servic
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import {
   chooseTemplate,
-  clinicNameOf,
   draftFor,
   isoToMdy,
   loadIntervention,
@@ -28,6 +27,7 @@ import {
 } from './procedure-note-filling';
 import { renderProcedureNotePdf } from './procedure-note-pdf';
 import { requireRecordMedicines } from './procedure-note-medicines';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 /* A procedure note's life: opened from its intervention, edited, signed by its provider, amended, printed, listed. */
 
@@ -295,7 +295,7 @@ export async function notePdf(ctx: SignedInContext, id: string) {
     : [];
   const signerName = signedBy ? [personName(signedBy.first, signedBy.last), signedBy.credentials].filter(Boolean).join(', ') : '';
   const pdf = await renderProcedureNotePdf({
-    clinicName: await clinicNameOf(ctx.db, ctx.instanceId),
+    clinicName: await clinicDisplayName(ctx.db, ctx.instanceId),
     title: loaded.itemName ? `Procedure note: ${loaded.itemName}` : 'Procedure note',
     patientName: `${loaded.patient.firstName} ${loaded.patient.lastName}`.trim(),
     dateOfBirth: isoToMdy(loaded.patient.dateOfBirth),

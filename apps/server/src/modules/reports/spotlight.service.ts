@@ -17,12 +17,12 @@ import type { Database } from '../../db/client';
 import { instanceFiles, patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isDrawableSignature } from '../intake/consent-pdf';
-import { clinicName } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayOf, clinicDayStartAfter } from './clinic-day';
 import { spotlightMeasure, type SpotlightMeasure } from './spotlight-measure';
 import { renderSpotlightPdf, type SpotlightPdfInput } from './spotlight.pdf';
+import { clinicDisplayName } from '../patient-contact/clinic-name';
 
 /** The PDF's chart and table show at most this many scores and procedures (one page). */
 const PDF_SCORES_LIMIT = 500;
@@ -264,7 +264,7 @@ export async function spotlightPdf(
     const shared = patient.successStorySharedAt !== null && Boolean(patient.successStory?.trim());
     return {
       language: query.language,
-      clinicName: await clinicName(tx, ctx.instanceId),
+      clinicName: await clinicDisplayName(tx, ctx.instanceId),
       logo: await clinicLogo(tx, ctx.instanceId),
       generatedAt: new Date(),
       patientName: [patient.firstName, patient.middleName, patient.lastName].filter(Boolean).join(' '),

@@ -10,6 +10,7 @@ import { toProfile } from '../auth/auth.service';
 import { primaryLogoUrl } from '../instance-settings/instance-files.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
+import { clinicDisplayNameFrom } from '../patient-contact/clinic-name';
 
 /** Clinics the user may switch between: memberships plus home; every clinic for a System Manager. */
 export async function listClinics(ctx: SignedInContext): Promise<Clinic[]> {
@@ -39,7 +40,7 @@ export async function sessionContext(ctx: SignedInContext): Promise<SessionConte
     user: toProfile(user),
     instance: {
       id: instance.id,
-      name: settings.clinicName?.trim() || instance.name,
+      name: clinicDisplayNameFrom(settings, instance.name),
       logoUrl: await primaryLogoUrl(ctx.db, instance.id),
       timeZoneId: clinicTimeZoneFrom(settings),
       timeZoneOffsetHours: zoneOffsetMinutes(new Date(), clinicTimeZoneFrom(settings)) / 60,
