@@ -42,7 +42,8 @@ import { messageDate } from '@pathwell/contracts/message-dates';
 import { isDrawableSignature } from './consent-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake.service';
-import { mobileOf, toConsent } from './intake-staff.service';
+import { toConsent } from './intake-staff.service';
+import { mobileOf } from '../patient-contact/reach';
 import { publicLink } from '../../lib/public-url';
 import { clinicDisplayName } from '../patient-contact/clinic-name';
 

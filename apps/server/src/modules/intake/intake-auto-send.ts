@@ -6,7 +6,8 @@ import { appointments, instanceSettings, patientLinks, patients } from '../../db
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { selectAppointments } from '../appointments/appointments.service';
 import { numberSetting, readSettings } from '../settings/settings.service';
-import { makeIntake, mobileOf, reachableChannels } from './intake-staff.service';
+import { makeIntake } from './intake-staff.service';
+import { mobileOf, reachableChannels } from '../patient-contact/reach';
 
 const HOUR_MS = 3_600_000;
 /** The setting's own default and upper bound (packages/contracts/src/instance-settings.ts). */

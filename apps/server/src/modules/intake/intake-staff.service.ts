@@ -14,7 +14,6 @@ import {
 } from '@pathwell/contracts/intake';
 import type { z } from 'zod';
 import type { bulkIntakeCandidateSchema, BulkIntakeProgress, createIntakeSchema } from '@pathwell/contracts/intake';
-import { PatientPhoneType } from '@pathwell/contracts/patients';
 import { isValidMdyDate } from '@pathwell/contracts/validation';
 import { doctorScope, type ServiceContext, type SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
@@ -26,7 +25,6 @@ import {
   outboxMessages,
   patientConsents,
   patientLinks,
-  patientPhoneNumbers,
   patients,
   type IntakePlan,
 } from '../../db/schema';
@@ -36,7 +34,7 @@ import { appointmentScope, findVisibleAppointment, selectAppointments } from '..
 import { findingsOfAppointmentRows } from '../critical-findings/critical-findings.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { appointmentFormCodes } from '../form-responses/form-responses.service';
-import { isOptedOut, queuePatientMessage } from '../outbox/outbox.service';
+import { queuePatientMessage } from '../outbox/outbox.service';
 import { linkStatusOf } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
@@ -47,6 +45,7 @@ import { cardPhotosOf } from './insurance-cards.service';
 import { publicLink } from '../../lib/public-url';
 import { formsWithoutWording, requireFormsWorded } from '../form-responses/wording-availability';
 import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { mobileOf, reachableChannels } from '../patient-contact/reach';
 
 type CreateInput = z.output<typeof createIntakeSchema>;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;
@@ -71,21 +70,6 @@ const activity = (ctx: IntakeContext, action: 'Created' | 'Sent' | 'Viewed', id:
         description,
         ip: null,
       };
-
-export async function mobileOf(db: Database, instanceId: string, patientId: string): Promise<string | null> {
-  const [phone] = await db
-    .select({ number: patientPhoneNumbers.number })
-    .from(patientPhoneNumbers)
-    .where(
-      and(
-        eq(patientPhoneNumbers.instanceId, instanceId),
-        eq(patientPhoneNumbers.patientId, patientId),
-        eq(patientPhoneNumbers.phoneType, PatientPhoneType.MOBILE),
-      ),
-    )
-    .limit(1);
-  return phone?.number ?? null;
-}
 
 /** A signed new-patient agreement that has not lapsed (consentExpiration). */
 async function hasCurrentAgreement(db: Database, instanceId: string, patientId: string, now = new Date()) {
@@ -490,25 +474,6 @@ export async function appointmentDashboard(
 // ---- bulk intake notification --------------------------------------------------------------------------
 
 type Candidate = z.infer<typeof bulkIntakeCandidateSchema>;
-
-/** The channels an intake link can go out on: the clinic's and the patient's choices, and no opted-out number. */
-export async function reachableChannels(
-  db: Database,
-  settings: SettingsMap,
-  instanceId: string,
-  person: { email: string | null; enableEmail: boolean; enableText: boolean } | undefined,
-  mobile: string | null,
-  wanted: readonly ('email' | 'sms')[],
-) {
-  const channels: ('email' | 'sms')[] = [];
-  if (wanted.includes('email') && isOn(settings, 'enableEmail') && person?.email && person.enableEmail) channels.push('email');
-  let optedOut = false;
-  if (wanted.includes('sms') && isOn(settings, 'enableSms') && mobile && person?.enableText) {
-    optedOut = await isOptedOut(db, instanceId, mobile);
-    if (!optedOut) channels.push('sms');
-  }
-  return { channels, optedOut };
-}
 
 async function bulkCandidates(ctx: SignedInContext, input: { date: string; doctorIds: string[]; send: ('email' | 'sms')[] }) {
   const settings = await readSettings(ctx.db, ctx.instanceId);

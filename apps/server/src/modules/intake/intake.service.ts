@@ -36,13 +36,10 @@ import {
   intakeEntries,
   patientConsents,
   patientLinks,
-  patientPhoneNumbers,
   patients,
-  smsOptOuts,
   users,
   type IntakePlan,
 } from '../../db/schema';
-import { PatientPhoneType } from '@pathwell/contracts/patients';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../audit/audit.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
@@ -71,6 +68,7 @@ import { formsWithoutWording } from '../form-responses/wording-availability';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { mobileTextStopped } from '../patient-contact/reach';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type EntryRow = typeof intakeEntries.$inferSelect;
@@ -308,7 +306,7 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
       options: viewOptions(settings),
       amountDueCents: plan.steps.includes(7) ? appointment.amountDueCents : null,
       contactChoice: contactChoiceOf(entries),
-      textStopped: isOn(settings, 'showOptInToConsentPage') ? await mobileTextStopped(tx, link) : false,
+      textStopped: isOn(settings, 'showOptInToConsentPage') ? await mobileTextStopped(tx, link.instanceId, link.patientId) : false,
       completedAt: link.completedAt?.toISOString() ?? null,
       checkIn: {
         offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,
@@ -333,30 +331,6 @@ export async function agreementPdf(ctx: ServiceContext, token: string, bearer: s
 }
 
 // ---- the opt-in page ----------------------------------------------------------------------------------
-
-/** The patient's mobile number answered STOP (carrier rules: texts stay off until START, whatever the opt-in page says). */
-async function mobileTextStopped(tx: Database, link: LinkRow): Promise<boolean> {
-  const [row] = await tx
-    .select({ optedOut: smsOptOuts.optedOut })
-    .from(patientPhoneNumbers)
-    .innerJoin(
-      smsOptOuts,
-      and(
-        eq(smsOptOuts.instanceId, patientPhoneNumbers.instanceId),
-        eq(smsOptOuts.phone, sql`'+1' || ${patientPhoneNumbers.digits}`),
-      ),
-    )
-    .where(
-      and(
-        eq(patientPhoneNumbers.instanceId, link.instanceId),
-        eq(patientPhoneNumbers.patientId, link.patientId),
-        eq(patientPhoneNumbers.phoneType, PatientPhoneType.MOBILE),
-        eq(smsOptOuts.optedOut, true),
-      ),
-    )
-    .limit(1);
-  return row?.optedOut ?? false;
-}
 
 /** The opt-in answer is kept beside the steps (step 0 is no step of the plan). */
 const CONTACT_STEP = 0;

@@ -4,12 +4,9 @@ import { z } from 'zod';
 import { PAGE_NUMBER_DEFAULT, PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { errorBodySchema } from '@pathwell/contracts/errors';
 import { outboxMessageSchema } from '@pathwell/contracts/session';
-import { inboundSimulationInputSchema, inboundSimulationResultSchema } from '@pathwell/contracts/campaigns';
 import { notFound } from '../../lib/app-error';
-import { requireSignedIn, withSystemContext } from '../../context';
-import { recordActivity, staffActivity } from '../audit/audit.service';
-import { handleInboundText } from '../outreach/campaign-responses';
-import { listOutbox, maskRecipient } from './outbox.service';
+import { withSystemContext } from '../../context';
+import { listOutbox } from './outbox.service';
 
 export async function outboxRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -49,41 +46,6 @@ export async function outboxRoutes(fastify: FastifyInstance) {
           createdAt: row.createdAt.toISOString(),
         })),
       };
-    },
-  });
-
-  app.post('/api/outbox/inbound-simulation', {
-    config: { roles: ['SystemManager', 'Admin'] },
-    schema: {
-      tags: ['Outbox'],
-      summary:
-        "A text as if a patient had sent it to the clinic's number (demo mode only): exactly what Twilio's inbound webhook runs",
-      body: inboundSimulationInputSchema,
-      response: {
-        200: inboundSimulationResultSchema,
-        400: errorBodySchema,
-        401: errorBodySchema,
-        403: errorBodySchema,
-        404: errorBodySchema,
-      },
-    },
-    handler: async (request) => {
-      // Like the outbox page: a demo tool, absent outside demo mode.
-      if (!request.ctx.config.demoMode) throw notFound('pageNotFound');
-      const ctx = requireSignedIn(request.ctx);
-      const result = await handleInboundText(
-        { db: ctx.db, config: ctx.config, instanceId: ctx.instanceId, ip: ctx.ip },
-        { from: request.body.from, body: request.body.body, providerMessageId: null },
-      );
-      await recordActivity(
-        ctx.db,
-        staffActivity(ctx, 'Patient Profile', 'Created', {
-          type: 'inbound text',
-          id: result.patientId,
-          description: `Simulated an inbound text from ${maskRecipient('sms', request.body.from)}`,
-        }),
-      );
-      return { answer: result.answer, patientId: result.patientId, campaignId: result.campaignId };
     },
   });
 }

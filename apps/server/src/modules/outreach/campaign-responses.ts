@@ -1,22 +1,16 @@
-import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { sql, type SQL } from 'drizzle-orm';
 import type { CampaignFunnel, CampaignResponse, CampaignResponseKind } from '@pathwell/contracts/campaigns';
-import { phoneDigits, PatientPhoneType } from '@pathwell/contracts/patients';
 import type { Config } from '../../config';
 import type { Database } from '../../db/client';
-import { campaignRecipients, inboundTexts, patientPhoneNumbers, patients } from '../../db/schema';
+import { campaignRecipients } from '../../db/schema';
 import { withClinics, withSystemAccess } from '../../db/tenancy';
-import { recordActivity } from '../audit/audit.service';
-import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
-import { toE164 } from '../outbox/outbox.service';
-import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, stopWords } from '../outbox/sms-keywords';
-import { readSettings } from '../settings/settings.service';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { openInbound } from '../patient-contact/inbound-texts';
+import { stopWords } from '../patient-contact/sms-keywords';
 
 /*
  * Campaign responses (issue #15 §3, decision 0051): inbound texts matched to the campaign that last
- * texted the number, short-link clicks, and "booked" — a new appointment made within the campaign's
+ * texted the number (campaign-replies.ts), short-link clicks, and "booked" — a new appointment made within the campaign's
  * attribution window after the patient was sent the campaign. Booked is computed when read.
  */
 
@@ -25,149 +19,6 @@ export const rowsOf = async (db: Database, statement: SQL) => ((await db.execute
 /** An array parameter as PostgreSQL's literal (ids and stop words only: no quoting needed). */
 export const pgArray = (values: readonly string[]) => `{${values.join(',')}}`;
 const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
-
-// ---------------------------------------------------------------------------------------------------
-// Inbound texts
-
-export interface InboundContext {
-  db: Database;
-  config: Pick<Config, 'appSecret'>;
-  instanceId: string;
-  ip: string | null;
-}
-
-export interface InboundResult {
-  /** What to answer the patient (HELP, the Spanish STOP), or null. */
-  answer: string | null;
-  inboundId: string | null;
-  patientId: string | null;
-  campaignId: string | null;
-}
-
-const inboundKey = (id: string) => `inbound:${id}`;
-
-/** The readable text of a stored inbound text. */
-export function openInbound(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string; body: string }): string {
-  if (!isEncryptedText(row.body)) return row.body;
-  return decryptSetting(config.appSecret, row.instanceId, inboundKey(row.id), row.body);
-}
-
-/**
- * One text a patient sent to the clinic's number, as Twilio's inbound webhook and the demo's simulation
- * both run it: STOP / START / HELP (and PARAR, ALTO, AYUDA) change or explain the opt-out; every text is
- * kept (encrypted); it is matched to the patient by the number's digits and to the campaign recipient
- * whose campaign last queued a text to that number within the campaign's attribution window. A STOP
- * also marks that recipient opted out and skips every still-pending text to the patient in running
- * campaigns.
- */
-export async function handleInboundText(
-  ctx: InboundContext,
-  input: { from: string; body: string; providerMessageId: string | null },
-  now = new Date(),
-): Promise<InboundResult> {
-  const { db, instanceId } = ctx;
-  const settings = await readSettings(db, instanceId);
-  const clinic = await clinicDisplayName(db, instanceId, settings);
-  const phone = toE164(input.from);
-  const keyword = smsKeywordOf(input.body);
-  let answer: string | null = null;
-  let keywordPatients: string[] = [];
-  if (keyword?.kind === 'help') answer = helpReply(keyword.language, settings, clinic);
-  else if (keyword) {
-    keywordPatients = await recordSmsKeyword(db, instanceId, phone, keyword);
-    for (const patientId of keywordPatients) {
-      await recordActivity(db, {
-        instanceId,
-        actorUserId: null,
-        actorEmail: null,
-        area: 'Patient Profile',
-        action: 'Updated',
-        targetType: 'patient',
-        targetId: patientId,
-        description: `Patient ${patientId} texted ${keyword.word}: ${keyword.kind === 'stop' ? 'no more texts' : 'texts allowed again'}`,
-        ip: ctx.ip,
-      });
-    }
-    answer = keywordReply(keyword, clinic);
-  }
-
-  const [recipient] = await rowsOf(
-    db,
-    sql`
-    select r.id, r.campaign_id, r.patient_id
-      from campaign_recipients r
-      join campaigns c on c.instance_id = r.instance_id and c.id = r.campaign_id
-     where r.instance_id = ${instanceId} and r.phone = ${phone} and r.sms_status = 'queued'
-       and c.deleted_at is null
-       and r.queued_at <= ${now.toISOString()}::timestamptz
-       and r.queued_at >= ${now.toISOString()}::timestamptz - make_interval(days => c.attribution_days)
-     order by r.queued_at desc, r.id
-     limit 1`,
-  );
-  let patientId = (recipient?.patient_id as string | undefined) ?? null;
-  if (!patientId) {
-    const [owner] = await db
-      .select({ patientId: patientPhoneNumbers.patientId })
-      .from(patientPhoneNumbers)
-      .innerJoin(
-        patients,
-        and(eq(patients.instanceId, patientPhoneNumbers.instanceId), eq(patients.id, patientPhoneNumbers.patientId)),
-      )
-      .where(
-        and(
-          eq(patientPhoneNumbers.instanceId, instanceId),
-          eq(patientPhoneNumbers.digits, phoneDigits(phone)),
-          isNull(patients.deletedAt),
-        ),
-      )
-      .orderBy(sql`${patientPhoneNumbers.phoneType} = ${PatientPhoneType.MOBILE} desc`, patientPhoneNumbers.createdAt)
-      .limit(1);
-    patientId = owner?.patientId ?? null;
-  }
-
-  const id = randomUUID();
-  const campaignId = (recipient?.campaign_id as string | undefined) ?? null;
-  const stored = await db
-    .insert(inboundTexts)
-    .values({
-      id,
-      instanceId,
-      fromPhone: phone,
-      body: encryptSetting(ctx.config.appSecret, instanceId, inboundKey(id), input.body),
-      keyword: keyword?.word ?? null,
-      providerMessageId: input.providerMessageId,
-      patientId,
-      campaignId,
-      campaignRecipientId: (recipient?.id as string | undefined) ?? null,
-      receivedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: inboundTexts.id });
-  // Twilio may post the same message again: the first delivery already did the rest.
-  if (stored.length === 0) return { answer, inboundId: null, patientId, campaignId };
-
-  if (recipient) {
-    await db
-      .update(campaignRecipients)
-      .set(
-        keyword?.kind === 'stop'
-          ? { optedOutAt: sql`coalesce(${campaignRecipients.optedOutAt}, ${now.toISOString()}::timestamptz)` }
-          : { repliedAt: sql`coalesce(${campaignRecipients.repliedAt}, ${now.toISOString()}::timestamptz)` },
-      )
-      .where(and(eq(campaignRecipients.instanceId, instanceId), eq(campaignRecipients.id, recipient.id as string)));
-  }
-  if (keyword?.kind === 'stop') {
-    // Texts not yet sent to this number or these patients in running campaigns are never sent.
-    await db.execute(sql`
-      update campaign_recipients r
-         set sms_status = 'skipped', sms_skip_reason = 'optedOut'
-        from campaigns c
-       where c.instance_id = r.instance_id and c.id = r.campaign_id and c.status = 'approved'
-         and r.instance_id = ${instanceId} and r.sms_status = 'pending'
-         and (r.phone = ${phone} or r.patient_id = any(${pgArray(keywordPatients)}::uuid[]))`);
-  }
-  return { answer, inboundId: id, patientId, campaignId };
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Short links

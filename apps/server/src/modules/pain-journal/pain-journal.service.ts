@@ -25,7 +25,7 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { mobileOf, reachableChannels } from '../intake/intake-staff.service';
+import { mobileOf, reachableChannels } from '../patient-contact/reach';
 import { queuePatientMessage } from '../outbox/outbox.service';
 import { findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
 import { findVisiblePatient } from '../patients/patients.service';

@@ -18,7 +18,7 @@ import {
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity, type ActivityEntry } from '../audit/audit.service';
-import { mobileOf, reachableChannels } from '../intake/intake-staff.service';
+import { mobileOf, reachableChannels } from '../patient-contact/reach';
 import { raiseNotification } from '../notifications/notifications.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
 import { issuePainJournalLink } from '../pain-journal/pain-journal.service';

@@ -1,15 +1,15 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { clinicDayStart, clinicClock, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
 import { PERIOPERATIVE_SEND_HOUR, type PatientMessage, type PerioperativeScheduleResult } from '@pathwell/contracts/messaging';
-import { PatientPhoneType } from '@pathwell/contracts/patients';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { outboxMessages, patientPhoneNumbers, perioperativeTemplateDetails, perioperativeTemplates } from '../../db/schema';
+import { outboxMessages, perioperativeTemplateDetails, perioperativeTemplates } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient, queueMessage } from '../outbox/outbox.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { mobileOf } from '../patient-contact/reach';
 
 type DetailRow = typeof perioperativeTemplateDetails.$inferSelect;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;
@@ -23,21 +23,6 @@ async function activeTemplate(db: Database, ctx: SignedInContext, templateId: st
   // A template switched off is kept for its history, not used for new messages.
   if (!template.isActive) throw new AppError('CONFLICT', 'templateInactive');
   return template;
-}
-
-async function mobileOf(db: Database, patient: PatientRow): Promise<string | null> {
-  const [phone] = await db
-    .select({ number: patientPhoneNumbers.number })
-    .from(patientPhoneNumbers)
-    .where(
-      and(
-        eq(patientPhoneNumbers.instanceId, patient.instanceId),
-        eq(patientPhoneNumbers.patientId, patient.id),
-        eq(patientPhoneNumbers.phoneType, PatientPhoneType.MOBILE),
-      ),
-    )
-    .limit(1);
-  return phone?.number ?? null;
 }
 
 /** The text of a detail in the patient's language (Spanish when written, else English). */
@@ -54,7 +39,7 @@ async function queueDetail(
   detail: DetailRow,
   sendAfter: Date | null,
 ): Promise<string | null> {
-  const to = detail.channel === 'email' ? patient.email : await mobileOf(db, patient);
+  const to = detail.channel === 'email' ? patient.email : await mobileOf(db, patient.instanceId, patient.id);
   if (!to) return null;
   const { subject, body } = contentOf(detail, patient);
   const queued = await queueMessage(ctx, db, {
