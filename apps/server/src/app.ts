@@ -185,7 +185,7 @@ export async function buildApp({
   await app.register(authRoutes);
   await app.register(sessionRoutes);
   await app.register(outboxRoutes);
-  // Texts patients send are patient contact's; a campaign hears them as replies (decision 0067).
+  // Texts patients send are patient contact's; a campaign hears them as replies (decision 0068).
   onInboundText('campaign-replies', recordCampaignReply);
   await app.register(inboundTextRoutes);
   await app.register(instanceSettingsRoutes);

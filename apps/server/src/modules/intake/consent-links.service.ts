@@ -28,7 +28,7 @@ import {
   patientActivity,
   requireAccess,
   requireOpen,
-} from '../patient-links/patient-links.service';
+} from '../patient-contact/link-access';
 import { findVisiblePatient } from '../patients/patients.service';
 import {
   clinicTimeZone,

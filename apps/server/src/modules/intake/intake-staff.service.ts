@@ -35,7 +35,7 @@ import { findingsOfAppointmentRows } from '../critical-findings/critical-finding
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { appointmentFormCodes } from '../form-responses/form-responses.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { linkStatusOf } from '../patient-links/patient-links.service';
+import { linkStatusOf } from '../patient-contact/link-access';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
 import { renderConsentPdf } from './consent-pdf';

@@ -50,13 +50,11 @@ import {
   gone,
   linkNotFound,
   linkStatusOf,
-  loadForm,
   patientActivity,
   requireAccess,
-  requireLanguage,
   requireOpen,
-  scoredAnswers,
-} from '../patient-links/patient-links.service';
+} from '../patient-contact/link-access';
+import { loadForm, requireLanguage, scoredAnswers } from '../patient-links/link-forms';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
 import { defaultAgreement } from './intake-documents';
 import { isDrawableSignature } from './consent-pdf';
@@ -306,7 +304,9 @@ export async function intakeView(ctx: ServiceContext, token: string, bearer: str
       options: viewOptions(settings),
       amountDueCents: plan.steps.includes(7) ? appointment.amountDueCents : null,
       contactChoice: contactChoiceOf(entries),
-      textStopped: isOn(settings, 'showOptInToConsentPage') ? await mobileTextStopped(tx, link.instanceId, link.patientId) : false,
+      textStopped: isOn(settings, 'showOptInToConsentPage')
+        ? await mobileTextStopped(tx, link.instanceId, link.patientId)
+        : false,
       completedAt: link.completedAt?.toISOString() ?? null,
       checkIn: {
         offered: checkInOffered(settings, appointment, timeZone) && appointment.status === AppointmentStatus.Upcoming,

@@ -7,7 +7,7 @@ import { appointments, patientLinks, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
-import { accessExpiry, patientActivity } from '../patient-links/patient-links.service';
+import { accessExpiry, patientActivity } from '../patient-contact/link-access';
 import {
   identityFailureText,
   identityLocked,
@@ -15,7 +15,7 @@ import {
   identityMismatch,
   lockedMinutes,
   nextIdentityFailure,
-} from '../patient-links/identity-check';
+} from '../patient-contact/identity-check';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { checkInByPatient, sameClinicDay } from './intake.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name';

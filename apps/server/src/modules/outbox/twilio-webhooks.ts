@@ -47,10 +47,7 @@ export async function verifiedTwilioClinic(
   const account = smsAccountFor(ctx.config, ctx.instanceId, settings);
   const url = `${ctx.config.publicUrl}${request.url}`;
   const signature = request.headers['x-twilio-signature'];
-  if (
-    !account ||
-    !isTwilioRequest(account.authToken, typeof signature === 'string' ? signature : undefined, url, request.body)
-  ) {
+  if (!account || !isTwilioRequest(account.authToken, typeof signature === 'string' ? signature : undefined, url, request.body)) {
     throw new AppError('FORBIDDEN', 'requestSignatureInvalid');
   }
   return { ctx, settings };

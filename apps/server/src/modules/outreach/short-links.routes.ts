@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { open } from '../patient-links/patient-links.routes';
+import { open } from '../patient-contact/link-requests';
 import { recordClick } from './campaign-responses';
 
 const notFoundPage =

@@ -27,7 +27,7 @@ import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { mobileOf, reachableChannels } from '../patient-contact/reach';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { findLink, gone, linkStatusOf, patientActivity } from '../patient-links/patient-links.service';
+import { findLink, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 import { messageDate } from '@pathwell/contracts/message-dates';

@@ -4,7 +4,7 @@ import { appointments, instances, patients } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
 
 /**
- * Patient contact (issue #25 §1, decision 0067): one clinic name in every message, and dates in
+ * Patient contact (issue #25 §1, decision 0068): one clinic name in every message, and dates in
  * messages in the clinic's time zone.
  */
 let t: TestApp;
@@ -80,7 +80,9 @@ describe('dates in messages', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: NOW });
     await setInstanceSetting(t.db, riverside, 'timeZoneId', 'America/Chicago');
     const patientId = await newPatient('ada.form@example.test');
-    const created = (await staffPost('/api/patient-links', { patientId, formCode: 11, send: 'email', expiresInDays: 7 })).json<CreatedPatientLink>();
+    const created = (
+      await staffPost('/api/patient-links', { patientId, formCode: 11, send: 'email', expiresInDays: 7 })
+    ).json<CreatedPatientLink>();
     expect(created.expiresAt).toBe('2030-03-17T03:30:00.000Z');
     const email = await latestEmailTo(t.db, 'ada.form@example.test');
     expect(email.body).toContain('valid until March 16, 2030');

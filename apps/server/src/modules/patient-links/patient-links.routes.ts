@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '@pathwell/contracts/errors';
 import {
   createdPatientLinkSchema,
   createPatientLinkSchema,
@@ -19,32 +18,16 @@ import {
   accessRequestSentSchema,
   staffAccessRequestSchema,
 } from '@pathwell/contracts/patient-links';
-import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
+import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests';
+import { enterLinkClinic } from '../patient-contact/link-access';
+import * as signIn from '../patient-contact/link-sign-in';
+import * as formLink from './form-link.service';
 import * as links from './patient-links.service';
 import * as accessRequestsService from './access-requests.service';
 
-export const linkRouteErrors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-  410: errorBodySchema,
-  429: errorBodySchema,
-};
-export const staffRoles: readonly Role[] = ['Admin', 'Doctor', 'Staff', 'SystemManager'];
 const staff = { roles: staffRoles };
-/** Open routes are rate limited per address; draft saves come once per answer, so they get more room. */
-export const open = (max: number) => ({ public: true, rateLimit: { max, timeWindow: '1 minute' } });
-// Malformed tokens are answered like unknown ones (404) by the service, so the schema only takes a string.
-export const tokenParams = z.object({ token: z.string().max(200) });
-
-export const bearerOf = (request: FastifyRequest) => {
-  const header = request.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice(7).trim() : undefined;
-};
 
 /** Patient links (decision 0016): staff create, list and revoke; the patient opens one with its token. */
 export async function patientLinkRoutes(fastify: FastifyInstance) {
@@ -99,7 +82,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: linkStatusResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      links.linkStatus(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token),
+      formLink.linkStatus(await enterLinkClinic(request.ctx, request.params.token), request.params.token),
   });
 
   app.post('/api/patient-links/:token/verify', {
@@ -112,7 +95,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: verifyLinkResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      links.verifyLink(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, request.body),
+      signIn.verifyLink(await enterLinkClinic(request.ctx, request.params.token), request.params.token, request.body),
   });
 
   app.post('/api/patient-links/:token/emailcode', {
@@ -124,7 +107,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: emailCodeSentSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      links.sendEmailCode(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token),
+      signIn.sendEmailCode(await enterLinkClinic(request.ctx, request.params.token), request.params.token),
   });
 
   app.post('/api/patient-links/:token/verifycode', {
@@ -137,11 +120,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: verifyLinkResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      links.verifyEmailCode(
-        await links.enterLinkClinic(request.ctx, request.params.token),
-        request.params.token,
-        request.body.code,
-      ),
+      signIn.verifyEmailCode(await enterLinkClinic(request.ctx, request.params.token), request.params.token, request.body.code),
   });
 
   app.post('/api/patient-links/:token/access-request', {
@@ -155,7 +134,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
     },
     handler: async (request) =>
       accessRequestsService.requestAccess(
-        await links.enterLinkClinic(request.ctx, request.params.token),
+        await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         request.body,
       ),
@@ -199,7 +178,7 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: linkFormResponseSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      links.linkForm(await links.enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
+      formLink.linkForm(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
   });
 
   app.put('/api/patient-links/:token/draft', {
@@ -212,8 +191,8 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...linkRouteErrors },
     },
     handler: async (request, reply) => {
-      await links.saveDraft(
-        await links.enterLinkClinic(request.ctx, request.params.token),
+      await formLink.saveDraft(
+        await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
         request.body,
@@ -232,8 +211,8 @@ export async function patientLinkRoutes(fastify: FastifyInstance) {
       response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...linkRouteErrors },
     },
     handler: async (request, reply) => {
-      const result = await links.submitLink(
-        await links.enterLinkClinic(request.ctx, request.params.token),
+      const result = await formLink.submitLink(
+        await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
         request.body,

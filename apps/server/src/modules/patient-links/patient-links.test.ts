@@ -28,8 +28,8 @@ import {
   users,
 } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp } from '../../../test/test-app';
-import { linkStatusOf, normalizeLastName } from './patient-links.service';
-import { lastNameMatches, nextIdentityFailure } from './identity-check';
+import { linkStatusOf } from '../patient-contact/link-access';
+import { lastNameMatches, nextIdentityFailure, normalizeLastName } from '../patient-contact/identity-check';
 
 let t: TestApp;
 let riverside: string;
