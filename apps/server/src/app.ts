@@ -34,9 +34,7 @@ import { communicationRoutes } from './modules/communications/communications.rou
 import { notificationRoutes } from './modules/notifications/notifications.routes';
 import { eventRoutes } from './modules/events/events.routes';
 import { smsWebhookRoutes } from './modules/outbox/sms-webhooks.routes';
-import { onInboundText } from './modules/patient-contact/inbound-texts';
 import { inboundTextRoutes } from './modules/patient-contact/inbound-texts.routes';
-import { recordCampaignReply } from './modules/outreach/campaign-replies';
 import { supportRoutes } from './modules/communications/support.routes';
 import { intakeRoutes } from './modules/intake/intake.routes';
 import { closeAccountRoutes } from './modules/intake/close-account.routes';
@@ -185,8 +183,6 @@ export async function buildApp({
   await app.register(authRoutes);
   await app.register(sessionRoutes);
   await app.register(outboxRoutes);
-  // Texts patients send are patient contact's; a campaign hears them as replies (decision 0068).
-  onInboundText('campaign-replies', recordCampaignReply);
   await app.register(inboundTextRoutes);
   await app.register(instanceSettingsRoutes);
   await app.register(userRoutes);

@@ -1,5 +1,7 @@
 import { markFactsWired } from './lib/domain-events';
+import { recordCampaignReply } from './modules/outreach/campaign-replies';
 import { listenForCodedVisits } from './modules/outreach/outreach-listeners';
+import { onInboundText } from './modules/patient-contact/inbound-texts';
 import { listenForPathwayTriggers } from './modules/pathways/pathway-listeners';
 import { listenForProcedureNoteChanges } from './modules/procedure-notes/procedure-note-listeners';
 
@@ -11,5 +13,7 @@ export function registerFactListeners(): void {
   listenForPathwayTriggers();
   listenForProcedureNoteChanges();
   listenForCodedVisits();
+  // Texts patients send belong to patient contact; a campaign hears them as replies (decision 0069).
+  onInboundText('outreach: campaign replies', recordCampaignReply);
   markFactsWired();
 }

@@ -6,7 +6,7 @@ import { pgArray, rowsOf } from './campaign-responses';
 
 /**
  * A text a patient sent, as a campaign hears it (decision 0051, subscribed in app.ts through
- * patient-contact's `onInboundText`, decision 0068): it answers the campaign recipient whose campaign
+ * patient-contact's `onInboundText`, decision 0069): it answers the campaign recipient whose campaign
  * last queued a text to that number within the campaign's attribution window. A STOP also marks that
  * recipient opted out and skips every still-pending text to the patient in running campaigns.
  */

@@ -4,7 +4,7 @@ import { instances } from '../../db/schema';
 import { readSettings, type SettingsMap } from '../settings/settings.service';
 
 /**
- * The clinic's name as its patients and staff read it (issue #25 §1, decision 0068): the display name a
+ * The clinic's name as its patients and staff read it (issue #25 §1, decision 0069): the display name a
  * clinic sets (`clinicName` in its settings) when it has one, else the instance's own name. Every
  * message, PDF, SMS reply and screen that names the clinic asks here, so a clinic that renames itself
  * is named the same way everywhere. "Pathwell" only when even the instance is gone.

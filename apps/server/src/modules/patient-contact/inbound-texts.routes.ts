@@ -16,7 +16,7 @@ const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);
 
 /**
- * Texts patients send to the clinic's number (issue #11 §2, decision 0068): Twilio's signed inbound
+ * Texts patients send to the clinic's number (issue #11 §2, decision 0069): Twilio's signed inbound
  * webhook, and in demo mode the same handling for a text typed on the outbox page.
  */
 export async function inboundTextRoutes(fastify: FastifyInstance) {

@@ -12,7 +12,7 @@ import { clinicDisplayName } from './clinic-name';
 import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, type SmsKeyword } from './sms-keywords';
 
 /*
- * Texts a patient sends to the clinic's number (decision 0068). This module answers the keywords and
+ * Texts a patient sends to the clinic's number (decision 0069). This module answers the keywords and
  * keeps every text; what a text means to a feature (a reply to a campaign) is that feature's business:
  * it subscribes with `onInboundText`, so patient contact never imports the features that react.
  */

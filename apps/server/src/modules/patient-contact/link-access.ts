@@ -10,7 +10,7 @@ import { sameHash, sha256 } from '../../lib/secrets';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 
 /*
- * The patient link core (issue #25 §1, decision 0068): every open patient route (form, intake, consent,
+ * The patient link core (issue #25 §1, decision 0069): every open patient route (form, intake, consent,
  * pain journal) finds its link by the token's hash, checks the access token and the link's status here,
  * and names the patient in the audit log the same way.
  */

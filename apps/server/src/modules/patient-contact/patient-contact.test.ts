@@ -4,7 +4,7 @@ import { appointments, instances, patients } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
 
 /**
- * Patient contact (issue #25 §1, decision 0068): one clinic name in every message, and dates in
+ * Patient contact (issue #25 §1, decision 0069): one clinic name in every message, and dates in
  * messages in the clinic's time zone.
  */
 let t: TestApp;

@@ -6,7 +6,7 @@ import { isOptedOut } from '../outbox/outbox.service';
 import { isOn, type SettingsMap } from '../settings/settings.service';
 
 /*
- * How to reach a patient (issue #25 §1, decision 0068): the number texts go to, the channels a message
+ * How to reach a patient (issue #25 §1, decision 0069): the number texts go to, the channels a message
  * may use, and whether the patient stopped texts. The outbox itself refuses a text to a stopped number
  * when it queues and when it sends (`isOptedOut`); these answer the question before a message is made.
  */
