@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messageDate } from '@pathwell/contracts/message-dates';
 import type { CreatedPatientLink } from '@pathwell/contracts/patient-links';
 import { appointments, instances, patients } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
@@ -40,9 +41,6 @@ beforeAll(async () => {
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
   for (const key of ['enableShotConsent', 'enableDigitalShotConsent']) await setInstanceSetting(t.db, riverside, key, 'true');
 });
-afterEach(() => {
-  vi.useRealTimers();
-});
 afterAll(async () => {
   await t?.close();
 });
@@ -72,28 +70,33 @@ describe("the clinic's display name", () => {
 });
 
 describe('dates in messages', () => {
-  // 03:30 UTC on 10 March 2030 is still the evening of 9 March in Chicago: a link good for seven days
-  // ends on 16 March there, on 17 March in UTC.
-  const NOW = new Date('2030-03-10T03:30:00Z');
+  // A zone whose calendar day is not UTC's, whatever the hour the test runs (an hour of margin either
+  // way): before 11:00 UTC, UTC-12 is still on the previous day; from 11:00, UTC+14 is on the next.
+  const offDayZone = () => (new Date().getUTCHours() < 11 ? 'Etc/GMT+12' : 'Etc/GMT-14');
 
   it("print a form link's expiry on the clinic's calendar, not UTC's", async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-    await setInstanceSetting(t.db, riverside, 'timeZoneId', 'America/Chicago');
+    const zone = offDayZone();
+    await setInstanceSetting(t.db, riverside, 'timeZoneId', zone);
     const patientId = await newPatient('ada.form@example.test');
     const created = (
       await staffPost('/api/patient-links', { patientId, formCode: 11, send: 'email', expiresInDays: 7 })
     ).json<CreatedPatientLink>();
-    expect(created.expiresAt).toBe('2030-03-17T03:30:00.000Z');
+    const expiresAt = new Date(created.expiresAt);
     const email = await latestEmailTo(t.db, 'ada.form@example.test');
-    expect(email.body).toContain('valid until March 16, 2030');
+    expect(email.body).toContain(`valid until ${messageDate(expiresAt, zone, 'en')}`);
+    expect(email.body).not.toContain(messageDate(expiresAt, 'UTC', 'en'));
   });
 
   it("print a consent link's expiry on the clinic's calendar, not UTC's", async () => {
-    vi.useFakeTimers({ toFake: ['Date'], now: NOW });
-    await setInstanceSetting(t.db, riverside, 'timeZoneId', 'America/Chicago');
+    const zone = offDayZone();
+    await setInstanceSetting(t.db, riverside, 'timeZoneId', zone);
     const patientId = await newPatient('ada.consent@example.test');
-    await staffPost('/api/patients/consentlinks', { patientId, kinds: ['shotConsent'], send: ['email'], language: 'en' });
+    const created = (
+      await staffPost('/api/patients/consentlinks', { patientId, kinds: ['shotConsent'], send: ['email'], language: 'en' })
+    ).json<{ expiresAt: string }>();
+    const expiresAt = new Date(created.expiresAt);
     const email = await latestEmailTo(t.db, 'ada.consent@example.test');
-    expect(email.body).toContain('link good until March 16, 2030');
+    expect(email.body).toContain(`link good until ${messageDate(expiresAt, zone, 'en')}`);
+    expect(email.body).not.toContain(messageDate(expiresAt, 'UTC', 'en'));
   });
 });
