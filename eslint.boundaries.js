@@ -23,23 +23,9 @@ const OTHER_MODULE_INTERNAL = String.raw`\.\./(?!\.)[^/]+/(?![^/]*\.service$|[^/
  * Keys are paths from the repository root; values are the specifiers exactly as imported.
  */
 export const allowedToday = {
-  // The patient link core (token, identity, lockout) gets one home in patient contact (§1, `contact`).
-  'apps/server/src/modules/intake/close-account.routes.ts': ['../patient-links/patient-links.routes'],
-  'apps/server/src/modules/intake/consent-links.routes.ts': ['../patient-links/patient-links.routes'],
-  'apps/server/src/modules/intake/intake-record.routes.ts': ['../patient-links/patient-links.routes'],
-  'apps/server/src/modules/intake/intake.routes.ts': ['../patient-links/patient-links.routes'],
-  'apps/server/src/modules/outreach/short-links.routes.ts': ['../patient-links/patient-links.routes'],
-  'apps/server/src/modules/pain-journal/pain-journal.routes.ts': ['../patient-links/patient-links.routes'],
-  'apps/server/src/modules/intake/self-check-in.service.ts': ['../patient-links/identity-check'],
-
-  // Inbound SMS keywords and replies move to patient contact; outreach hears replies by an event (§1, `contact`).
-  'apps/server/src/modules/outbox/outbox.routes.ts': ['../outreach/campaign-responses'],
-  'apps/server/src/modules/outbox/sms-webhooks.routes.ts': ['../outreach/campaign-responses'],
-  'apps/server/src/modules/outreach/campaign-responses.ts': [
-    '../outbox/sms-keywords',
-    // Not yet assigned: the secret sealing helpers belong in lib/.
-    '../instance-settings/settings-crypto',
-  ],
+  // Not yet assigned: the secret sealing helpers (settings-crypto) belong in lib/. Inbound texts are
+  // kept encrypted with them (decision 0069).
+  'apps/server/src/modules/patient-contact/inbound-texts.service.ts': ['../instance-settings/settings-crypto'],
 
   // Not yet assigned: the secret sealing helpers (settings-crypto) belong in lib/.
   'apps/server/src/modules/outbox/outbox.service.ts': ['../instance-settings/settings-crypto'],

@@ -1,7 +1,7 @@
 import { markFactsWired } from './lib/domain-events';
 import { recordCampaignReply } from './modules/outreach/campaign-replies';
 import { listenForCodedVisits } from './modules/outreach/outreach-listeners';
-import { onInboundText } from './modules/patient-contact/inbound-texts';
+import { onInboundText } from './modules/patient-contact/inbound-texts.service';
 import { listenForPathwayTriggers } from './modules/pathways/pathway-listeners';
 import { listenForProcedureNoteChanges } from './modules/procedure-notes/procedure-note-listeners';
 

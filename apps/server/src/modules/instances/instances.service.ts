@@ -14,7 +14,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { listClinics } from '../session/session.service';
 import { readSettings } from '../settings/settings.service';
-import { clinicDisplayNameFrom } from '../patient-contact/clinic-name';
+import { clinicDisplayNameFrom } from '../patient-contact/clinic-name.service';
 
 const isSystemManager = (ctx: SignedInContext) => ctx.actor.role === 'SystemManager';
 

@@ -8,8 +8,8 @@ import {
   closeAccountStateSchema,
 } from '@pathwell/contracts/close-account';
 import { formLanguageSchema } from '@pathwell/contracts/forms';
-import { enterLinkClinic } from '../patient-contact/link-access';
-import { bearerOf, linkRouteErrors, open, tokenParams } from '../patient-contact/link-requests';
+import { enterLinkClinic } from '../patient-contact/link-access.service';
+import { bearerOf, linkRouteErrors, open, tokenParams } from '../patient-contact/link-requests.service';
 import * as closeAccount from './close-account.service';
 
 /** A patient closes their own account (issue #12, decision 0036); staff close one with POST /api/patients/closeaccount. */

@@ -14,11 +14,11 @@ import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
 import { raiseNotification } from '../notifications/notifications.service';
 import { queueMessage } from '../outbox/outbox.service';
-import { enterLinkClinic, findLink, linkNotFound, linkStatusOf, patientActivity } from '../patient-contact/link-access';
-import { maskEmail } from '../patient-contact/link-sign-in';
+import { enterLinkClinic, findLink, linkNotFound, linkStatusOf, patientActivity } from '../patient-contact/link-access.service';
+import { maskEmail } from '../patient-contact/link-sign-in.service';
 import { lockOpenIntake } from './intake.service';
 import { publicLink } from '../../lib/public-url';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const HOUR_MS = 3_600_000;
 

@@ -12,8 +12,8 @@ import {
 import { formLanguageSchema } from '@pathwell/contracts/forms';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { enterLinkClinic } from '../patient-contact/link-access';
-import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests';
+import { enterLinkClinic } from '../patient-contact/link-access.service';
+import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests.service';
 import * as consentLinks from './consent-links.service';
 
 /**

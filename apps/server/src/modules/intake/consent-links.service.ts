@@ -28,7 +28,7 @@ import {
   patientActivity,
   requireAccess,
   requireOpen,
-} from '../patient-contact/link-access';
+} from '../patient-contact/link-access.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import {
   clinicTimeZone,
@@ -43,9 +43,9 @@ import { isDrawableSignature } from './consent-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake.service';
 import { toConsent } from './intake-staff.service';
-import { mobileOf } from '../patient-contact/reach';
+import { mobileOf } from '../patient-contact/reach.service';
 import { publicLink } from '../../lib/public-url';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const DAY_MS = 86_400_000;
 type LinkRow = typeof patientLinks.$inferSelect;

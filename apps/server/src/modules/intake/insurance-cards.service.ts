@@ -24,7 +24,7 @@ import {
   patientActivity,
   requireAccess,
   requireOpen,
-} from '../patient-contact/link-access';
+} from '../patient-contact/link-access.service';
 import { findVisiblePatient } from '../patients/patients.service';
 
 /**

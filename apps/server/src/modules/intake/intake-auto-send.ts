@@ -7,7 +7,7 @@ import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { selectAppointments } from '../appointments/appointments.service';
 import { numberSetting, readSettings } from '../settings/settings.service';
 import { makeIntake } from './intake-staff.service';
-import { mobileOf, reachableChannels } from '../patient-contact/reach';
+import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 
 const HOUR_MS = 3_600_000;
 /** The setting's own default and upper bound (packages/contracts/src/instance-settings.ts). */

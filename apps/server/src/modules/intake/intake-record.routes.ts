@@ -12,7 +12,7 @@ import {
 } from '@pathwell/contracts/intake-record';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { linkRouteErrors, staffRoles } from '../patient-contact/link-requests';
+import { linkRouteErrors, staffRoles } from '../patient-contact/link-requests.service';
 import { acceptIntakeChanges } from './intake-record.service';
 import { listAllergies, reconcileIntake, removeAllergy } from './intake-reconcile.service';
 

@@ -35,7 +35,7 @@ import { findingsOfAppointmentRows } from '../critical-findings/critical-finding
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { appointmentFormCodes } from '../form-responses/form-responses.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { linkStatusOf } from '../patient-contact/link-access';
+import { linkStatusOf } from '../patient-contact/link-access.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
 import { renderConsentPdf } from './consent-pdf';
@@ -44,8 +44,8 @@ import { intakeMessage } from './intake.messages';
 import { cardPhotosOf } from './insurance-cards.service';
 import { publicLink } from '../../lib/public-url';
 import { formsWithoutWording, requireFormsWorded } from '../form-responses/wording-availability';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
-import { mobileOf, reachableChannels } from '../patient-contact/reach';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
+import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 
 type CreateInput = z.output<typeof createIntakeSchema>;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;

@@ -34,8 +34,8 @@ import {
 import { idSchema, optionalMdyDaySchema } from '@pathwell/contracts/validation';
 import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
-import { enterLinkClinic } from '../patient-contact/link-access';
-import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests';
+import { enterLinkClinic } from '../patient-contact/link-access.service';
+import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests.service';
 import * as intake from './intake.service';
 import * as cards from './insurance-cards.service';
 import * as staffIntake from './intake-staff.service';

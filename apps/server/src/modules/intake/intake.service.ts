@@ -53,8 +53,8 @@ import {
   patientActivity,
   requireAccess,
   requireOpen,
-} from '../patient-contact/link-access';
-import { loadForm, requireLanguage, scoredAnswers } from '../patient-links/link-forms';
+} from '../patient-contact/link-access.service';
+import { loadForm, requireLanguage, scoredAnswers } from '../patient-links/link-forms.service';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
 import { defaultAgreement } from './intake-documents';
 import { isDrawableSignature } from './consent-pdf';
@@ -65,8 +65,8 @@ import { refuseTransition } from '../appointments/appointment-status';
 import { formsWithoutWording } from '../form-responses/wording-availability';
 import type { AppointmentStatusCode } from '@pathwell/contracts/appointments';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
-import { mobileTextStopped } from '../patient-contact/reach';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
+import { mobileTextStopped } from '../patient-contact/reach.service';
 
 type LinkRow = typeof patientLinks.$inferSelect;
 type EntryRow = typeof intakeEntries.$inferSelect;

@@ -9,7 +9,7 @@ import { appointments, formResponses, intakeEntries, managedItems, patientConsen
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { comparedWithPrevious } from '../form-responses/form-responses.service';
-import { linkStatusOf } from '../patient-contact/link-access';
+import { linkStatusOf } from '../patient-contact/link-access.service';
 import { ageOn } from '../patient-dashboard/patient-dashboard.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';

@@ -7,7 +7,7 @@ import { appointments, patientLinks, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity } from '../audit/audit.service';
-import { accessExpiry, patientActivity } from '../patient-contact/link-access';
+import { accessExpiry, patientActivity } from '../patient-contact/link-access.service';
 import {
   identityFailureText,
   identityLocked,
@@ -15,10 +15,10 @@ import {
   identityMismatch,
   lockedMinutes,
   nextIdentityFailure,
-} from '../patient-contact/identity-check';
+} from '../patient-contact/identity-check.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { checkInByPatient, sameClinicDay } from './intake.service';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const DAY_MS = 86_400_000;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

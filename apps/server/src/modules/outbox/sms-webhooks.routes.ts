@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '@pathwell/contracts/errors';
 import { AppError } from '../../lib/app-error';
 import { recordProviderStatus } from './outbox.service';
-import { acceptTwilioForms, refuseLongForms, twilioForm, twilioParams, verifiedTwilioClinic } from './twilio-webhooks';
+import { acceptTwilioForms, refuseLongForms, twilioForm, twilioParams, verifiedTwilioClinic } from './twilio-webhooks.service';
 
 /**
  * Twilio's delivery status reports (issue #11 §2). An open route: Twilio signs each request with the

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { campaignRecipients } from '../../db/schema';
-import type { InboundClaim, InboundText } from '../patient-contact/inbound-texts';
+import type { InboundClaim, InboundText } from '../patient-contact/inbound-texts.service';
 import { pgArray, rowsOf } from './campaign-responses';
 
 /**

@@ -5,8 +5,8 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { campaignRecipients } from '../../db/schema';
 import { withClinics, withSystemAccess } from '../../db/tenancy';
-import { openInbound } from '../patient-contact/inbound-texts';
-import { stopWords } from '../patient-contact/sms-keywords';
+import { openInbound } from '../patient-contact/inbound-texts.service';
+import { stopWords } from '../patient-contact/sms-keywords.service';
 
 /*
  * Campaign responses (issue #15 §3, decision 0051): inbound texts matched to the campaign that last

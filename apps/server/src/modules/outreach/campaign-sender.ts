@@ -12,7 +12,7 @@ import { lockDailyCap } from '../outbox/daily-cap';
 import { clinicTimeZoneFrom, readSettings, readTypedSettings } from '../settings/settings.service';
 import { campaignFunnel } from './campaign-responses';
 import { publicLink } from '../../lib/public-url';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 /*
  * The campaign sweep (issue #15 §3, decision 0051), run by pg-boss every minute: each approved campaign

@@ -27,7 +27,7 @@ import { bookedAtOf, campaignResponses, funnelLateral, funnelOf } from './campai
 import { approveBlockedReason, campaignContentHash, channelsOffIn, currentRuleOf, editorsOf, waitingOf } from './campaign-review';
 import { campaignMessageFor, finishCampaign } from './campaign-sender';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 /*
  * Campaigns (issue #15 §3, decision 0051): draft → approved (recipients frozen) → finished → archived.

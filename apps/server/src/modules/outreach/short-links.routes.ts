@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { open } from '../patient-contact/link-requests';
+import { open } from '../patient-contact/link-requests.service';
 import { recordClick } from './campaign-responses';
 
 const notFoundPage =

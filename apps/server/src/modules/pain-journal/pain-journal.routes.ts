@@ -15,8 +15,8 @@ import {
 } from '@pathwell/contracts/pain-journal';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { enterLinkClinic } from '../patient-contact/link-access';
-import { linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests';
+import { enterLinkClinic } from '../patient-contact/link-access.service';
+import { linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests.service';
 import * as painJournal from './pain-journal.service';
 
 /**

@@ -25,14 +25,14 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { mobileOf, reachableChannels } from '../patient-contact/reach';
+import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { findLink, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access';
+import { findLink, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 import { messageDate } from '@pathwell/contracts/message-dates';
 import { publicLink } from '../../lib/public-url';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const DAY_MS = 86_400_000;
 type LinkRow = typeof patientLinks.$inferSelect;

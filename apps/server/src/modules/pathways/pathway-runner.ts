@@ -18,7 +18,7 @@ import {
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { newToken, sha256 } from '../../lib/secrets';
 import { recordActivity, type ActivityEntry } from '../audit/audit.service';
-import { mobileOf, reachableChannels } from '../patient-contact/reach';
+import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 import { raiseNotification } from '../notifications/notifications.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
 import { issuePainJournalLink } from '../pain-journal/pain-journal.service';
@@ -27,7 +27,7 @@ import { educationMessage, requestMessage, type PathwayMessage } from './pathway
 import { completeIfDone } from './pathway-records';
 import { publicLink } from '../../lib/public-url';
 import { formsWithoutWording } from '../form-responses/wording-availability';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const DAY_MS = 86_400_000;
 /** Every 15 minutes: a step goes out within a quarter of an hour of its due time. */

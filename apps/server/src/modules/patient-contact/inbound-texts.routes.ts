@@ -7,8 +7,8 @@ import { requireSignedIn } from '../../context';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient } from '../outbox/outbox.service';
-import { acceptTwilioForms, refuseLongForms, twilioForm, twilioParams, verifiedTwilioClinic } from '../outbox/twilio-webhooks';
-import { handleInboundText } from './inbound-texts';
+import { acceptTwilioForms, refuseLongForms, twilioForm, twilioParams, verifiedTwilioClinic } from '../outbox/twilio-webhooks.service';
+import { handleInboundText } from './inbound-texts.service';
 
 const twiml = (message: string | null) =>
   `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${escapeXml(message)}</Message>` : ''}</Response>`;

@@ -6,7 +6,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { raiseNotification } from '../notifications/notifications.service';
 import { findVisiblePatient } from '../patients/patients.service';
-import { findLink, findLinkPatient, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access';
+import { findLink, findLinkPatient, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access.service';
 
 /**
  * "Request portal access" (issue #12, decision 0036): whoever holds a link and cannot pass the identity

@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../audit/audit.service';
 import { recordCriticalFindings, responseHasFindings } from '../critical-findings/critical-findings.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 import {
   accessExpiry,
   findLink,
@@ -28,8 +28,8 @@ import {
   patientActivity,
   requireAccess,
   requireOpen,
-} from '../patient-contact/link-access';
-import { loadForm, requireAvailable, requireLanguage, scoredAnswers } from './link-forms';
+} from '../patient-contact/link-access.service';
+import { loadForm, requireAvailable, requireLanguage, scoredAnswers } from './link-forms.service';
 
 /* A form link as the patient uses it after the identity check: its status page, the form, a draft, the submission. */
 

@@ -20,9 +20,9 @@ import {
 } from '@pathwell/contracts/patient-links';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
-import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests';
-import { enterLinkClinic } from '../patient-contact/link-access';
-import * as signIn from '../patient-contact/link-sign-in';
+import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests.service';
+import { enterLinkClinic } from '../patient-contact/link-access.service';
+import * as signIn from '../patient-contact/link-sign-in.service';
 import * as formLink from './form-link.service';
 import * as links from './patient-links.service';
 import * as accessRequestsService from './access-requests.service';

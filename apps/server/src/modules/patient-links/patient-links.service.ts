@@ -17,9 +17,9 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { linkEmail } from './patient-links.emails';
 import { publicLink } from '../../lib/public-url';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
-import { LINK_TARGET, linkStatusOf, type LinkRow } from '../patient-contact/link-access';
-import { instrumentTitle, loadForm, titleIn } from './link-forms';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
+import { LINK_TARGET, linkStatusOf, type LinkRow } from '../patient-contact/link-access.service';
+import { instrumentTitle, loadForm, titleIn } from './link-forms.service';
 
 /* Form links as staff make, list and revoke them (the patient's side is form-link.service.ts). */
 

@@ -28,8 +28,8 @@ import {
   users,
 } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, signIn, type TestApp } from '../../../test/test-app';
-import { linkStatusOf } from '../patient-contact/link-access';
-import { lastNameMatches, nextIdentityFailure, normalizeLastName } from '../patient-contact/identity-check';
+import { linkStatusOf } from '../patient-contact/link-access.service';
+import { lastNameMatches, nextIdentityFailure, normalizeLastName } from '../patient-contact/identity-check.service';
 
 let t: TestApp;
 let riverside: string;

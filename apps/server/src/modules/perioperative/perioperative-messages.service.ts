@@ -9,7 +9,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient, queueMessage } from '../outbox/outbox.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
-import { mobileOf } from '../patient-contact/reach';
+import { mobileOf } from '../patient-contact/reach.service';
 
 type DetailRow = typeof perioperativeTemplateDetails.$inferSelect;
 type PatientRow = Awaited<ReturnType<typeof findVisiblePatient>>;

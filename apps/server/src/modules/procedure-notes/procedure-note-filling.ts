@@ -8,7 +8,7 @@ import type { Database } from '../../db/client';
 import { interventions, managedItems, patients, procedureNoteTemplates, users } from '../../db/schema';
 import { fieldError, notFound } from '../../lib/app-error';
 import { findVisiblePatient } from '../patients/patients.service';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 /*
  * Filling a note from the intervention it describes: which template applies, and the value of each of

@@ -27,7 +27,7 @@ import {
 } from './procedure-note-filling';
 import { renderProcedureNotePdf } from './procedure-note-pdf';
 import { requireRecordMedicines } from './procedure-note-medicines';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 /* A procedure note's life: opened from its intervention, edited, signed by its provider, amended, printed, listed. */
 

@@ -22,7 +22,7 @@ import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayOf, clinicDayStartAfter } from './clinic-day';
 import { spotlightMeasure, type SpotlightMeasure } from './spotlight-measure';
 import { renderSpotlightPdf, type SpotlightPdfInput } from './spotlight.pdf';
-import { clinicDisplayName } from '../patient-contact/clinic-name';
+import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 /** The PDF's chart and table show at most this many scores and procedures (one page). */
 const PDF_SCORES_LIMIT = 500;

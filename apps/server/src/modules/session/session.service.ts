@@ -10,7 +10,7 @@ import { toProfile } from '../auth/auth.service';
 import { primaryLogoUrl } from '../instance-settings/instance-files.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
-import { clinicDisplayNameFrom } from '../patient-contact/clinic-name';
+import { clinicDisplayNameFrom } from '../patient-contact/clinic-name.service';
 
 /** Clinics the user may switch between: memberships plus home; every clinic for a System Manager. */
 export async function listClinics(ctx: SignedInContext): Promise<Clinic[]> {

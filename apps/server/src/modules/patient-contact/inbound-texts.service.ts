@@ -8,8 +8,8 @@ import { recordActivity } from '../audit/audit.service';
 import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
 import { toE164 } from '../outbox/outbox.service';
 import { readSettings } from '../settings/settings.service';
-import { clinicDisplayName } from './clinic-name';
-import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, type SmsKeyword } from './sms-keywords';
+import { clinicDisplayName } from './clinic-name.service';
+import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, type SmsKeyword } from './sms-keywords.service';
 
 /*
  * Texts a patient sends to the clinic's number (decision 0069). This module answers the keywords and

@@ -13,7 +13,7 @@ import {
 import type { Database } from '../../db/client';
 import { customForms, customFormVersions, instrumentWordings } from '../../db/schema';
 import { AppError, fieldError } from '../../lib/app-error';
-import { linkNotFound, type LinkRow } from '../patient-contact/link-access';
+import { linkNotFound, type LinkRow } from '../patient-contact/link-access.service';
 
 /*
  * The form behind a form link, and what a submission stores: loading the clinic's wording or custom

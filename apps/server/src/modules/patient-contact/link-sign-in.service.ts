@@ -12,10 +12,10 @@ import type { Database } from '../../db/client';
 import { patientLinks, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { newSixDigitCode, newToken, sameHash, sha256 } from '../../lib/secrets';
-import { identityLocked, identityMatches, identityFailureText, identityMismatch, nextIdentityFailure } from './identity-check';
+import { identityLocked, identityMatches, identityFailureText, identityMismatch, nextIdentityFailure } from './identity-check.service';
 import { recordActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
-import { clinicDisplayName } from './clinic-name';
+import { clinicDisplayName } from './clinic-name.service';
 import {
   accessExpiry,
   findLink,
@@ -26,7 +26,7 @@ import {
   linkNotFound,
   patientActivity,
   type LinkRow,
-} from './link-access';
+} from './link-access.service';
 import { linkCodeEmail } from './sign-in-code.email';
 
 /*
