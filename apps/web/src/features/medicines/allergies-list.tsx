@@ -49,7 +49,7 @@ export function AllergiesList({ patientId }: { patientId: string }) {
               <Button
                 size="compact-sm"
                 variant="subtle"
-                color="red.8"
+                color="red"
                 aria-label={t('allergies.removeOf', { name: allergy.name })}
                 onClick={() => setRemoving(allergy)}
               >
