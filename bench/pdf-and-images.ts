@@ -9,7 +9,7 @@ import { reencodeImage } from '../apps/server/src/lib/image-type';
 import { renderConsentPdf } from '../apps/server/src/modules/intake/consent-pdf';
 import { renderProcedureNotePdf } from '../apps/server/src/modules/procedure-notes/procedure-note-pdf';
 import { renderSpotlightPdf } from '../apps/server/src/modules/reports/spotlight.pdf';
-import { spotlightMeasure } from '../apps/server/src/modules/reports/spotlight.service';
+import { spotlightMeasure } from '../apps/server/src/modules/reports/spotlight-measure';
 
 const runsArg = process.argv.indexOf('--runs');
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 20;
