@@ -373,7 +373,7 @@ describe('the door across clinics', () => {
       'modules/outreach/campaign-responses.ts: campaign-short-link',
       'modules/outreach/campaign-sender.ts: campaign-sweep',
       'modules/pathways/pathway-runner.ts: pathway-sweep',
-      'modules/patient-links/patient-links.service.ts: patient-link-token',
+      'modules/patient-contact/link-access.service.ts: patient-link-token',
       'modules/session/session.routes.ts: staff-memberships',
       'modules/users/users.routes.ts: staff-memberships',
       'modules/users/users.service.ts: staff-account',

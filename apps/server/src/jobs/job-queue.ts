@@ -94,6 +94,7 @@ export interface JobQueueOptions {
 /** Starts the queue for this process: maintenance (expired and retried jobs) and the workers. */
 export async function startJobQueue(handle: DatabaseHandle, options: JobQueueOptions = {}): Promise<JobQueue> {
   let pool: pg.Pool | null = null;
+  let stopped: Promise<void> | undefined;
   let db: RawSql = handle.raw;
   if (handle.kind === 'postgresql' && handle.url) {
     pool = new pg.Pool({ connectionString: handle.url, max: 3, options: '-c role=pathwell_jobs' });
@@ -149,9 +150,13 @@ export async function startJobQueue(handle: DatabaseHandle, options: JobQueueOpt
     async unschedule(name) {
       await boss.unschedule(name);
     },
-    async stop() {
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: 5000 });
-      await pool?.end();
+    // Stopping twice (a test stops the workers early, then closes the app) ends nothing twice.
+    stop() {
+      stopped ??= (async () => {
+        await boss.stop({ graceful: true, wait: true, close: false, timeout: 5000 });
+        await pool?.end();
+      })();
+      return stopped;
     },
   };
 }

@@ -112,6 +112,10 @@ const recipient = async (campaignId: string, patientId: string) =>
 
 beforeAll(async () => {
   t = await createTestApp();
+  // The sends here run on the test's own clock (`now`). Approval also enqueues a sweep, which this app's
+  // worker would run on the real clock: once a minute had passed since `now` (a busy CI machine), it sent
+  // the third text early and the STOP before her turn matched the campaign. So no worker runs here.
+  await t.app.jobs.stop();
   deps = { config: t.config, mailer: createMailer(undefined, 'test@pathwell.test'), jobs: t.app.jobs };
   const rows = await t.db.select().from(instances);
   riverside = rows.find((row) => row.name === 'Riverside Spine & Pain')!.id;
