@@ -642,22 +642,19 @@ describe('bad input sweep', () => {
     expect(findings).toEqual([]);
   }, 240_000);
 
-  // Issue #24 §0: one anonymous body of 100,000 nested arrays held the process for over a minute.
-  it('deep nesting, very long keys and very wide objects in any body get no 5xx and hold the event loop under 100 ms', async () => {
-    const shapes: [string, string][] = [
+  // Issue #24 §0: one anonymous body of 100,000 nested arrays held the process for over a minute. What
+  // each shape costs is measured by `npx tsx bench/hostile-bodies.ts` (a ratio to `{}` on the same
+  // route), never timed here; what is asserted is that nesting is refused before it is parsed and that
+  // nothing answers 5xx.
+  it('deep nesting is refused before parsing, and very long keys or very wide objects in any body get no 5xx', async () => {
+    const nested: [string, string][] = [
       ['100,000 nested arrays', '['.repeat(100_000) + ']'.repeat(100_000)],
       ['100,000 nested objects', '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000)],
+    ];
+    const large: [string, string][] = [
       ['a key of 200,000 characters', JSON.stringify({ ['k'.repeat(200_000)]: 'v' })],
       ['an object of 20,000 keys', JSON.stringify(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, i])))],
     ];
-    // The process's CPU time over the request: nothing else runs in this test process meanwhile, so it is
-    // the time the request held the event loop, and unlike wall time it does not grow on a busy machine.
-    const longestBlockMs = async (request: Parameters<typeof send>[0]) => {
-      const before = process.cpuUsage();
-      const response = await send(request);
-      const used = process.cpuUsage(before);
-      return { response, blockedMs: (used.user + used.system) / 1000 };
-    };
     const findings: Finding[] = [];
     const withBodies = endpoints.filter(
       (endpoint) => !isMultipart(endpoint) && endpoint.operation.requestBody?.content['application/json'],
@@ -665,24 +662,13 @@ describe('bad input sweep', () => {
     expect(withBodies.length).toBeGreaterThan(50);
     for (const endpoint of withBodies) {
       const url = endpoint.path.replace(/\{[^}]+\}/g, randomUUID());
-      // What the route costs anyway (on PGlite its queries run in this process) is not the input's doing.
-      const routeCostMs = async () =>
-        (await longestBlockMs({ method: endpoint.method, url, raw: '{}', contentType: 'application/json' })).blockedMs;
-      const usualMs = await routeCostMs();
-      for (const [label, raw] of shapes) {
-        const request = { method: endpoint.method, url, raw, contentType: 'application/json' };
-        const costOfInput = async (routeMs: number) => {
-          const measured = await longestBlockMs(request);
-          return { response: measured.response, blockedMs: measured.blockedMs - routeMs };
-        };
-        let { response, blockedMs } = await costOfInput(usualMs);
-        // A collection or a job poll can land in one run; work that really blocks does so every time.
-        if (blockedMs > 100) ({ response, blockedMs } = await costOfInput(await routeCostMs()));
+      for (const [label, raw] of [...nested, ...large]) {
+        const response = await send({ method: endpoint.method, url, raw, contentType: 'application/json' });
         const text = `${endpoint.method} ${endpoint.path} with ${label}`;
         if (response.statusCode >= 500)
           findings.push({ request: text, status: response.statusCode, body: response.body.slice(0, 300) });
-        if (blockedMs > 100)
-          findings.push({ request: `${text} held the event loop ${Math.round(blockedMs)} ms`, status: 0, body: '' });
+        else if (nested.some(([name]) => name === label) && response.statusCode !== 400)
+          findings.push({ request: `${text} was not refused as too deep`, status: response.statusCode, body: response.body.slice(0, 300) });
       }
     }
     expect(findings).toEqual([]);
