@@ -34,12 +34,10 @@ export const allowedToday = {
   // Not yet assigned: which instrument wordings a clinic may use is read by five modules; it belongs
   // in form-responses' service (or lib/).
   'apps/server/src/modules/instance-settings/instance-settings.service.ts': ['../form-responses/wording-availability'],
-  'apps/server/src/modules/intake/intake-staff.service.ts': ['../form-responses/wording-availability'],
-  'apps/server/src/modules/intake/intake.service.ts': [
-    '../form-responses/wording-availability',
-    // Not yet assigned: the appointment status rules, published through appointments' service.
-    '../appointments/appointment-status',
-  ],
+  'apps/server/src/modules/intake/intake-plans.service.ts': ['../form-responses/wording-availability'],
+  'apps/server/src/modules/intake/intake-link.ts': ['../form-responses/wording-availability'],
+  // Not yet assigned: the appointment status rules, published through appointments' service.
+  'apps/server/src/modules/intake/intake-check-in.service.ts': ['../appointments/appointment-status'],
   'apps/server/src/modules/pathways/pathway-runner.ts': ['../form-responses/wording-availability'],
   'apps/server/src/modules/pathways/pathways.service.ts': ['../form-responses/wording-availability'],
   'apps/server/src/modules/patient-links/patient-links.service.ts': ['../form-responses/wording-availability'],

@@ -16,7 +16,7 @@ import { raiseNotification } from '../notifications/notifications.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { enterLinkClinic, findLink, linkNotFound, linkStatusOf, patientActivity } from '../patient-contact/link-access.service';
 import { maskEmail } from '../patient-contact/link-sign-in.service';
-import { lockOpenIntake } from './intake.service';
+import { lockOpenIntake } from './intake-link';
 import { publicLink } from '../../lib/public-url';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 

@@ -41,8 +41,8 @@ import {
 import { messageDate } from '@pathwell/contracts/message-dates';
 import { isDrawableSignature } from './consent-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
-import { agreementFile, agreementVersion } from './intake.service';
-import { toConsent } from './intake-staff.service';
+import { agreementFile, agreementVersion } from './intake-agreement';
+import { toConsent } from './patient-intakes.service';
 import { mobileOf } from '../patient-contact/reach.service';
 import { publicLink } from '../../lib/public-url';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';

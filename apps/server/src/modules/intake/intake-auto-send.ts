@@ -6,7 +6,7 @@ import { appointments, instanceSettings, patientLinks, patients } from '../../db
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { selectAppointments } from '../appointments/appointments.service';
 import { numberSetting, readSettings } from '../settings/settings.service';
-import { makeIntake } from './intake-staff.service';
+import { makeIntake } from './intake-plans.service';
 import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 
 const HOUR_MS = 3_600_000;

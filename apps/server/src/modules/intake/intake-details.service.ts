@@ -3,7 +3,7 @@ import type { Paperwork } from '@pathwell/contracts/intake';
 import type { StaffIntakeDetail } from '@pathwell/contracts/intake-record';
 import type { SignedInContext } from '../../context';
 import { intakeEntries, patientLinks, patients } from '../../db/schema';
-import { patientIntakes } from './intake-staff.service';
+import { patientIntakes } from './patient-intakes.service';
 import { changesForLinks } from './intake-record.service';
 import { reconciliationsOf } from './intake-reconcile.service';
 

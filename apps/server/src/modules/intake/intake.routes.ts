@@ -36,9 +36,15 @@ import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import { enterLinkClinic } from '../patient-contact/link-access.service';
 import { bearerOf, linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests.service';
-import * as intake from './intake.service';
+import * as view from './intake-view.service';
+import * as steps from './intake-steps.service';
+import * as intakeForms from './intake-forms.service';
+import * as checkIn from './intake-check-in.service';
 import * as cards from './insurance-cards.service';
-import * as staffIntake from './intake-staff.service';
+import * as plans from './intake-plans.service';
+import * as patientIntakes from './patient-intakes.service';
+import * as dashboard from './intake-dashboard.service';
+import * as bulkSends from './intake-bulk-sends.service';
 import { onePager } from './one-pager.service';
 import * as selfCheckIn from './self-check-in.service';
 import * as intakeRecord from './intake-details.service';
@@ -66,7 +72,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: intakeViewWithRecordSchema, ...errors },
     },
     handler: async (request) =>
-      intake.intakeView(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
+      view.intakeView(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
   });
 
   app.get('/api/intake/:token/agreement', {
@@ -79,7 +85,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: z.any(), ...errors },
     },
     handler: async (request, reply) => {
-      const pdf = await intake.agreementPdf(
+      const pdf = await view.agreementPdf(
         await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
@@ -100,7 +106,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
         response: { 200: intakeSaveResponseSchema, ...errors },
       },
       handler: async (request) =>
-        intake.saveStep(
+        steps.saveStep(
           await enterLinkClinic(request.ctx, request.params.token),
           request.params.token,
           bearerOf(request),
@@ -120,7 +126,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: linkFormResponseSchema, ...errors },
     },
     handler: async (request) =>
-      intake.intakeForm(
+      intakeForms.intakeForm(
         await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
@@ -138,7 +144,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await intake.saveIntakeFormDraft(
+      await intakeForms.saveIntakeFormDraft(
         await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
@@ -159,7 +165,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: submitLinkResponseSchema, 201: submitLinkResponseSchema, ...errors },
     },
     handler: async (request, reply) => {
-      const result = await intake.submitIntakeForm(
+      const result = await intakeForms.submitIntakeForm(
         await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
@@ -180,7 +186,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: intakeSaveResponseSchema, ...errors },
     },
     handler: async (request) =>
-      intake.saveContactChoice(
+      steps.saveContactChoice(
         await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         bearerOf(request),
@@ -198,7 +204,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: patientCheckInResponseSchema, ...errors },
     },
     handler: async (request) =>
-      intake.patientCheckIn(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
+      checkIn.patientCheckIn(await enterLinkClinic(request.ctx, request.params.token), request.params.token, bearerOf(request)),
   });
 
   // ---- self check-in from a QR code (open; decision 0034) ----
@@ -247,7 +253,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      return reply.status(201).send(await staffIntake.createIntake(ctx, request.body));
+      return reply.status(201).send(await plans.createIntake(ctx, request.body));
     },
   });
 
@@ -260,7 +266,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await staffIntake.endIntake(
+      await plans.endIntake(
         requireSignedIn(request.ctx),
         request.body.linkId,
         request.body.endsAt ? new Date(request.body.endsAt) : null,
@@ -302,7 +308,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       response: { 200: z.any(), ...errors },
     },
     handler: async (request, reply) => {
-      const { pdf, fileName } = await staffIntake.consentPdf(
+      const { pdf, fileName } = await patientIntakes.consentPdf(
         requireSignedIn(request.ctx),
         request.params.id,
         request.params.consentId,
@@ -326,7 +332,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       })),
       response: { 200: appointmentDashboardSchema, ...errors },
     },
-    handler: async (request) => staffIntake.appointmentDashboard(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => dashboard.appointmentDashboard(requireSignedIn(request.ctx), request.body),
   });
 
   app.post('/api/patients/bulkintakenotification/preview', {
@@ -337,7 +343,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       body: bulkIntakeQuerySchema,
       response: { 200: bulkIntakePreviewSchema, ...errors },
     },
-    handler: async (request) => staffIntake.previewBulkIntake(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => bulkSends.previewBulkIntake(requireSignedIn(request.ctx), request.body),
   });
 
   app.post('/api/patients/bulkintakenotification', {
@@ -350,7 +356,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      return reply.status(201).send(await staffIntake.startBulkIntake(ctx, request.body));
+      return reply.status(201).send(await bulkSends.startBulkIntake(ctx, request.body));
     },
   });
 
@@ -362,7 +368,7 @@ export async function intakeRoutes(fastify: FastifyInstance) {
       params: z.object({ batchId: idSchema }),
       response: { 200: bulkIntakeProgressSchema, ...errors },
     },
-    handler: async (request) => staffIntake.bulkIntakeProgress(requireSignedIn(request.ctx), request.params.batchId),
+    handler: async (request) => bulkSends.bulkIntakeProgress(requireSignedIn(request.ctx), request.params.batchId),
   });
 
   // ---- insurance card photos of the paperwork step ----

@@ -13,8 +13,8 @@ import { linkStatusOf } from '../patient-contact/link-access.service';
 import { ageOn } from '../patient-dashboard/patient-dashboard.service';
 import { findVisiblePatient } from '../patients/patients.service';
 import { clinicTimeZone } from '../settings/settings.service';
-import { toConsent } from './intake-staff.service';
-import { intakeForms, savedAnswers, stepStates } from './intake.service';
+import { toConsent } from './patient-intakes.service';
+import { intakeForms, savedAnswers, stepStates } from './intake-progress';
 
 type EntryRow = typeof intakeEntries.$inferSelect;
 /** A patient keeps few signed documents; the one-pager lists the latest of them. */

@@ -17,7 +17,7 @@ import {
   nextIdentityFailure,
 } from '../patient-contact/identity-check.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
-import { checkInByPatient, sameClinicDay } from './intake.service';
+import { checkInByPatient, sameClinicDay } from './intake-check-in.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const DAY_MS = 86_400_000;

@@ -127,7 +127,7 @@ export const patientActivity = (
  * A link's status at the identity check. A finished intake stays open on its visit's day (clinic time)
  * while the clinic offers check-in and the visit is not past check-in, so a patient who did the
  * paperwork at home checks in with the same link on arrival (issue 24 §5); the intake itself stays
- * read-only (intake.service.ts).
+ * read-only (intake-link.ts, requireReadable).
  */
 export async function identityStatus(db: Database, link: LinkRow, now = new Date()): Promise<LinkStatus> {
   const status = linkStatusOf(link, now);

@@ -14,8 +14,7 @@ import {
 import type { ServiceContext } from '../../context';
 import { formDrafts, formResponses, patientLinks } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { recordActivity } from '../audit/audit.service';
-import { recordCriticalFindings, responseHasFindings } from '../critical-findings/critical-findings.service';
+import { responseHasFindings } from '../critical-findings/critical-findings.service';
 import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 import {
@@ -25,11 +24,10 @@ import {
   gone,
   identityStatus,
   linkNotFound,
-  patientActivity,
   requireAccess,
   requireOpen,
 } from '../patient-contact/link-access.service';
-import { loadForm, requireAvailable, requireLanguage, scoredAnswers } from './link-forms.service';
+import { loadForm, requireAvailable, requireLanguage, storeSubmittedResponse } from './link-forms.service';
 
 /* A form link as the patient uses it after the identity check: its status page, the form, a draft, the submission. */
 
@@ -134,27 +132,15 @@ export async function submitLink(
         fields: problems as Record<string, ValidationMessageKey>,
       });
     }
-    const { answers, scores, headlineScore, band } = scoredAnswers(form, link.formCode, input.answers);
-    const [inserted] = await tx
-      .insert(formResponses)
-      .values({
-        instanceId: link.instanceId,
-        patientId: link.patientId,
-        appointmentId: link.appointmentId,
-        linkId: link.id,
-        formCode: link.formCode,
-        customFormVersionId,
-        version: form.version,
-        language: input.language,
-        answers,
-        scores,
-        headlineScore,
-        band,
-        idempotencyKey: input.idempotencyKey,
-      })
-      .onConflictDoNothing({ target: [formResponses.instanceId, formResponses.idempotencyKey] })
-      .returning({ id: formResponses.id });
-    if (!inserted) {
+    const stored = await storeSubmittedResponse(ctx, tx, {
+      link,
+      form,
+      formCode: link.formCode,
+      customFormVersionId,
+      input,
+      via: 'through a link',
+    });
+    if (!stored) {
       // Another request with the same key won the race: answer as the retry it is.
       const winner = await previous();
       if (winner?.linkId === link.id) return replayed(winner.id);
@@ -165,16 +151,7 @@ export async function submitLink(
       .set({ completedAt: sql`now()` })
       .where(eq(patientLinks.id, link.id));
     await tx.delete(formDrafts).where(eq(formDrafts.linkId, link.id));
-    const crisisResources = await recordCriticalFindings(ctx, tx, { ...link, id: inserted.id }, answers);
     await notifyIfAppointmentFormsComplete(ctx, tx, link);
-    await recordActivity(
-      tx,
-      patientActivity(ctx, link, 'Form Submission', 'Created', {
-        type: 'form response',
-        id: inserted.id,
-        description: `Patient ${link.patientId} submitted ${form.title.en} through a link`,
-      }),
-    );
-    return answered(inserted.id, false, crisisResources);
+    return answered(stored.id, false, stored.crisisResources);
   });
 }

@@ -10,14 +10,19 @@ import {
   wordingAvailability,
   type LicensedWording,
 } from '@pathwell/instruments';
+import type { SubmitLink } from '@pathwell/contracts/patient-links';
+import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
-import { customForms, customFormVersions, instrumentWordings } from '../../db/schema';
+import { customForms, customFormVersions, formResponses, instrumentWordings } from '../../db/schema';
 import { AppError, fieldError } from '../../lib/app-error';
-import { linkNotFound, type LinkRow } from '../patient-contact/link-access.service';
+import { recordActivity } from '../audit/audit.service';
+import { recordCriticalFindings } from '../critical-findings/critical-findings.service';
+import { linkNotFound, patientActivity, type LinkRow } from '../patient-contact/link-access.service';
 
 /*
  * The form behind a form link, and what a submission stores: loading the clinic's wording or custom
- * version, the languages it may be answered in, and the server's scoring. The intake flow uses the same.
+ * version, the languages it may be answered in, the server's scoring and the stored response. The
+ * intake flow uses the same.
  */
 
 // ---- forms -----------------------------------------------------------------------------------------
@@ -133,4 +138,69 @@ export function scoredAnswers(form: RenderableForm, formCode: number | null, giv
     if (headlineScore !== null) scores = { total: headlineScore };
   }
   return { answers, scores, headlineScore, band };
+}
+
+/**
+ * Stores a submitted form as its response, the same for a form link and a form inside the intake
+ * (decision 0016): the server's scores, once per idempotency key (the caller checked for a retry
+ * first), the critical findings of decision 0058 and the submission in the audit log, all in the
+ * caller's transaction. Null when another request took the key meanwhile: nothing is stored and each
+ * flow answers that its own way. Validate with `formProblems` first.
+ */
+export async function storeSubmittedResponse(
+  ctx: ServiceContext,
+  tx: Database,
+  submission: {
+    link: Pick<LinkRow, 'id' | 'instanceId' | 'patientId' | 'appointmentId'>;
+    form: RenderableForm;
+    formCode: number | null;
+    customFormVersionId: string | null;
+    input: SubmitLink;
+    /** Where the patient answered, as the audit entry says it ("through a link", "in the intake"). */
+    via: string;
+  },
+): Promise<{ id: string; crisisResources: boolean } | null> {
+  const { link, form, formCode, customFormVersionId, input } = submission;
+  const { answers, scores, headlineScore, band } = scoredAnswers(form, formCode, input.answers);
+  const [inserted] = await tx
+    .insert(formResponses)
+    .values({
+      instanceId: link.instanceId,
+      patientId: link.patientId,
+      appointmentId: link.appointmentId,
+      linkId: link.id,
+      formCode,
+      customFormVersionId,
+      version: form.version,
+      language: input.language,
+      answers,
+      scores,
+      headlineScore,
+      band,
+      idempotencyKey: input.idempotencyKey,
+    })
+    .onConflictDoNothing({ target: [formResponses.instanceId, formResponses.idempotencyKey] })
+    .returning({ id: formResponses.id });
+  if (!inserted) return null;
+  const crisisResources = await recordCriticalFindings(
+    ctx,
+    tx,
+    {
+      id: inserted.id,
+      instanceId: link.instanceId,
+      patientId: link.patientId,
+      appointmentId: link.appointmentId,
+      formCode,
+    },
+    answers,
+  );
+  await recordActivity(
+    tx,
+    patientActivity(ctx, link, 'Form Submission', 'Created', {
+      type: 'form response',
+      id: inserted.id,
+      description: `Patient ${link.patientId} submitted ${form.title.en} ${submission.via}`,
+    }),
+  );
+  return { id: inserted.id, crisisResources };
 }
