@@ -53,8 +53,9 @@ export function requireSignedIn(ctx: ServiceContext): SignedInContext {
 }
 
 /**
- * The doctor a read is narrowed to: a Doctor always works with their own patients and appointments
- * (specification section 4, decision 0014), whatever the request names; other roles may pick one.
+ * The provider a schedule or a provider report is narrowed to: a Doctor's day, their visits and their
+ * signing queue are always their own, whatever the request names; other roles may pick one. This is a
+ * filter, not who may see a patient: that is patients/patient-visibility.service (decision 0070).
  */
 export function doctorScope(ctx: SignedInContext, requested?: string | null): string | null {
   return ctx.actor.role === 'Doctor' ? ctx.actor.userId : (requested ?? null);

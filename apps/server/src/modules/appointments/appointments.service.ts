@@ -31,7 +31,7 @@ import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
 import { toCsv } from '../../lib/csv';
-import { findVisiblePatient } from '../patients/patients.service';
+import { actsAsDoctor, findVisiblePatient, treatedByActor } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from './appointment-dates';
 import { canDelete, canReschedule, refuseTransition } from './appointment-status';
@@ -56,17 +56,16 @@ function audit(
   return recordActivity(db, staffActivity(ctx, area, action, { type: 'appointment', id: targetId, description: description }));
 }
 
-const isDoctor = (ctx: SignedInContext) => ctx.actor.role === 'Doctor';
-
-/** Every read and write is narrowed to the acting clinic; a Doctor only ever reaches their own appointments. */
 /**
- * The clinic's live appointments (a Doctor's own). A deleted patient's appointments are deleted with
- * them (patients.service deletePatient), so the scope needs no join and a list's count reads one index.
+ * The clinic's live appointments the actor may see: for a Doctor, those of the patients they treat
+ * (patient-visibility.service, decision 0070); `doctorId` narrows to one provider. A deleted patient's
+ * appointments are deleted with them (patients.service deletePatient), so the scope needs no join.
  */
 export function appointmentScope(ctx: SignedInContext, doctorId?: string): SQL[] {
   const conditions: SQL[] = [eq(appointments.instanceId, ctx.instanceId), isNull(appointments.deletedAt)];
-  if (isDoctor(ctx)) conditions.push(eq(appointments.doctorId, ctx.actor.userId));
-  else if (doctorId) conditions.push(eq(appointments.doctorId, doctorId));
+  const treated = treatedByActor(ctx, appointments.patientId);
+  if (treated) conditions.push(treated);
+  if (doctorId) conditions.push(eq(appointments.doctorId, doctorId));
   return conditions;
 }
 
@@ -273,7 +272,7 @@ async function checkReferences(db: Database, ctx: SignedInContext, input: Create
 }
 
 async function checkDoctor(db: Database, ctx: SignedInContext, doctorId: string) {
-  if (isDoctor(ctx) && doctorId !== ctx.actor.userId) throw new AppError('FORBIDDEN', 'doctorsBookOwn');
+  if (actsAsDoctor(ctx) && doctorId !== ctx.actor.userId) throw new AppError('FORBIDDEN', 'doctorsBookOwn');
   const [doctor] = await db
     .select({ id: users.id })
     .from(users)
@@ -448,7 +447,11 @@ async function transition(
     await audit(tx, ctx, area, 'Updated', id, description);
     // Pathways listen: the patient's first completed visit starts the first-visit pathways (decision 0041).
     if (to === AppointmentStatus.Completed) {
-      await announce(ctx, tx, 'visitCompleted', { appointmentId: current.id, patientId: current.patientId, startsAt: current.startsAt });
+      await announce(ctx, tx, 'visitCompleted', {
+        appointmentId: current.id,
+        patientId: current.patientId,
+        startsAt: current.startsAt,
+      });
     }
   });
   return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));

@@ -440,18 +440,29 @@ describe('reading', () => {
     expect((await call('GET', `${BASE}/info/abc`, 'admin')).statusCode).toBe(400);
   });
 
-  it('a Doctor sees only their own appointments whatever doctorId they send', async () => {
+  // Decision 0070: a Doctor sees the appointments of the patients they treat (their doctor, or a visit with
+  // them), a colleague's visit with such a patient included; doctorId narrows to one provider.
+  it("a Doctor sees the visits of the patients they treat, a colleague's included, and no one else's", async () => {
     const patientId = await newPatient();
     const mine = await book({ patientId });
     const theirs = await book({ patientId, doctorId: ids.otherDoctor });
-    const body = { dateFilter: 9, startDate: '01/01/2031', endDate: '12/31/2032', patientId };
-    const asDoctor = await filtered('doctor', { ...body, doctorId: ids.otherDoctor });
-    expect(asDoctor.json<AppointmentPage>().data.map((item) => item.id)).toEqual([mine.id]);
-    expect((await call('GET', `${BASE}/info/${theirs.id}`, 'doctor')).statusCode).toBe(404);
-    expect((await call('POST', `${BASE}/checkin`, 'doctor', { id: theirs.id })).statusCode).toBe(404);
-    const asStaff = await filtered('staff', body);
+    const stranger = await newPatient();
+    const notMine = await book({ patientId: stranger, doctorId: ids.otherDoctor });
+    const body = { dateFilter: 9, startDate: '01/01/2031', endDate: '12/31/2032' };
+    const idsOf = (response: Awaited<ReturnType<typeof filtered>>) =>
+      response
+        .json<AppointmentPage>()
+        .data.map((item) => item.id)
+        .sort();
+    expect(idsOf(await filtered('doctor', { ...body, patientId }))).toEqual([mine.id, theirs.id].sort());
+    expect(idsOf(await filtered('doctor', { ...body, patientId, doctorId: ids.otherDoctor }))).toEqual([theirs.id]);
+    expect(idsOf(await filtered('doctor', { ...body, patientId: stranger }))).toEqual([]);
+    expect((await call('GET', `${BASE}/info/${theirs.id}`, 'doctor')).statusCode).toBe(200);
+    expect((await call('GET', `${BASE}/info/${notMine.id}`, 'doctor')).statusCode).toBe(404);
+    expect((await call('POST', `${BASE}/checkin`, 'doctor', { id: notMine.id })).statusCode).toBe(404);
+    const asStaff = await filtered('staff', { ...body, patientId });
     expect(asStaff.json<AppointmentPage>().totalRecords).toBe(2);
-    const narrowed = await filtered('staff', { ...body, doctorId: ids.otherDoctor });
+    const narrowed = await filtered('staff', { ...body, patientId, doctorId: ids.otherDoctor });
     expect(narrowed.json<AppointmentPage>().data.map((item) => item.id)).toEqual([theirs.id]);
   });
 

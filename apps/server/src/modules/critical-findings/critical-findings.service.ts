@@ -8,7 +8,7 @@ import { criticalFindings, patients, users } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { raiseNotification } from '../notifications/notifications.service';
-import { visiblePatients } from '../patients/patients.service';
+import { visiblePatients } from '../patients/patient-visibility.service';
 
 /** A stored response, as every submission path has it right after the insert. */
 export interface StoredResponse {

@@ -28,7 +28,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findingsOfResponses } from '../critical-findings/critical-findings.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { requireFormsWorded } from './wording-availability';
-import { visiblePatients } from '../patients/patients.service';
+import { visiblePatients } from '../patients/patient-visibility.service';
 import { readTypedSettings } from '../settings/settings.service';
 
 const ALL_FORM_CODES = Array.from({ length: 15 }, (_, index) => (index + 1) as FormCode);

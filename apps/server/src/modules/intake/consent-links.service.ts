@@ -29,7 +29,7 @@ import {
   requireAccess,
   requireOpen,
 } from '../patient-contact/link-access.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import {
   clinicTimeZone,
   clinicTimeZoneFrom,

@@ -25,7 +25,7 @@ import {
   requireAccess,
   requireOpen,
 } from '../patient-contact/link-access.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 
 /**
  * Photos of the insurance cards in the new-patient paperwork step (issue #12): the patient sends each

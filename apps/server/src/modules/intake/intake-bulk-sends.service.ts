@@ -8,7 +8,7 @@ import { appointments, outboxMessages, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { appointmentScope, findVisibleAppointment, selectAppointments } from '../appointments/appointments.service';
 import { linkStatusOf } from '../patient-contact/link-access.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { readSettings } from '../settings/settings.service';
 import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 import { dayWindow, latestIntakes } from './intake-dashboard.service';

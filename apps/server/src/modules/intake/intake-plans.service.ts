@@ -18,7 +18,7 @@ import { findVisibleAppointment } from '../appointments/appointments.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { appointmentFormCodes } from '../form-responses/form-responses.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
 import { intakeMessage } from './intake.messages';
 import { publicLink } from '../../lib/public-url';

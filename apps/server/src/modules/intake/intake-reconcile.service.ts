@@ -8,7 +8,7 @@ import { intakeEntries, patientAllergies, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { addPatientMedicine } from '../medicines/patient-medicines.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { finishedStepData } from './intake-record.service';
 
 /**

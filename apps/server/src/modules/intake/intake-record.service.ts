@@ -14,7 +14,7 @@ import type { Database } from '../../db/client';
 import { intakeEntries, patientLinks, patientPhoneNumbers, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { isOn, readSettings, type SettingsMap } from '../settings/settings.service';
 
 /**

@@ -11,7 +11,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { comparedWithPrevious } from '../form-responses/form-responses.service';
 import { linkStatusOf } from '../patient-contact/link-access.service';
 import { ageOn } from '../patient-dashboard/patient-dashboard.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { toConsent } from './patient-intakes.service';
 import { intakeForms, savedAnswers, stepStates } from './intake-progress';

@@ -6,7 +6,7 @@ import { appointments, formResponses, intakeEntries, patientConsents, patientLin
 import { notFound } from '../../lib/app-error';
 import { recordActivity } from '../audit/audit.service';
 import { linkStatusOf } from '../patient-contact/link-access.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 import { renderConsentPdf } from './consent-pdf';

@@ -18,7 +18,7 @@ import {
 import { AppError, notFound } from '../../lib/app-error';
 import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { isOn, readSettings } from '../settings/settings.service';
 
 type Row = typeof interventions.$inferSelect;
@@ -333,7 +333,11 @@ export async function updateIntervention(ctx: SignedInContext, id: string, input
       staffActivity(ctx, 'Interventions', 'Updated', { type: 'intervention', id, description: `${describe(input)} updated` }),
     );
     // Procedure notes listen: unsigned drafts carry the new wording of the medicines given.
-    await announce(ctx, tx, 'interventionMedicinesChanged', { interventionId: id, before: existing.medicines, after: row!.medicines });
+    await announce(ctx, tx, 'interventionMedicinesChanged', {
+      interventionId: id,
+      before: existing.medicines,
+      after: row!.medicines,
+    });
     // Completed only now (it was planned as not completed): the same follow-up as a new record.
     if (row!.itemId && row!.completion === 1 && existing.completion !== 1) await afterPerformed(ctx, tx, row!);
   });

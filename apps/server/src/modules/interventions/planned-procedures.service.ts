@@ -6,7 +6,7 @@ import type { Database } from '../../db/client';
 import { managedItems, plannedProcedures } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 
 type Upsert = z.output<typeof plannedProcedureUpsertSchema>;
 type Compliance = z.output<typeof complianceSchema>;

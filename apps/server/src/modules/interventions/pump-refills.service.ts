@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { SignedInContext } from '../../context';
 import { interventions, managedItems, patients, users } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
+import { findVisiblePatient, visiblePatients } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 
 type Query = z.output<typeof pumpRefillsDueQuerySchema>;

@@ -6,7 +6,7 @@ import { managedItems, patientStudyGroups, patients } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { announce } from '../../lib/domain-events';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
+import { findVisiblePatient, visiblePatients } from '../patients/patient-visibility.service';
 
 async function checkGroups(ctx: SignedInContext, db: Database, ids: string[], field: string) {
   if (ids.length === 0) return;

@@ -17,7 +17,7 @@ import type { Database } from '../../db/client';
 import { managedItems, patientMedicines } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 
 /**
  * The patient's current medicines and their total daily MME (issue #13, decision 0039). A medicine is

@@ -11,6 +11,7 @@ import type { Database } from '../../db/client';
 import { criticalFindings, notificationReceipts, notifications, patientLinks, patients } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
+import { treatedByActor } from '../patients/patient-visibility.service';
 
 /**
  * The notifications a user may see: their clinics' (a parent user's all-clinics view spans several);
@@ -19,7 +20,8 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
  */
 function visibleTo(ctx: SignedInContext): SQL {
   const conditions = [inArray(notifications.instanceId, ctx.instanceIds), isNull(patients.deletedAt)];
-  if (ctx.actor.role === 'Doctor') conditions.push(eq(patients.doctorId, ctx.actor.userId));
+  const treated = treatedByActor(ctx, patients.id, ctx.instanceIds);
+  if (treated) conditions.push(treated);
   if (ctx.actor.role !== 'Doctor' && ctx.actor.role !== 'Admin') conditions.push(ne(notifications.kind, 'criticalFinding'));
   return and(...conditions)!;
 }

@@ -4,7 +4,7 @@ import { visitCodeKindOf, type VisitCodeKind } from '@pathwell/contracts/outreac
 import type { SignedInContext } from '../../context';
 import { codedVisits, users } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { requireOutreach } from './outreach-access';
 import { rowsOf } from '../../lib/sql-rows';
 
@@ -12,7 +12,6 @@ import { rowsOf } from '../../lib/sql-rows';
 const PATIENT_VISITS_LIMIT = 500;
 /** Code rows counted for the autocomplete without a search: a bounded sample, not the whole table. */
 const KNOWN_CODES_SCAN = 200_000;
-
 
 /** The patient's coded visits, recorded in Pathwell or imported; a Doctor sees their own patients only. */
 export async function patientCodedVisits(ctx: SignedInContext, patientId: string): Promise<AppointmentCodes> {

@@ -73,9 +73,10 @@ const reached = (message: string) => sql.raw(`${message}.status in ('sent', 'del
  * A lateral subquery with the funnel of campaign `c` (counted in patients, not messages): sent — a
  * message reached the provider (sent, delivered or undelivered); delivered; failed (failed or
  * undelivered); skipped — reached on no channel; pending — still waiting on a channel; clicked, replied,
- * opted out; booked. A Doctor's funnel counts their own patients only.
+ * opted out; booked. `ofPatients` (over the patient row `dp`) narrows it: a Doctor's counts the patients
+ * they treat only.
  */
-export function funnelLateral(doctorId: string | null): SQL {
+export function funnelLateral(ofPatients: SQL | undefined): SQL {
   const r = sql.raw('r');
   const c = sql.raw('c');
   return sql`
@@ -94,7 +95,7 @@ export function funnelLateral(doctorId: string | null): SQL {
       from campaign_recipients r
       left join outbox_messages sm on sm.instance_id = r.instance_id and sm.id = r.sms_message_id
       left join outbox_messages em on em.instance_id = r.instance_id and em.id = r.email_message_id
-      ${doctorId ? sql`join patients dp on dp.instance_id = r.instance_id and dp.id = r.patient_id and dp.doctor_id = ${doctorId}` : sql``}
+      ${ofPatients ? sql`join patients dp on dp.instance_id = r.instance_id and dp.id = r.patient_id and ${ofPatients}` : sql``}
      where r.instance_id = c.instance_id and r.campaign_id = c.id`;
 }
 
@@ -118,7 +119,7 @@ export function funnelOf(row: Record<string, unknown>): CampaignFunnel {
 export async function campaignFunnel(db: Database, instanceId: string, campaignId: string): Promise<CampaignFunnel> {
   const [row] = await rowsOf(
     db,
-    sql`select f.* from campaigns c, lateral (${funnelLateral(null)}) f where c.instance_id = ${instanceId} and c.id = ${campaignId}`,
+    sql`select f.* from campaigns c, lateral (${funnelLateral(undefined)}) f where c.instance_id = ${instanceId} and c.id = ${campaignId}`,
   );
   return funnelOf(row ?? {});
 }

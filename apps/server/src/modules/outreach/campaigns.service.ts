@@ -14,7 +14,7 @@ import {
   type campaignResultsQuerySchema,
 } from '@pathwell/contracts/campaigns';
 import type { CampaignChannel, CampaignStatus } from '@pathwell/contracts/outreach';
-import { doctorScope, type SignedInContext } from '../../context';
+import type { SignedInContext } from '../../context';
 import { audienceTemplates, campaignRecipients, campaigns } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { listTotal } from '../../lib/list-total';
@@ -28,6 +28,7 @@ import { approveBlockedReason, campaignContentHash, channelsOffIn, currentRuleOf
 import { campaignMessageFor, finishCampaign } from './campaign-sender';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
+import { reportPatients } from '../patients/patient-visibility.service';
 
 /*
  * Campaigns (issue #15 §3, decision 0051): draft → approved (recipients frozen) → finished → archived.
@@ -51,7 +52,7 @@ async function summaries(
   ctx: SignedInContext,
   where: SQL,
   tail: SQL,
-  doctorId: string | null = null,
+  ofPatients?: SQL,
 ): Promise<(CampaignSummary & { anyQueued: boolean })[]> {
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const now = new Date();
@@ -68,7 +69,7 @@ async function summaries(
       left join audience_templates t on t.instance_id = c.instance_id and t.id = c.template_id
       left join users cu on cu.id = c.created_by
       left join users au on au.id = c.approved_by
-      cross join lateral (${funnelLateral(doctorId)}) f
+      cross join lateral (${funnelLateral(ofPatients)}) f
      where c.instance_id = ${ctx.instanceId} and c.deleted_at is null and ${where}
      ${tail}`,
   );
@@ -426,17 +427,17 @@ export async function campaignResults(
   query: z.output<typeof campaignResultsQuerySchema>,
 ): Promise<{ data: CampaignSummary[] }> {
   await requireOutreach(ctx);
-  const doctorId = doctorScope(ctx);
+  const ofPatients = reportPatients(ctx, null, 'dp');
   const timeZone = clinicTimeZoneFrom(await readSettings(ctx.db, ctx.instanceId));
   const approvedDay = sql`(c.approved_at at time zone ${timeZone})::date`;
   const where = [sql`c.status in ('approved', 'finished', 'archived')`, sql`c.approved_at is not null`];
   if (query.from) where.push(sql`${approvedDay} >= ${query.from}::date`);
   if (query.to) where.push(sql`${approvedDay} <= ${query.to}::date`);
-  if (doctorId) {
+  if (ofPatients) {
     where.push(sql`exists (select 1 from campaign_recipients dr
       join patients dp on dp.instance_id = dr.instance_id and dp.id = dr.patient_id
-     where dr.instance_id = c.instance_id and dr.campaign_id = c.id and dp.doctor_id = ${doctorId})`);
+     where dr.instance_id = c.instance_id and dr.campaign_id = c.id and ${ofPatients})`);
   }
-  const data = await summaries(ctx, sql.join(where, sql` and `), sql`order by c.approved_at desc, c.id limit 500`, doctorId);
+  const data = await summaries(ctx, sql.join(where, sql` and `), sql`order by c.approved_at desc, c.id limit 500`, ofPatients);
   return { data: data.map(strip) };
 }

@@ -28,7 +28,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
 import { findLink, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone, clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 import { messageDate } from '@pathwell/contracts/message-dates';
 import { publicLink } from '../../lib/public-url';

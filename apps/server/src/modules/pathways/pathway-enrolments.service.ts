@@ -5,7 +5,7 @@ import type { Database } from '../../db/client';
 import { pathwayEnrolments, pathways, pathwayStepRuns, pathwaySteps, patients } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
+import { findVisiblePatient, visiblePatients } from '../patients/patient-visibility.service';
 import { completeIfDone, customFormTitles, findPathway, formTitleOf, runsOf, skipReason, stopRuns } from './pathway-records';
 import { scoresOf } from './pathway-scores';
 import { createEnrolment } from './pathway-triggers';

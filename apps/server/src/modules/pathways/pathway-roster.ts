@@ -4,7 +4,7 @@ import type { PathwayRosterPage, pathwayRosterQuerySchema } from '@pathwell/cont
 import type { SignedInContext } from '../../context';
 import { formResponses, pathwayEnrolments, patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { visiblePatients } from '../patients/patients.service';
+import { visiblePatients } from '../patients/patient-visibility.service';
 import { customFormTitles, findPathway, formTitleOf, runsOf, skipReason } from './pathway-records';
 
 type RosterQuery = z.output<typeof pathwayRosterQuerySchema>;
@@ -93,7 +93,9 @@ export async function pathwayRoster(ctx: SignedInContext, pathwayId: string, que
             completedAt: run.completedAt?.toISOString() ?? null,
             skipReason: skipReason(run, enrolment, patient),
             headlineScore: run.formResponseId ? (scores.get(run.formResponseId)?.headlineScore ?? null) : null,
-            ...(run.formResponseId && scores.get(run.formResponseId)?.notScored ? { notScored: 'wordingNotLoaded' as const } : {}),
+            ...(run.formResponseId && scores.get(run.formResponseId)?.notScored
+              ? { notScored: 'wordingNotLoaded' as const }
+              : {}),
           })),
       })),
     };

@@ -17,6 +17,7 @@ import {
   type TimelineAppointment,
 } from '@pathwell/contracts/patient-dashboard';
 import { doctorScope, type SignedInContext } from '../../context';
+import { actsAsDoctor, findVisiblePatient, patientsTreatedBy } from '../patients/patient-visibility.service';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import {
@@ -52,24 +53,6 @@ export function ageOn(dateOfBirth: string, today: string): number {
   const [by, bm, bd] = dateOfBirth.split('-').map(Number) as [number, number, number];
   const [ty, tm, td] = today.split('-').map(Number) as [number, number, number];
   return ty - by - (tm < bm || (tm === bm && td < bd) ? 1 : 0);
-}
-
-/** The patient if the actor may see them: same clinic, not deleted, and a Doctor's own. Else 404. */
-async function findVisiblePatient(db: Database, ctx: SignedInContext, id: string) {
-  const doctorId = doctorScope(ctx);
-  const [row] = await db
-    .select({ id: patients.id })
-    .from(patients)
-    .where(
-      and(
-        eq(patients.id, id),
-        eq(patients.instanceId, ctx.instanceId),
-        isNull(patients.deletedAt),
-        doctorId ? eq(patients.doctorId, doctorId) : undefined,
-      ),
-    );
-  if (!row) throw notFound('patientNotFound');
-  return row;
 }
 
 const appointmentColumns = {
@@ -168,7 +151,9 @@ const dashboardPatientQuery = (doctorScoped: boolean) =>
           eq(patients.id, sql.placeholder('patientId')),
           eq(patients.instanceId, sql.placeholder('instanceId')),
           isNull(patients.deletedAt),
-          doctorScoped ? eq(patients.doctorId, sql.placeholder('doctorId')) : undefined,
+          doctorScoped
+            ? inArray(patients.id, patientsTreatedBy(sql.placeholder('doctorId'), [sql.placeholder('instanceId')]))
+            : undefined,
         ),
       );
   });
@@ -222,7 +207,7 @@ const dashboardPainTrend = reusableQuery('patient_dashboard_pain_trend', (db) =>
  * written in the same transaction: a view that was not logged never happened.
  */
 export async function patientDashboard(ctx: SignedInContext, patientId: string): Promise<PatientDashboard> {
-  const doctorId = doctorScope(ctx);
+  const doctorId = actsAsDoctor(ctx) ? ctx.actor.userId : null;
   const ids = { patientId, instanceId: ctx.instanceId };
   return ctx.db.transaction(async (tx) => {
     const [patient] = doctorId ? await dashboardPatient.ofDoctor(tx, { ...ids, doctorId }) : await dashboardPatient.all(tx, ids);
@@ -237,7 +222,9 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
       tx
         .select({ id: appointments.id })
         .from(appointments)
-        .where(and(eq(appointments.patientId, patientId), eq(appointments.instanceId, ctx.instanceId), isNull(appointments.deletedAt))),
+        .where(
+          and(eq(appointments.patientId, patientId), eq(appointments.instanceId, ctx.instanceId), isNull(appointments.deletedAt)),
+        ),
       { pageNumber: 0, pageSize: PATIENT_TIMELINE_LIMIT, rowsOnPage: timeline.length, exact: true },
     );
     const trend = await dashboardPainTrend(tx, ids);
@@ -304,7 +291,7 @@ export async function patientDashboard(ctx: SignedInContext, patientId: string):
 
 export async function listNotes(ctx: SignedInContext, patientId: string): Promise<PatientNote[]> {
   return ctx.db.transaction(async (tx) => {
-    await findVisiblePatient(tx, ctx, patientId);
+    await findVisiblePatient(ctx, tx, patientId);
     const notes = await notesOf(tx, ctx, patientId);
     await recordActivity(
       tx,
@@ -330,7 +317,7 @@ async function noteWithAuthor(db: Database, ctx: SignedInContext, noteId: string
 
 export async function createNote(ctx: SignedInContext, patientId: string, input: { body: string }): Promise<PatientNote> {
   return ctx.db.transaction(async (tx) => {
-    await findVisiblePatient(tx, ctx, patientId);
+    await findVisiblePatient(ctx, tx, patientId);
     const [created] = await tx
       .insert(patientNotes)
       .values({ instanceId: ctx.instanceId, patientId, authorUserId: ctx.actor.userId, body: input.body })
@@ -349,7 +336,7 @@ export async function createNote(ctx: SignedInContext, patientId: string, input:
 
 /** The note of this patient in this clinic that the actor may change: 404 when unseen, 403 when not theirs. */
 async function editableNote(db: Database, ctx: SignedInContext, patientId: string, noteId: string) {
-  await findVisiblePatient(db, ctx, patientId);
+  await findVisiblePatient(ctx, db, patientId);
   const [note] = await db
     .select({ id: patientNotes.id, authorUserId: patientNotes.authorUserId })
     .from(patientNotes)

@@ -5,7 +5,7 @@ import { accessRequests, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { raiseNotification } from '../notifications/notifications.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { findLink, findLinkPatient, gone, linkStatusOf, patientActivity } from '../patient-contact/link-access.service';
 
 /**

@@ -11,7 +11,7 @@ import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
 import { requireFormsWorded } from '../form-responses/wording-availability';
 import { findVisibleAppointment } from '../appointments/appointments.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone, isOn, readSettings } from '../settings/settings.service';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';

@@ -17,17 +17,16 @@ import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-
 import { importTestWording } from '../../../test/instrument-wording';
 
 /**
- * Issue #16 §5: a Doctor reaches only their own patients (`doctor_id` = their user id), for writes as
- * for reads. Every write route that names another doctor's patient (or nobody's), or an appointment,
+ * Issue #16 §5: a Doctor reaches only the patients they treat (their doctor, or a visit with them), for
+ * writes as for reads. Every write route that names another doctor's patient (or nobody's), or an appointment,
  * note or link of that patient, answers 404 and changes nothing; the two routes closed to Doctors
  * altogether answer 403. Each route is also called on the Doctor's own patient, with the same payload,
  * as its positive control: it works there, so a 404 cannot come from a wrong path, a bad payload or a
  * record in the wrong state.
  *
- * The stranger's appointment is booked with a colleague. Appointment routes scope a Doctor by the
- * appointment's doctor (decision 0013), so a visit booked with this Doctor for a patient who is not
- * theirs is a separate question, not covered here: today the Doctor can read and change such a visit
- * through those routes.
+ * The stranger's appointment is booked with a colleague, so the Doctor has no treatment relationship
+ * with them. A visit booked with the Doctor makes the patient theirs to see (decision 0070): the last
+ * describe block below.
  */
 let t: TestApp;
 type Who = 'staff' | 'doctor';
@@ -429,6 +428,97 @@ describe("the same calls on the Doctor's own patient (positive control)", () => 
       const response = await call('doctor', write.method, write.url(mine, mine), write.body?.(mine, mine));
       expect(response.statusCode, response.body).toBe(write.own);
       expect(await snapshot(mine)).toEqual(before);
+    },
+  );
+});
+
+/**
+ * Issue #26 §6, decision 0070: one rule for a Doctor's patients. A Doctor sees a patient they are the
+ * doctor of, or one they have a live appointment with (a treatment relationship), on the patient,
+ * dashboard, appointment, search, list and export routes alike; a colleague's visit with that patient
+ * is visible too. When the visit is deleted the relationship ends and every route answers 404 again.
+ */
+describe('a patient the Doctor treats through a visit, whose doctor is someone else', () => {
+  it.each([
+    ["a colleague's patient", 'colleague'],
+    ["nobody's patient", 'nobody'],
+  ] as const)(
+    '%s with a visit booked with the Doctor is visible everywhere, and again hidden once the visit is deleted',
+    async (_label, owner) => {
+      const target = await patientWithRecords(owner);
+      const hidden = await call('doctor', 'PUT', `/api/patients/${target.patientId}`, patientPayload(colleagueId));
+      expect(hidden.statusCode, 'no relationship yet').toBe(404);
+
+      const booked = await call('staff', 'POST', '/api/patientappointments/schedule', {
+        patientId: target.patientId,
+        doctorId,
+        startsAt: nextSlot(),
+        durationMinutes: 30,
+      });
+      const visitId = (await expectStatus(booked, 201)).id;
+      const lastName = (await t.db.select().from(patients).where(eq(patients.id, target.patientId)))[0]!.lastName;
+
+      const reads = async () => {
+        const get = (url: string) => t.app.inject({ method: 'GET', url, headers: headers.doctor, remoteAddress: nextIp() });
+        const list = await t.app.inject({
+          method: 'POST',
+          url: '/api/patients/filtered',
+          headers: headers.doctor,
+          payload: { lastName, patientStatus: 'All' },
+          remoteAddress: nextIp(),
+        });
+        const exported = await t.app.inject({
+          method: 'POST',
+          url: '/api/patients/exporttocsv',
+          headers: headers.doctor,
+          payload: { lastName, patientStatus: 'All' },
+          remoteAddress: nextIp(),
+        });
+        const search = await get(`/api/patients/search?searchParam=${encodeURIComponent(lastName)}`);
+        return {
+          patient: (await get(`/api/patients/${target.patientId}`)).statusCode,
+          dashboard: (await get(`/api/patients/${target.patientId}/dashboard`)).statusCode,
+          ownVisit: (await get(`/api/patientappointments/info/${visitId}`)).statusCode,
+          colleaguesVisit: (await get(`/api/patientappointments/info/${target.appointmentId}`)).statusCode,
+          listed: list.json<{ data: { id: string }[] }>().data.map((row) => row.id),
+          exported: exported.body.includes(lastName),
+          searched: search.json<{ id: string }[]>().map((row) => row.id),
+        };
+      };
+
+      expect(await reads()).toEqual({
+        patient: 200,
+        dashboard: 200,
+        ownVisit: 200,
+        colleaguesVisit: 200,
+        listed: [target.patientId],
+        exported: true,
+        searched: [target.patientId],
+      });
+
+      // The Doctor may change the record they treat, but does not take the patient from their doctor.
+      const updated = await call('doctor', 'PUT', `/api/patients/${target.patientId}`, patientPayload(doctorId));
+      expect((await expectStatus(updated, 200)) && updated.json<PatientView>().doctorId).toBe(
+        owner === 'colleague' ? colleagueId : null,
+      );
+
+      const admin = (await signIn(t.app, 'admin@pathwell.demo')).headers;
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/patientappointments/delete/${visitId}`,
+        headers: admin,
+        remoteAddress: nextIp(),
+      });
+      expect(removed.statusCode, removed.body).toBeLessThan(300);
+      expect(await reads()).toEqual({
+        patient: 404,
+        dashboard: 404,
+        ownVisit: 404,
+        colleaguesVisit: 404,
+        listed: [],
+        exported: false,
+        searched: [],
+      });
     },
   );
 });

@@ -3,7 +3,7 @@ import type { OptionalMessages } from '@pathwell/contracts/patients';
 import type { SignedInContext } from '../../context';
 import { patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient } from './patients.service';
+import { findVisiblePatient } from './patient-visibility.service';
 
 const yesNo = (value: boolean) => (value ? 'agreed' : 'declined');
 

@@ -16,7 +16,14 @@ import {
   type PatientView,
 } from '@pathwell/contracts/patients';
 import { RoleCode } from '@pathwell/contracts/roles';
-import { doctorScope, type SignedInContext } from '../../context';
+import type { SignedInContext } from '../../context';
+import {
+  actsAsDoctor,
+  clinicsInScope,
+  findVisiblePatient,
+  patientsTreatedBy,
+  treatedByActor,
+} from './patient-visibility.service';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import {
@@ -29,7 +36,7 @@ import {
   users,
 } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
-import { AppError, notFound } from '../../lib/app-error';
+import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isOn, readSettings } from '../settings/settings.service';
 import { toCsv } from '../../lib/csv';
@@ -38,8 +45,7 @@ import { toXlsx } from '../../lib/spreadsheet';
 type PatientRow = typeof patients.$inferSelect;
 type PhoneRow = typeof patientPhoneNumbers.$inferSelect;
 
-/** Clinics a read looks at: the acting clinic, or every clinic of a parent's all-clinics view. */
-const scopeOf = (ctx: SignedInContext) => (ctx.allClinics ? ctx.instanceIds : [ctx.instanceId]);
+const scopeOf = clinicsInScope;
 
 const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
 
@@ -58,16 +64,6 @@ function audit(
     db,
     staffActivity(ctx, area, action, { type: id ? 'patient' : undefined, id: id, description: description }),
   );
-}
-
-/** The patients this actor may see: live, of the clinics in scope, and a Doctor's own. */
-export function visiblePatients(ctx: SignedInContext, scope = scopeOf(ctx)): SQL {
-  const doctorId = doctorScope(ctx);
-  return and(
-    inArray(patients.instanceId, scope),
-    isNull(patients.deletedAt),
-    doctorId ? eq(patients.doctorId, doctorId) : undefined,
-  )!;
 }
 
 function toView(row: PatientRow, phones: PhoneRow[]): PatientView {
@@ -229,7 +225,7 @@ function phoneRows(ctx: SignedInContext, patientId: string, input: PatientPayloa
 
 export async function createPatient(ctx: SignedInContext, input: PatientPayload): Promise<PatientView> {
   // A Doctor's new patient is theirs, or they could not see it afterwards.
-  const values = { ...input, doctorId: ctx.actor.role === 'Doctor' ? ctx.actor.userId : input.doctorId };
+  const values = { ...input, doctorId: actsAsDoctor(ctx) ? ctx.actor.userId : input.doctorId };
   return ctx.db.transaction(async (tx) => {
     await checkReferences(ctx, tx, values);
     const extended = await allowedExtended(tx, ctx.instanceId, values.extended);
@@ -248,16 +244,6 @@ export async function createPatient(ctx: SignedInContext, input: PatientPayload)
   });
 }
 
-/** One patient the actor may see, or 404 (another clinic's or another doctor's patient alike). */
-export async function findVisiblePatient(ctx: SignedInContext, db: Database, id: string, scope = [ctx.instanceId]) {
-  const [row] = await db
-    .select()
-    .from(patients)
-    .where(and(eq(patients.id, id), visiblePatients(ctx, scope)));
-  if (!row) throw notFound('patientNotFound');
-  return row;
-}
-
 export async function getPatient(ctx: SignedInContext, id: string): Promise<PatientView> {
   return ctx.db.transaction(async (tx) => {
     const row = await findVisiblePatient(ctx, tx, id, scopeOf(ctx));
@@ -274,7 +260,8 @@ export async function getPatient(ctx: SignedInContext, id: string): Promise<Pati
 export async function updatePatient(ctx: SignedInContext, id: string, input: PatientPayload): Promise<PatientView> {
   return ctx.db.transaction(async (tx) => {
     const existing = await findVisiblePatient(ctx, tx, id);
-    const values = { ...input, doctorId: ctx.actor.role === 'Doctor' ? ctx.actor.userId : input.doctorId };
+    // A Doctor does not hand patients around: one they treat through a visit keeps the doctor they have.
+    const values = { ...input, doctorId: actsAsDoctor(ctx) ? existing.doctorId : input.doctorId };
     await checkReferences(ctx, tx, values);
     // Answers to questions the clinic stopped asking stay as they were.
     const asked = await allowedExtended(tx, ctx.instanceId, values.extended);
@@ -359,7 +346,8 @@ const sortColumns = {
 } as const;
 
 function filterWhere(ctx: SignedInContext, filter: PatientFilter): SQL {
-  const doctorId = doctorScope(ctx, filter.doctorId);
+  // A Doctor's list is the patients they treat; the doctor filter of other roles is the patient's doctor.
+  const doctorId = actsAsDoctor(ctx) ? null : (filter.doctorId ?? null);
   const contains = (value: string) => `%${escapeLike(value.toLowerCase())}%`;
   const digits = filter.phone ? filter.phone.replace(/\D/g, '') : '';
   const statusFilter: Record<PatientFilter['patientStatus'], SQL | undefined> = {
@@ -372,6 +360,7 @@ function filterWhere(ctx: SignedInContext, filter: PatientFilter): SQL {
   return and(
     inArray(patients.instanceId, scopeOf(ctx)),
     isNull(patients.deletedAt),
+    treatedByActor(ctx, patients.id, scopeOf(ctx)),
     doctorId ? eq(patients.doctorId, doctorId) : undefined,
     statusFilter[filter.patientStatus],
     filter.firstName ? sql`lower(${patients.firstName}) like ${contains(filter.firstName)}` : undefined,
@@ -551,7 +540,7 @@ export async function exportPatientsXlsx(ctx: SignedInContext, filter: PatientFi
  * index and the name order).
  */
 const searchShapes = new Map<string, ReturnType<typeof searchQuery>>();
-const searchQuery = (termCount: number, byDoctor: boolean, clinicCount: number) =>
+const searchQuery = (termCount: number, byDoctor: 'treats' | 'doctor' | null, clinicCount: number) =>
   reusableQuery(undefined, (db) =>
     db
       .select({
@@ -569,7 +558,16 @@ const searchQuery = (termCount: number, byDoctor: boolean, clinicCount: number) 
             Array.from({ length: clinicCount }, (_, index) => sql.placeholder(`clinic${index}`)),
           ),
           isNull(patients.deletedAt),
-          byDoctor ? eq(patients.doctorId, sql.placeholder('doctorId')) : undefined,
+          byDoctor === 'doctor' ? eq(patients.doctorId, sql.placeholder('doctorId')) : undefined,
+          byDoctor === 'treats'
+            ? inArray(
+                patients.id,
+                patientsTreatedBy(
+                  sql.placeholder('doctorId'),
+                  Array.from({ length: clinicCount }, (_, index) => sql.placeholder(`clinic${index}`)),
+                ),
+              )
+            : undefined,
           ...Array.from(
             { length: termCount },
             (_, index) => sql`${patients.searchName} like '%' || pathwell_fold(${sql.placeholder(`term${index}`)}) || '%'`,
@@ -590,12 +588,13 @@ export async function searchPatients(
   query: { searchParam: string; doctorId?: string },
 ): Promise<PatientSearchResult[]> {
   const terms = query.searchParam.split(/\s+/).filter(Boolean).slice(0, 8);
-  const doctorId = doctorScope(ctx, query.doctorId);
+  const byDoctor = actsAsDoctor(ctx) ? 'treats' : query.doctorId ? 'doctor' : null;
+  const doctorId = actsAsDoctor(ctx) ? ctx.actor.userId : (query.doctorId ?? null);
   const clinics = scopeOf(ctx);
-  const shape = `${terms.length}/${doctorId ? 'doctor' : 'all'}/${clinics.length}`;
+  const shape = `${terms.length}/${byDoctor ?? 'all'}/${clinics.length}`;
   let search = searchShapes.get(shape);
   if (!search) {
-    search = searchQuery(terms.length, !!doctorId, clinics.length);
+    search = searchQuery(terms.length, byDoctor, clinics.length);
     searchShapes.set(shape, search);
   }
   const values: Record<string, unknown> = { doctorId };

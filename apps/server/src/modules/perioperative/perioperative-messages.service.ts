@@ -7,7 +7,7 @@ import { outboxMessages, perioperativeTemplateDetails, perioperativeTemplates } 
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { maskRecipient, queueMessage } from '../outbox/outbox.service';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { mobileOf } from '../patient-contact/reach.service';
 

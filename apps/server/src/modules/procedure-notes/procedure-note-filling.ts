@@ -7,7 +7,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { interventions, managedItems, patients, procedureNoteTemplates, users } from '../../db/schema';
 import { fieldError, notFound } from '../../lib/app-error';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 /*

@@ -15,7 +15,7 @@ import type { Database } from '../../db/client';
 import { interventions, managedItems, patients, procedureNotes, procedureNoteTemplates, users } from '../../db/schema';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findVisiblePatient, visiblePatients } from '../patients/patients.service';
+import { findVisiblePatient, visiblePatients } from '../patients/patient-visibility.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import {
   chooseTemplate,

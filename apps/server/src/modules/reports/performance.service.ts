@@ -17,12 +17,13 @@ import {
 import type { z } from 'zod';
 import type { performancePatientsRequestSchema } from '@pathwell/contracts/reports-performance';
 import { formCodes, getInstrument } from '@pathwell/instruments';
-import { doctorScope, reportReader, type SignedInContext } from '../../context';
+import { reportReader, type SignedInContext } from '../../context';
 import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
+import { reportPatients } from '../patients/patient-visibility.service';
 
 /**
  * Pathwell's own performance measures (decision 0046): every count is one statement over a chain of
@@ -51,7 +52,8 @@ function mcidForms() {
 
 interface Scope {
   instanceId: string;
-  doctorId: string | null;
+  /** Narrows the patients (alias `p`): patient-visibility.service's reportPatients. */
+  ofPatients: SQL | undefined;
   window: DateWindow;
   timeZone: string;
 }
@@ -64,7 +66,7 @@ const isoOf = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-M
  * per-form MCID rows. Every "N days" is N clinic days (decision 0060, `clinic-day.ts`); every improvement is
  * positive when the patient is better.
  */
-function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
+function factsCtes({ instanceId, ofPatients, window, timeZone }: Scope): SQL {
   /** The first instant of the clinic day `count` days after the instant's clinic day. */
   const dayAfter = (instant: SQL, count: number) => clinicDayStartAfter(instant, count, timeZone);
   const from = window.from.toISOString();
@@ -108,7 +110,7 @@ function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
       select p.id, (p.archived_at is not null or p.account_closed_at is not null) as excluded
         from patients p
        where p.instance_id = ${instanceId} and p.deleted_at is null
-         ${doctorId ? sql`and p.doctor_id = ${doctorId}` : sql``}
+         ${ofPatients ? sql`and ${ofPatients}` : sql``}
     ),
     -- The patients with a completed visit in the window: their first one there, their first new-patient one,
     -- and their latest one with pain there (its time and score).
@@ -252,7 +254,7 @@ function factsCtes({ instanceId, doctorId, window, timeZone }: Scope): SQL {
 async function scopeOf(ctx: SignedInContext, filter: PerformanceFilterParsed, now = new Date()) {
   const timeZone = await clinicTimeZone(reportReader(ctx), ctx.instanceId);
   const window = appointmentDateWindow(filter, now, timeZone);
-  const scope: Scope = { instanceId: ctx.instanceId, doctorId: doctorScope(ctx, filter.doctorId), window, timeZone };
+  const scope: Scope = { instanceId: ctx.instanceId, ofPatients: reportPatients(ctx, filter.doctorId), window, timeZone };
   return { scope, timeZone };
 }
 

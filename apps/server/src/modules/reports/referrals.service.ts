@@ -11,13 +11,14 @@ import {
   type referralTrackerFilterSchema,
 } from '@pathwell/contracts/reports-referrals';
 import { formCodes, getInstrument } from '@pathwell/instruments';
-import { doctorScope, type SignedInContext } from '../../context';
+import type { SignedInContext } from '../../context';
 import { appointments, formResponses, interventions, managedItems, patients } from '../../db/schema';
 import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
+import { reportPatients } from '../patients/patient-visibility.service';
 
 type TrackerFilter = z.output<typeof referralTrackerFilterSchema>;
 type PatientsFilter = z.output<typeof referralPatientsFilterSchema>;
@@ -95,14 +96,14 @@ function improvedSql(instanceId: string, patientColumn: SQL, timeZone: string): 
 function flaggedPatients(ctx: SignedInContext, filter: TrackerFilter, window: DateWindow, timeZone: string): SQL {
   const from = window.from.toISOString();
   const to = window.to.toISOString();
-  const doctorId = doctorScope(ctx, filter.doctorId);
+  const ofPatients = reportPatients(ctx, filter.doctorId);
   const ids = (values: readonly (string | number)[]) =>
     sql.join(
       values.map((value) => sql`${value}`),
       sql`, `,
     );
   const conditions = [
-    doctorId ? sql`and p.doctor_id = ${doctorId}` : sql``,
+    ofPatients ? sql`and ${ofPatients}` : sql``,
     filter.referralSources.length > 0 ? sql`and p.referral_source in (${ids(filter.referralSources)})` : sql``,
     filter.referringProviderIds.length > 0 ? sql`and p.referring_provider_id in (${ids(filter.referringProviderIds)})` : sql``,
   ];

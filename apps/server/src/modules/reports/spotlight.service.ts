@@ -12,17 +12,18 @@ import {
 import { clinicDaysBetween } from '@pathwell/contracts/clinic-time';
 import type { z } from 'zod';
 import { fileNamePart } from '../../lib/content-disposition';
-import { doctorScope, type SignedInContext } from '../../context';
+import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instanceFiles, patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { isDrawableSignature } from '../intake/consent-pdf';
-import { findVisiblePatient } from '../patients/patients.service';
+import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayOf, clinicDayStartAfter } from './clinic-day';
 import { spotlightMeasure, type SpotlightMeasure } from './spotlight-measure';
 import { renderSpotlightPdf, type SpotlightPdfInput } from './spotlight.pdf';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
+import { reportPatients } from '../patients/patient-visibility.service';
 
 /** The PDF's chart and table show at most this many scores and procedures (one page). */
 const PDF_SCORES_LIMIT = 500;
@@ -77,13 +78,13 @@ export async function patientsSpotlight(
   const measure = spotlightMeasure(filter.formCode);
   return ctx.db.transaction(async (tx) => {
     const timeZone = await clinicTimeZone(tx, ctx.instanceId);
-    const doctorId = doctorScope(ctx, filter.doctorId);
+    const ofPatients = reportPatients(ctx, filter.doctorId);
     const threshold = String(filter.improvementFactor * measure.mcid);
     const providerIds = filter.referringProviderIds;
     const candidateWhere = [
       sql`p.instance_id = ${ctx.instanceId}`,
       sql`p.deleted_at is null`,
-      doctorId ? sql`p.doctor_id = ${doctorId}` : undefined,
+      ofPatients,
       providerIds.length > 0
         ? sql`p.referring_provider_id in (${sql.join(
             providerIds.map((id) => sql`${id}`),

@@ -56,10 +56,13 @@ async function pain(
   patientId: string,
   scores: [string, number][],
   status: number = AppointmentStatus.Completed,
+  provider = doctorId,
 ) {
   await t.db
     .insert(appointments)
-    .values(scores.map(([day, painScore]) => ({ instanceId, patientId, doctorId, startsAt: noon(day), status, painScore })));
+    .values(
+      scores.map(([day, painScore]) => ({ instanceId, patientId, doctorId: provider, startsAt: noon(day), status, painScore })),
+    );
 }
 
 async function odi(patientId: string, scores: [string, number][]) {
@@ -116,10 +119,17 @@ beforeAll(async () => {
     ['2026-01-05', 7],
     ['2026-02-09', 4],
   ]);
-  await pain(riverside, ids.p3, [
-    ['2026-01-05', 9],
-    ['2026-02-09', 5],
-  ]);
+  // p3 is the other provider's patient, seen by them only: the Doctor does not treat them (decision 0070).
+  await pain(
+    riverside,
+    ids.p3,
+    [
+      ['2026-01-05', 9],
+      ['2026-02-09', 5],
+    ],
+    AppointmentStatus.Completed,
+    adminId,
+  );
   await pain(riverside, ids.p4, [
     ['2026-01-05', 6],
     ['2026-02-09', 6],
@@ -243,7 +253,7 @@ describe('POST /api/reports/patientsspotlight', () => {
     expect(beyond).toMatchObject({ totalRecords: 3, data: [] });
   });
 
-  it('shows a Doctor only their own patients, whatever doctorId they send', async () => {
+  it('shows a Doctor only the patients they treat, whatever doctorId they send', async () => {
     const page = await spotlight({ ...mine, doctorId: adminId }, 'doctor');
     expect(page.data.map((row) => row.patientId)).toEqual([ids.p1, ids.p2]);
     // An Admin may narrow to one doctor.

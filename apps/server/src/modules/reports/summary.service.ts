@@ -15,7 +15,7 @@ import {
   type summaryExportRequestSchema,
   type summaryPatientsRequestSchema,
 } from '@pathwell/contracts/reports-summary';
-import { doctorScope, reportReader, type SignedInContext } from '../../context';
+import { reportReader, type SignedInContext } from '../../context';
 import { toXlsx } from '../../lib/spreadsheet';
 import { meanConfidenceInterval95 } from '../../lib/statistics';
 import { toCsv } from '../../lib/csv';
@@ -23,6 +23,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { clinicDayOf } from './clinic-day';
+import { reportPatients } from '../patients/patient-visibility.service';
 
 /**
  * The data sandbox (issue #14 §1, decision 0044): the cohort's score over time, every number computed by
@@ -118,8 +119,8 @@ const list = (values: readonly (string | number)[]) =>
 function patientConditions(ctx: SignedInContext, filter: SummaryFilterParsed, settings: Settings): SQL[] {
   const clinic = ctx.instanceId;
   const conditions: SQL[] = [];
-  const doctorId = doctorScope(ctx, filter.doctorId);
-  if (doctorId) conditions.push(sql`p.doctor_id = ${doctorId}`);
+  const ofPatients = reportPatients(ctx, filter.doctorId);
+  if (ofPatients) conditions.push(ofPatients);
   if (filter.studyGroups.length)
     conditions.push(sql`exists (select 1 from patient_study_groups g
       where g.instance_id = ${clinic} and g.patient_id = p.id and g.study_group_id in (${list(filter.studyGroups)}))`);

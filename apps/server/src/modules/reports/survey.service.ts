@@ -11,9 +11,10 @@ import type {
   SurveyReport,
 } from '@pathwell/contracts/reports-survey';
 import { getInstrument, isFormCode } from '@pathwell/instruments';
-import { doctorScope, reportReader, type SignedInContext } from '../../context';
+import { reportReader, type SignedInContext } from '../../context';
 import { notFound } from '../../lib/app-error';
 import { periodStart, reportWindow, type Rows } from './report-window';
+import { reportPatients } from '../patients/patient-visibility.service';
 
 /**
  * The survey report (decision 0047). One assignment is a form a patient was asked to fill in: a form link,
@@ -52,7 +53,7 @@ const measures = (row: MeasureRow) => ({
 
 /** Every assignment sent in the window, one row each: form links and the forms inside intake links. */
 function assignments(ctx: SignedInContext, filter: SurveyFilter, from: Date, to: Date) {
-  const doctorId = doctorScope(ctx, filter.doctorId);
+  const ofPatients = reportPatients(ctx, filter.doctorId) ?? sql`true`;
   const formKey = filter.formCode
     ? `pro-${filter.formCode}`
     : filter.customFormId
@@ -65,7 +66,7 @@ function assignments(ctx: SignedInContext, filter: SurveyFilter, from: Date, to:
       where l.instance_id = ${ctx.instanceId}
         and l.kind in ('form', 'intake')
         and l.created_at >= ${from.toISOString()}::timestamptz and l.created_at < ${to.toISOString()}::timestamptz
-        and (${doctorId}::uuid is null or p.doctor_id = ${doctorId}::uuid)
+        and ${ofPatients}
     ),
     assigned as (
       select l.created_at as sent_at, l.opened_at, l.revoked_at, l.form_code, l.custom_form_id,
@@ -192,7 +193,7 @@ function answerLabel(question: FormQuestion, value: string, language: Language):
 export async function surveyItems(ctx: SignedInContext, request: SurveyItemsRequest, now = new Date()): Promise<SurveyItems> {
   const { filter } = request;
   const { from, to } = await reportWindow(ctx, filter, now);
-  const doctorId = doctorScope(ctx, filter.doctorId);
+  const ofPatients = reportPatients(ctx, filter.doctorId) ?? sql`true`;
   const formResult = (await reportReader(ctx).execute(sql`
     select cf.title, v.id as version_id, v.version, v.content
     from custom_forms cf
@@ -210,7 +211,7 @@ export async function surveyItems(ctx: SignedInContext, request: SurveyItemsRequ
     where r.instance_id = ${ctx.instanceId}
       and r.custom_form_version_id in (select id from custom_form_versions where custom_form_id = ${request.customFormId}::uuid)
       and r.submitted_at >= ${from.toISOString()}::timestamptz and r.submitted_at < ${to.toISOString()}::timestamptz
-      and (${doctorId}::uuid is null or p.doctor_id = ${doctorId}::uuid)
+      and ${ofPatients}
   `;
   const versionResult = (await reportReader(ctx).execute(sql`
     select v.version, count(r.answers)::int as responses
