@@ -35,7 +35,7 @@ test('staff creates a patient, is warned about a duplicate, and finds the patien
   await expect(page).toHaveURL(/\/patients\/patientdashboard\//);
 });
 
-test('a Doctor sees only their own patients: the staff-created patient without a doctor is not found', async ({ page }) => {
+test('a Doctor sees only the patients they treat: the staff-created patient without a doctor or a visit is not found', async ({ page }) => {
   await signIn(page, 'doctor@pathwell.demo');
   // Wait for the debounced search to answer: an empty list before it runs would prove nothing.
   const answered = page.waitForResponse((response) => response.url().includes('/api/patients/search?') && response.ok());
