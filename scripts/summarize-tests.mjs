@@ -1,5 +1,6 @@
 // Totals every report in the folder into one closing line: "N passed, N failed".
-// The names of failed tests are printed just above it, so the tail of a CI log says what broke.
+// The names of failed tests are printed just above it, so the tail of a CI log says what broke, and so are
+// the journeys that passed only on a retry: a retry hides a defect, it does not excuse one (issue #26 §5).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -7,10 +8,13 @@ const folder = process.argv[2] ?? 'test-results/reports';
 let passed = 0;
 let failed = 0;
 const failures = [];
+const retried = [];
 
 function playwrightFailures(suite, report) {
   for (const spec of suite.specs ?? []) {
-    if (!spec.ok) failures.push(`${report}: ${spec.file ?? suite.file ?? ''} › ${spec.title}`);
+    const where = `${report}: ${spec.file ?? suite.file ?? ''} › ${spec.title}`;
+    if (!spec.ok) failures.push(where);
+    else if ((spec.tests ?? []).some((test) => (test.results ?? []).length > 1)) retried.push(where);
   }
   for (const child of suite.suites ?? []) playwrightFailures(child, report);
 }
@@ -44,5 +48,6 @@ for (const file of readdirSync(folder).filter((name) => name.endsWith('.json')))
     }
   }
 }
+for (const journey of retried) console.log(`RETRIED (passed only on a retry: fix it) ${journey}`);
 for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed`);
