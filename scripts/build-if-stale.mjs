@@ -40,7 +40,11 @@ function* filesUnder(relative) {
 function sourceHash() {
   const hash = createHash('sha256');
   for (const input of inputs) {
-    for (const file of filesUnder(input)) hash.update(file).update('\0').update(readFileSync(path.join(root, file)));
+    for (const file of filesUnder(input))
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(path.join(root, file)));
   }
   return hash.digest('hex');
 }
