@@ -22,6 +22,8 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as patients from './patients.service';
+import * as patientList from './patient-list.service';
+import * as patientSearch from './patient-search.service';
 import { recordOptionalMessages } from './optional-messages.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -38,7 +40,7 @@ const clinicPeople = { roles: ['Admin', 'Doctor', 'Staff'] as readonly Role[] };
 
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-function sendFile(reply: FastifyReply, file: patients.ExportFile) {
+function sendFile(reply: FastifyReply, file: patientList.ExportFile) {
   return reply
     .header('Content-Type', file.fileName.endsWith('.xlsx') ? XLSX_TYPE : 'text/csv; charset=utf-8')
     .header('Content-Disposition', contentDisposition('attachment', file.fileName))
@@ -59,7 +61,7 @@ export async function patientRoutes(fastify: FastifyInstance) {
       body: patientFilterSchema,
       response: { 200: patientPageSchema, ...errors },
     },
-    handler: async (request) => patients.filterPatients(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => patientList.filterPatients(requireSignedIn(request.ctx), request.body),
   });
 
   app.get('/api/patients/paged', {
@@ -71,7 +73,7 @@ export async function patientRoutes(fastify: FastifyInstance) {
       response: { 200: patientPageSchema, ...errors },
     },
     handler: async (request) =>
-      patients.filterPatients(requireSignedIn(request.ctx), patientFilterSchema.parse({ paginationFilter: request.query })),
+      patientList.filterPatients(requireSignedIn(request.ctx), patientFilterSchema.parse({ paginationFilter: request.query })),
   });
 
   app.get('/api/patients/search', {
@@ -82,7 +84,7 @@ export async function patientRoutes(fastify: FastifyInstance) {
       querystring: patientSearchQuerySchema,
       response: { 200: z.array(patientSearchResultSchema), ...errors },
     },
-    handler: async (request) => patients.searchPatients(requireSignedIn(request.ctx), request.query),
+    handler: async (request) => patientSearch.searchPatients(requireSignedIn(request.ctx), request.query),
   });
 
   app.post('/api/patients/exporttocsv', {
@@ -94,7 +96,7 @@ export async function patientRoutes(fastify: FastifyInstance) {
       response: { 200: csvResponse, ...errors },
     },
     handler: async (request, reply) =>
-      sendFile(reply, await patients.exportPatientsCsv(requireSignedIn(request.ctx), request.body)),
+      sendFile(reply, await patientList.exportPatientsCsv(requireSignedIn(request.ctx), request.body)),
   });
 
   app.post('/api/patients/exporttoxlsx', {
@@ -106,7 +108,7 @@ export async function patientRoutes(fastify: FastifyInstance) {
       response: { 200: z.any().describe('XLSX file'), ...errors },
     },
     handler: async (request, reply) =>
-      sendFile(reply, await patients.exportPatientsXlsx(requireSignedIn(request.ctx), request.body)),
+      sendFile(reply, await patientList.exportPatientsXlsx(requireSignedIn(request.ctx), request.body)),
   });
 
   app.post('/api/patients/checkifpatientalreadyexists', {
@@ -117,7 +119,7 @@ export async function patientRoutes(fastify: FastifyInstance) {
       body: duplicateCheckSchema,
       response: { 200: z.array(duplicateMatchSchema), ...errors },
     },
-    handler: async (request) => patients.findDuplicates(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => patientSearch.findDuplicates(requireSignedIn(request.ctx), request.body),
   });
 
   app.post('/api/patients/create', {
