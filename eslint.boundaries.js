@@ -23,14 +23,6 @@ const OTHER_MODULE_INTERNAL = String.raw`\.\./(?!\.)[^/]+/(?![^/]*\.service$|[^/
  * Keys are paths from the repository root; values are the specifiers exactly as imported.
  */
 export const allowedToday = {
-  // Not yet assigned: the secret sealing helpers (settings-crypto) belong in lib/. Inbound texts are
-  // kept encrypted with them (decision 0069).
-  'apps/server/src/modules/patient-contact/inbound-texts.service.ts': ['../instance-settings/settings-crypto'],
-
-  // Not yet assigned: the secret sealing helpers (settings-crypto) belong in lib/.
-  'apps/server/src/modules/outbox/outbox.service.ts': ['../instance-settings/settings-crypto'],
-  'apps/server/src/modules/outreach/encounter-imports.service.ts': ['../instance-settings/settings-crypto'],
-
   // Not yet assigned: which instrument wordings a clinic may use is read by five modules; it belongs
   // in form-responses' service (or lib/).
   'apps/server/src/modules/instance-settings/instance-settings.service.ts': ['../form-responses/wording-availability'],
@@ -41,18 +33,6 @@ export const allowedToday = {
   'apps/server/src/modules/pathways/pathway-runner.ts': ['../form-responses/wording-availability'],
   'apps/server/src/modules/pathways/pathways.service.ts': ['../form-responses/wording-availability'],
   'apps/server/src/modules/patient-links/patient-links.service.ts': ['../form-responses/wording-availability'],
-
-  // Not yet assigned: clinic-time date helpers of appointments, read by the reports.
-  'apps/server/src/modules/reports/performance.service.ts': ['../appointments/appointment-dates'],
-  'apps/server/src/modules/reports/provider-baselines.service.ts': ['../appointments/appointment-dates'],
-  'apps/server/src/modules/reports/referrals.service.ts': ['../appointments/appointment-dates'],
-  'apps/server/src/modules/reports/report-window.ts': ['../appointments/appointment-dates'],
-
-  // Not yet assigned (came with the seed's own floor): a new clinic's procedure-note defaults, read
-  // through procedure-notes' service.
-  'apps/server/src/modules/instances/instance-defaults.ts': ['../procedure-notes/procedure-note-defaults'],
-  // Not yet assigned (came with decision 0066's per-patient lock): the daily cap, through outbox's service.
-  'apps/server/src/modules/outreach/campaign-sender.ts': ['../outbox/daily-cap'],
 
   // The PDF writers move to lib/ (§2, `rules`).
   'apps/server/src/modules/reports/spotlight.service.ts': ['../intake/consent-pdf'],

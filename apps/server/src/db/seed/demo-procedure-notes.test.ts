@@ -8,7 +8,7 @@ import {
 } from '@pathwell/contracts/procedure-notes';
 import { createTestApp, nextIp, signIn, type TestApp } from '../../../test/test-app';
 import { instances, procedureNotes, procedureNoteTemplates } from '../schema';
-import { seedProcedureNoteTemplates } from '../../modules/procedure-notes/procedure-note-defaults';
+import { seedProcedureNoteTemplates } from '../../modules/procedure-notes/procedure-note-defaults.service';
 
 /** What a newcomer sees of decision 0040 in the demo clinics, through the API the screens use. */
 let t: TestApp;

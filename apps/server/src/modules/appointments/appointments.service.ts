@@ -33,7 +33,7 @@ import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-
 import { toCsv } from '../../lib/csv';
 import { actsAsDoctor, findVisiblePatient, treatedByActor } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
-import { appointmentDateWindow } from './appointment-dates';
+import { appointmentDateWindow } from '../../lib/clinic-dates';
 import { canDelete, canReschedule, refuseTransition } from './appointment-status';
 
 const MINUTE_MS = 60_000;

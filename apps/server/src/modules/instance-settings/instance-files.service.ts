@@ -18,7 +18,7 @@ import { reencodeImage, withImageExtension } from '../../lib/image-type';
 import { sha256 } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { detectContentType, isPrivateKey, isSafeSvg } from './file-checks';
-import { decryptFile, encryptFile } from './settings-crypto';
+import { decryptFile, encryptFile } from '../../lib/settings-crypto';
 
 export interface UploadedFile {
   fileName: string;

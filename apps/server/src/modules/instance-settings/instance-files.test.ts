@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, instanceFiles, instances } from '../../db/schema';
 import { FAKE_JPEG, hasExif, phonePhoto } from '../../../test/phone-photo';
 import { createTestApp, signIn, type TestApp } from '../../../test/test-app';
-import { decryptFile } from './settings-crypto';
+import { decryptFile } from '../../lib/settings-crypto';
 
 let t: TestApp;
 let riversideId: string;

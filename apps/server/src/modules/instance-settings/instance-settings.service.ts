@@ -31,7 +31,7 @@ import { clinicTimeZoneFrom, readSettings, readStoredSettings, readTypedSettings
 import { formsWithoutWording } from '../form-responses/wording-availability';
 import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
 import { listFiles, primaryLogoUrl } from './instance-files.service';
-import { decryptSetting, encryptSetting } from './settings-crypto';
+import { decryptSetting, encryptSetting } from '../../lib/settings-crypto';
 
 export async function fetchSettings(ctx: SignedInContext): Promise<InstanceSettingsView> {
   const stored = await readStoredSettings(ctx.db, ctx.instanceId);

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configurationKeys } from '@pathwell/contracts/instance-settings';
 import { activityLogs, customForms, instances, instanceSettings } from '../../db/schema';
 import { createTestApp, signIn, type TestApp } from '../../../test/test-app';
-import { decryptSetting } from './settings-crypto';
+import { decryptSetting } from '../../lib/settings-crypto';
 
 let t: TestApp;
 let riversideId: string;

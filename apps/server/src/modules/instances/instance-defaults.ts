@@ -2,7 +2,7 @@ import type { CustomFieldKind } from '@pathwell/contracts/enumerations';
 import { findManagedList } from '@pathwell/contracts/managed-lists';
 import type { Database } from '../../db/client';
 import { managedItems } from '../../db/schema';
-import { seedProcedureNoteTemplates } from '../procedure-notes/procedure-note-defaults';
+import { seedProcedureNoteTemplates } from '../procedure-notes/procedure-note-defaults.service';
 
 type DefaultEntry = { name: string; attributes?: Record<string, unknown> };
 

@@ -8,9 +8,9 @@ import { withSystemAccess } from '../../db/tenancy';
 import { outboxAttachments, outboxMessages, patients, smsOptOuts } from '../../db/schema';
 import type { JobQueue } from '../../jobs/job-queue';
 import { jobQueues } from '../../jobs/job-queue';
-import { decryptFile, decryptSetting, encryptFile, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
+import { decryptFile, decryptSetting, encryptFile, encryptSetting, isEncryptedText } from '../../lib/settings-crypto';
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
-import { underDailyCap } from './daily-cap';
+import { underDailyCap } from './daily-cap.service';
 import { twilioSender, type Mailer, type MailAttachment, type SmsSender, type TwilioAccount } from './providers';
 
 export { createMailer, type Mailer } from './providers';

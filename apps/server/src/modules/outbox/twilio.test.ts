@@ -7,7 +7,7 @@ import { clinicClock } from '@pathwell/contracts/clinic-time';
 import type { CommunicationPage } from '@pathwell/contracts/messaging';
 import { activityLogs, instances, outboxMessages, patientPhoneNumbers, patients, smsOptOuts } from '../../db/schema';
 import { withSystemAccess } from '../../db/tenancy';
-import { encryptSetting } from '../instance-settings/settings-crypto';
+import { encryptSetting } from '../../lib/settings-crypto';
 import { createTestApp, nextIp, signIn, type TestApp, waitFor, setInstanceSetting, zoneAtHour } from '../../../test/test-app';
 import { createMailer, nextDaytime, queueMessage, type MessageInput } from './outbox.service';
 

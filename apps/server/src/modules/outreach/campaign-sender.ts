@@ -8,7 +8,7 @@ import { campaignRecipients, campaigns, patients } from '../../db/schema';
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { recordActivity } from '../audit/audit.service';
 import { isOptedOut, nextDaytime, queueMessage } from '../outbox/outbox.service';
-import { lockDailyCap } from '../outbox/daily-cap';
+import { lockDailyCap } from '../outbox/daily-cap.service';
 import { clinicTimeZoneFrom, readSettings, readTypedSettings } from '../settings/settings.service';
 import { campaignFunnel } from './campaign-responses';
 import { publicLink } from '../../lib/public-url';

@@ -25,7 +25,7 @@ import { withClinics } from '../../db/tenancy';
 import { jobQueues } from '../../jobs/job-queue';
 import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { decryptFile, encryptFile } from '../instance-settings/settings-crypto';
+import { decryptFile, encryptFile } from '../../lib/settings-crypto';
 import { insertCodedVisits, type CodedVisitValues } from './coded-visits.service';
 import { requireOutreach } from './outreach-access';
 import { rowsOf } from '../../lib/sql-rows';

@@ -6,7 +6,7 @@ import type { EncounterImportDetail, EncounterImportList, EncounterPreview } fro
 import { bytea } from '../../db/schema/admin';
 import { activityLogs, codedVisitCodes, codedVisits, encounterImports, instances, patients, users } from '../../db/schema';
 import { createTestApp, nextIp, setInstanceSetting, signIn, waitFor, type TestApp } from '../../../test/test-app';
-import { decryptFile } from '../instance-settings/settings-crypto';
+import { decryptFile } from '../../lib/settings-crypto';
 import { runEncounterImport } from './encounter-imports.service';
 
 /** What the test trigger of 'keeps the file encrypted' copies aside: each file as it was inserted. */

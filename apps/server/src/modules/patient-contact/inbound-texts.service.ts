@@ -5,7 +5,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { inboundTexts, patientPhoneNumbers, patients } from '../../db/schema';
 import { recordActivity } from '../audit/audit.service';
-import { decryptSetting, encryptSetting, isEncryptedText } from '../instance-settings/settings-crypto';
+import { decryptSetting, encryptSetting, isEncryptedText } from '../../lib/settings-crypto';
 import { toE164 } from '../outbox/outbox.service';
 import { readSettings } from '../settings/settings.service';
 import { clinicDisplayName } from './clinic-name.service';

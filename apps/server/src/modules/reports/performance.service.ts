@@ -18,7 +18,7 @@ import type { z } from 'zod';
 import type { performancePatientsRequestSchema } from '@pathwell/contracts/reports-performance';
 import { formCodes, getInstrument } from '@pathwell/instruments';
 import { reportReader, type SignedInContext } from '../../context';
-import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
+import { appointmentDateWindow, type DateWindow } from '../../lib/clinic-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';

@@ -9,7 +9,7 @@ import {
 import { doctorScope, type SignedInContext } from '../../context';
 import { appointments, formResponses, patientLinks, patients, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { appointmentDateWindow } from '../appointments/appointment-dates';
+import { appointmentDateWindow } from '../../lib/clinic-dates';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';

@@ -13,7 +13,7 @@ import {
 import { formCodes, getInstrument } from '@pathwell/instruments';
 import type { SignedInContext } from '../../context';
 import { appointments, formResponses, interventions, managedItems, patients } from '../../db/schema';
-import { appointmentDateWindow, type DateWindow } from '../appointments/appointment-dates';
+import { appointmentDateWindow, type DateWindow } from '../../lib/clinic-dates';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ReportPeriod } from '@pathwell/contracts/reports-survey';
 import { reportReader, type SignedInContext } from '../../context';
-import { appointmentDateWindow, type DateWindowFilter } from '../appointments/appointment-dates';
+import { appointmentDateWindow, type DateWindowFilter } from '../../lib/clinic-dates';
 import { clinicTimeZone } from '../settings/settings.service';
 
 interface ReportWindow {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DateFilterPreset, type DateFilterPresetValue } from '@pathwell/contracts/appointments';
-import { appointmentDateWindow } from './appointment-dates';
+import { appointmentDateWindow } from './clinic-dates';
 
 const CHICAGO = 'America/Chicago';
 const KOLKATA = 'Asia/Kolkata';

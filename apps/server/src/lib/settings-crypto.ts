@@ -4,6 +4,10 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:cr
  * Secrets at rest: AES-256-GCM under a key derived from APP_SECRET with HKDF-SHA256. Each value is
  * bound (as associated data) to its clinic and key, so a ciphertext copied to another row does not
  * decrypt. The version prefix lets a later key or algorithm live beside this one.
+ *
+ * One scheme for every secret the server keeps: clinic settings and files, outbox bodies and
+ * attachments, encounter imports, inbound texts (decision 0069). The HKDF label keeps its first name
+ * (`instance-settings-secrets-v1`): changing it would leave every stored value unreadable.
  */
 const TEXT_PREFIX = 'enc:v1:';
 const FILE_VERSION = 1;

@@ -8,6 +8,9 @@ import {
   clinicWeekStart,
 } from '@pathwell/contracts/clinic-time';
 
+// The date filter presets in clinic time, shared by the appointment lists and the reports; the
+// clinic-time primitives they are built from stay in contracts (`clinic-time.ts`), shared with the web.
+
 export interface DateWindowFilter {
   dateFilter: DateFilterPresetValue;
   startDate?: string;
