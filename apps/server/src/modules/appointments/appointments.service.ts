@@ -457,6 +457,9 @@ async function transition(
   return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
+/** Decision 0013's status rules, published for the patient's own check-in (intake), which follows them as staff do. */
+export { refuseTransition } from './appointment-status';
+
 export const checkIn = (ctx: SignedInContext, id: string, now = new Date()) =>
   transition(ctx, id, AppointmentStatus.Checking_In, 'Checkins', 'Patient checked in', now);
 

@@ -22,7 +22,7 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { licensedWordingSchema } from '@pathwell/instruments';
 import { requireSignedIn } from '../../context';
 import * as responses from './form-responses.service';
-import { instrumentAvailability } from './wording-availability';
+import { instrumentAvailability } from './wording-availability.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const patientIdParamsSchema = z.object({ id: idSchema });

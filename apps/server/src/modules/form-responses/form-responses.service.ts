@@ -27,7 +27,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findingsOfResponses } from '../critical-findings/critical-findings.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
-import { requireFormsWorded } from './wording-availability';
+import { requireFormsWorded } from './wording-availability.service';
 import { visiblePatients } from '../patients/patient-visibility.service';
 import { readTypedSettings } from '../settings/settings.service';
 

@@ -28,7 +28,7 @@ import { AppError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { idleMinutesFrom } from '../../plugins/auth';
 import { clinicTimeZoneFrom, readSettings, readStoredSettings, readTypedSettings, isOn } from '../settings/settings.service';
-import { formsWithoutWording } from '../form-responses/wording-availability';
+import { formsWithoutWording } from '../form-responses/wording-availability.service';
 import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';
 import { listFiles, primaryLogoUrl } from './instance-files.service';
 import { decryptSetting, encryptSetting } from '../../lib/settings-crypto';

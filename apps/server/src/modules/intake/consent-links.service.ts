@@ -39,7 +39,7 @@ import {
   type SettingsMap,
 } from '../settings/settings.service';
 import { messageDate } from '@pathwell/contracts/message-dates';
-import { isDrawableSignature } from './consent-pdf';
+import { isDrawableSignature } from '../../lib/signed-pdf';
 import { defaultAgreement, defaultShotConsent } from './intake-documents';
 import { agreementFile, agreementVersion } from './intake-agreement';
 import { toConsent } from './patient-intakes.service';

@@ -7,7 +7,7 @@ import type { Database } from '../../db/client';
 import { appointments } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { recordActivity } from '../audit/audit.service';
-import { refuseTransition } from '../appointments/appointment-status';
+import { refuseTransition } from '../appointments/appointments.service';
 import { patientActivity } from '../patient-contact/link-access.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
 import { appointmentOf, lockOpenIntake, requireReadable } from './intake-link';

@@ -11,7 +11,7 @@ import {
   requireOpen,
   type LinkRow,
 } from '../patient-contact/link-access.service';
-import { formsWithoutWording } from '../form-responses/wording-availability';
+import { formsWithoutWording } from '../form-responses/wording-availability.service';
 
 /*
  * The patient's intake link as every patient call meets it: found by its token with the plan the clinic

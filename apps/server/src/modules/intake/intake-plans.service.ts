@@ -22,7 +22,7 @@ import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZoneFrom, isOn, readSettings, type SettingsMap } from '../settings/settings.service';
 import { intakeMessage } from './intake.messages';
 import { publicLink } from '../../lib/public-url';
-import { formsWithoutWording, requireFormsWorded } from '../form-responses/wording-availability';
+import { formsWithoutWording, requireFormsWorded } from '../form-responses/wording-availability.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 import { mobileOf } from '../patient-contact/reach.service';
 

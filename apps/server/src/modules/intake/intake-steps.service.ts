@@ -24,7 +24,7 @@ import { accessExpiry, linkNotFound, patientActivity, requireOpen, type LinkRow 
 import { clinicTimeZoneFrom, isOn, numberSetting, readSettings, type SettingsMap } from '../settings/settings.service';
 import { defaultAgreement } from './intake-documents';
 import { agreementVersion } from './intake-agreement';
-import { isDrawableSignature } from './consent-pdf';
+import { isDrawableSignature } from '../../lib/signed-pdf';
 import { fillBlanks } from './intake-record.service';
 import { lockOpenIntake, needsAttention } from './intake-link';
 import { completeIfDone, CONTACT_KEY, CONTACT_STEP, INTAKE_TARGET } from './intake-progress';

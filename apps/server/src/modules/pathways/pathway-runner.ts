@@ -26,7 +26,7 @@ import { readSettings } from '../settings/settings.service';
 import { educationMessage, requestMessage, type PathwayMessage } from './pathway.messages';
 import { completeIfDone } from './pathway-records';
 import { publicLink } from '../../lib/public-url';
-import { formsWithoutWording } from '../form-responses/wording-availability';
+import { formsWithoutWording } from '../form-responses/wording-availability.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 
 const DAY_MS = 86_400_000;

@@ -6,7 +6,7 @@ import type { Database } from '../../db/client';
 import { customForms, managedItems, pathwayEnrolments, pathways, pathwayStepRuns, pathwaySteps } from '../../db/schema';
 import { fieldError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { requireFormsWorded } from '../form-responses/wording-availability';
+import { requireFormsWorded } from '../form-responses/wording-availability.service';
 import { customFormTitles, findPathway, formTitleOf, stopRuns, type PathwayRow, type StepRow } from './pathway-records';
 
 type PathwayInput = z.output<typeof pathwayInputSchema>;

@@ -9,7 +9,7 @@ import { type SignedInContext } from '../../context';
 import { customForms, formDrafts, formResponses, patientLinks } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { newToken, sha256 } from '../../lib/secrets';
-import { requireFormsWorded } from '../form-responses/wording-availability';
+import { requireFormsWorded } from '../form-responses/wording-availability.service';
 import { findVisibleAppointment } from '../appointments/appointments.service';
 import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone, isOn, readSettings } from '../settings/settings.service';

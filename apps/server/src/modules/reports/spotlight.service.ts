@@ -16,7 +16,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { instanceFiles, patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { isDrawableSignature } from '../intake/consent-pdf';
+import { isDrawableSignature } from '../../lib/signed-pdf';
 import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayOf, clinicDayStartAfter } from './clinic-day';
