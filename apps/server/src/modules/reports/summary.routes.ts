@@ -12,6 +12,7 @@ import {
 import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as service from './summary.service';
+import { exportSummary } from './summary-export.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 // A Buffer, not JSON: typed as any for the serializer, shown in OpenAPI as a binary string.
@@ -70,7 +71,7 @@ export async function summaryReportRoutes(fastify: FastifyInstance) {
       response: { 200: fileResponse, ...errors },
     },
     handler: async (request, reply) => {
-      const file = await service.exportSummary(requireSignedIn(request.ctx), request.body);
+      const file = await exportSummary(requireSignedIn(request.ctx), request.body);
       return reply
         .header('Content-Type', file.contentType)
         .header('Content-Disposition', contentDisposition('attachment', file.fileName))
