@@ -12,7 +12,6 @@ import {
   Paper,
   SegmentedControl,
   Stack,
-  Switch,
   Table,
   TagsInput,
   Text,
@@ -39,6 +38,7 @@ import {
 import { DataTable, Pager, QueryState } from '../../components/data-table';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { TemplateActiveSwitch, TemplateEditorForm, TemplateRowActions } from '../../components/template-editor';
 import { errorText } from '../../lib/error-text';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { translateValidation } from '../../lib/i18n';
@@ -103,56 +103,43 @@ function TemplateForm({
   });
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} data-testid="template-form">
-      <Stack gap="md">
-        {error ? <ErrorAlert>{error}</ErrorAlert> : null}
-        <TextInput
-          label={t('perioperative.name')}
-          required
-          data-autofocus
-          error={translateValidation(errors.name?.message)}
-          data-testid="template-name"
-          {...register('name')}
-        />
-        <Controller
-          control={control}
-          name="codes"
-          render={({ field }) => (
-            <TagsInput
-              label={t('perioperative.codes')}
-              description={t('perioperative.codesHelp')}
-              value={field.value}
-              onChange={(codes) => field.onChange(codes.map((code) => code.trim().toUpperCase()))}
-              onBlur={field.onBlur}
-              ref={field.ref}
-              splitChars={[',', ' ']}
-              error={translateValidation(codesError)}
-              data-testid="template-codes"
-            />
-          )}
-        />
-        <Controller
-          control={control}
-          name="isActive"
-          render={({ field }) => (
-            <Switch
-              label={t('form.isActive')}
-              checked={field.value}
-              onChange={(event) => field.onChange(event.currentTarget.checked)}
-              ref={field.ref}
-            />
-          )}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            {t('common:cancel')}
-          </Button>
-          <Button type="submit" loading={isSubmitting} data-testid="template-save">
-            {t('common:save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+    <TemplateEditorForm
+      testId="template-form"
+      error={error}
+      onSubmit={submit}
+      onCancel={onCancel}
+      cancelLabel={t('common:cancel')}
+      saveLabel={t('common:save')}
+      saveTestId="template-save"
+      isSubmitting={isSubmitting}
+    >
+      <TextInput
+        label={t('perioperative.name')}
+        required
+        data-autofocus
+        error={translateValidation(errors.name?.message)}
+        data-testid="template-name"
+        {...register('name')}
+      />
+      <Controller
+        control={control}
+        name="codes"
+        render={({ field }) => (
+          <TagsInput
+            label={t('perioperative.codes')}
+            description={t('perioperative.codesHelp')}
+            value={field.value}
+            onChange={(codes) => field.onChange(codes.map((code) => code.trim().toUpperCase()))}
+            onBlur={field.onBlur}
+            ref={field.ref}
+            splitChars={[',', ' ']}
+            error={translateValidation(codesError)}
+            data-testid="template-codes"
+          />
+        )}
+      />
+      <TemplateActiveSwitch control={control} label={t('form.isActive')} />
+    </TemplateEditorForm>
   );
 }
 
@@ -202,85 +189,83 @@ function DetailForm({
   });
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} data-testid="detail-form">
-      <Stack gap="md">
-        {error ? <ErrorAlert>{error}</ErrorAlert> : null}
-        <Group grow align="flex-start">
-          <Controller
-            control={control}
-            name="dayOffset"
-            render={({ field }) => (
-              <NumberInput
-                label={t('perioperative.detail.dayOffset')}
-                description={t('perioperative.detail.dayOffsetHelp')}
-                required
-                allowDecimal={false}
-                min={-365}
-                max={365}
-                value={field.value ?? ''}
-                // "-" on its way to "-2" stays text until the number is complete.
-                onChange={(value) => field.onChange(value === '' ? undefined : value)}
-                onBlur={field.onBlur}
-                ref={field.ref}
-                error={translateValidation(errors.dayOffset?.message)}
-                data-testid="detail-day"
+    <TemplateEditorForm
+      testId="detail-form"
+      error={error}
+      onSubmit={submit}
+      onCancel={onCancel}
+      cancelLabel={t('common:cancel')}
+      saveLabel={t('common:save')}
+      saveTestId="detail-save"
+      isSubmitting={isSubmitting}
+    >
+      <Group grow align="flex-start">
+        <Controller
+          control={control}
+          name="dayOffset"
+          render={({ field }) => (
+            <NumberInput
+              label={t('perioperative.detail.dayOffset')}
+              description={t('perioperative.detail.dayOffsetHelp')}
+              required
+              allowDecimal={false}
+              min={-365}
+              max={365}
+              value={field.value ?? ''}
+              // "-" on its way to "-2" stays text until the number is complete.
+              onChange={(value) => field.onChange(value === '' ? undefined : value)}
+              onBlur={field.onBlur}
+              ref={field.ref}
+              error={translateValidation(errors.dayOffset?.message)}
+              data-testid="detail-day"
+            />
+          )}
+        />
+        <Controller
+          control={control}
+          name="channel"
+          render={({ field }) => (
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="detail-channel-label">
+                {t('perioperative.detail.channel')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="detail-channel-label"
+                value={field.value}
+                onChange={(value) => field.onChange(value)}
+                data={(['sms', 'email'] as const).map((value) => ({ value, label: t(`perioperative.channels.${value}`) }))}
               />
-            )}
-          />
-          <Controller
-            control={control}
-            name="channel"
-            render={({ field }) => (
-              <Stack gap={4}>
-                <Text size="sm" fw={500} id="detail-channel-label">
-                  {t('perioperative.detail.channel')}
-                </Text>
-                <SegmentedControl
-                  aria-labelledby="detail-channel-label"
-                  value={field.value}
-                  onChange={(value) => field.onChange(value)}
-                  data={(['sms', 'email'] as const).map((value) => ({ value, label: t(`perioperative.channels.${value}`) }))}
-                />
-              </Stack>
-            )}
-          />
-        </Group>
-        {channel === 'email' ? (
-          <TextInput
-            label={t('perioperative.detail.subject')}
-            required
-            maxLength={200}
-            error={translateValidation(errors.subject?.message)}
-            data-testid="detail-subject"
-            {...register('subject')}
-          />
-        ) : null}
-        <Textarea
-          label={t('perioperative.detail.messageEn')}
+            </Stack>
+          )}
+        />
+      </Group>
+      {channel === 'email' ? (
+        <TextInput
+          label={t('perioperative.detail.subject')}
           required
-          rows={4}
-          error={translateValidation(errors.messageEn?.message)}
-          data-testid="detail-message-en"
-          {...register('messageEn')}
+          maxLength={200}
+          error={translateValidation(errors.subject?.message)}
+          data-testid="detail-subject"
+          {...register('subject')}
         />
-        <Textarea
-          label={t('perioperative.detail.messageEs')}
-          description={t('perioperative.detail.messageEsHelp')}
-          rows={4}
-          error={translateValidation(errors.messageEs?.message)}
-          data-testid="detail-message-es"
-          {...register('messageEs')}
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            {t('common:cancel')}
-          </Button>
-          <Button type="submit" loading={isSubmitting} data-testid="detail-save">
-            {t('common:save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      ) : null}
+      <Textarea
+        label={t('perioperative.detail.messageEn')}
+        required
+        rows={4}
+        error={translateValidation(errors.messageEn?.message)}
+        data-testid="detail-message-en"
+        {...register('messageEn')}
+      />
+      <Textarea
+        label={t('perioperative.detail.messageEs')}
+        description={t('perioperative.detail.messageEsHelp')}
+        rows={4}
+        error={translateValidation(errors.messageEs?.message)}
+        data-testid="detail-message-es"
+        {...register('messageEs')}
+      />
+    </TemplateEditorForm>
   );
 }
 
@@ -340,23 +325,13 @@ function TemplateMessages({ template, canWrite }: { template: PerioperativeTempl
                 </Table.Td>
                 {canWrite ? (
                   <Table.Td>
-                    <Group gap={4} wrap="nowrap">
-                      <ActionIcon
-                        variant="subtle"
-                        aria-label={t('perioperative.detail.edit', { when: when(detail.dayOffset) })}
-                        onClick={() => setEditing(detail)}
-                      >
-                        <IconPencil size={18} aria-hidden />
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="subtle"
-                        color="red"
-                        aria-label={t('perioperative.detail.delete', { when: when(detail.dayOffset) })}
-                        onClick={() => setDeleting(detail)}
-                      >
-                        <IconTrash size={18} aria-hidden />
-                      </ActionIcon>
-                    </Group>
+                    <TemplateRowActions
+                      editLabel={t('perioperative.detail.edit', { when: when(detail.dayOffset) })}
+                      deleteLabel={t('perioperative.detail.delete', { when: when(detail.dayOffset) })}
+                      onEdit={() => setEditing(detail)}
+                      onDelete={() => setDeleting(detail)}
+                      iconSize={18}
+                    />
                   </Table.Td>
                 ) : null}
               </Table.Tr>

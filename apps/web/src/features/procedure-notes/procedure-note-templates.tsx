@@ -1,6 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  ActionIcon,
   Badge,
   Button,
   Center,
@@ -10,14 +9,13 @@ import {
   Paper,
   Select,
   Stack,
-  Switch,
   Table,
   Text,
   Textarea,
   TextInput,
   Tooltip,
 } from '@mantine/core';
-import { IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconPlus } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { Controller, useForm, type Resolver } from 'react-hook-form';
@@ -34,6 +32,7 @@ import {
 } from '@pathwell/contracts/procedure-notes';
 import { ErrorAlert } from '../../components/error-alert';
 import { PageHeader } from '../../components/page-header';
+import { TemplateActiveSwitch, TemplateEditorForm, TemplateRowActions } from '../../components/template-editor';
 import { errorText } from '../../lib/error-text';
 import { applyServerFieldErrors } from '../../lib/form-errors';
 import { translateValidation } from '../../lib/i18n';
@@ -137,107 +136,94 @@ function TemplateForm({ template, onDone }: { template: ProcedureNoteTemplate | 
   });
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} data-testid="procedure-template-form">
-      <Stack gap="md">
-        {error ? <ErrorAlert>{error}</ErrorAlert> : null}
-        <TextInput
-          label={t('templates.name')}
-          required
-          data-autofocus
-          maxLength={200}
-          error={translateValidation(errors.name?.message)}
-          data-testid="template-name"
-          {...register('name')}
-        />
-        <Group grow align="flex-start">
-          <Controller
-            control={control}
-            name="kind"
-            render={({ field }) => (
-              <Select
-                label={t('templates.kind')}
-                required
-                allowDeselect={false}
-                data={procedureNoteKinds.map((value) => ({ value, label: t(`kinds.${value}`) }))}
-                value={field.value}
-                onChange={(value) => {
-                  field.onChange(value);
-                  setValue('itemId', null);
-                }}
-                error={translateValidation(errors.kind?.message)}
-                data-testid="template-kind"
-              />
-            )}
-          />
-          <Controller
-            control={control}
-            name="itemId"
-            render={({ field }) => (
-              <ItemSelect
-                kind={kind}
-                value={field.value}
-                onChange={field.onChange}
-                error={translateValidation(errors.itemId?.message)}
-              />
-            )}
-          />
-        </Group>
-        <Textarea
-          label={t('templates.body')}
-          required
-          rows={12}
-          resize="vertical"
-          error={translateValidation(errors.body?.message)}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 14 } }}
-          data-testid="template-body"
-          {...bodyField}
-          ref={(element) => {
-            bodyField.ref(element);
-            bodyRef.current = element;
-          }}
-        />
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="placeholder-label">
-            {t('templates.placeholders')}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('templates.placeholdersHelp')}
-          </Text>
-          <Text size="xs" c="dimmed">
-            {t('templates.fillInHelp', { marker: PROVIDER_FILL_IN })}
-          </Text>
-          <Group gap={6} role="group" aria-labelledby="placeholder-label" data-testid="template-placeholders">
-            {procedureNotePlaceholders.map((placeholder) => (
-              <Tooltip key={placeholder.name} label={i18n.language.startsWith('es') ? placeholder.es : placeholder.en}>
-                <Button size="compact-xs" variant="light" onClick={() => insert(placeholder.name)}>
-                  {`{{${placeholder.name}}}`}
-                </Button>
-              </Tooltip>
-            ))}
-          </Group>
-        </Stack>
+    <TemplateEditorForm
+      testId="procedure-template-form"
+      error={error}
+      onSubmit={submit}
+      onCancel={() => onDone(false)}
+      cancelLabel={t('templates.cancel')}
+      saveLabel={t('templates.save')}
+      saveTestId="template-save"
+      isSubmitting={isSubmitting}
+    >
+      <TextInput
+        label={t('templates.name')}
+        required
+        data-autofocus
+        maxLength={200}
+        error={translateValidation(errors.name?.message)}
+        data-testid="template-name"
+        {...register('name')}
+      />
+      <Group grow align="flex-start">
         <Controller
           control={control}
-          name="isActive"
+          name="kind"
           render={({ field }) => (
-            <Switch
-              label={t('templates.active')}
-              checked={field.value}
-              onChange={(event) => field.onChange(event.currentTarget.checked)}
-              ref={field.ref}
+            <Select
+              label={t('templates.kind')}
+              required
+              allowDeselect={false}
+              data={procedureNoteKinds.map((value) => ({ value, label: t(`kinds.${value}`) }))}
+              value={field.value}
+              onChange={(value) => {
+                field.onChange(value);
+                setValue('itemId', null);
+              }}
+              error={translateValidation(errors.kind?.message)}
+              data-testid="template-kind"
             />
           )}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={() => onDone(false)}>
-            {t('templates.cancel')}
-          </Button>
-          <Button type="submit" loading={isSubmitting} data-testid="template-save">
-            {t('templates.save')}
-          </Button>
+        <Controller
+          control={control}
+          name="itemId"
+          render={({ field }) => (
+            <ItemSelect
+              kind={kind}
+              value={field.value}
+              onChange={field.onChange}
+              error={translateValidation(errors.itemId?.message)}
+            />
+          )}
+        />
+      </Group>
+      <Textarea
+        label={t('templates.body')}
+        required
+        rows={12}
+        resize="vertical"
+        error={translateValidation(errors.body?.message)}
+        styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 14 } }}
+        data-testid="template-body"
+        {...bodyField}
+        ref={(element) => {
+          bodyField.ref(element);
+          bodyRef.current = element;
+        }}
+      />
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id="placeholder-label">
+          {t('templates.placeholders')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('templates.placeholdersHelp')}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {t('templates.fillInHelp', { marker: PROVIDER_FILL_IN })}
+        </Text>
+        <Group gap={6} role="group" aria-labelledby="placeholder-label" data-testid="template-placeholders">
+          {procedureNotePlaceholders.map((placeholder) => (
+            <Tooltip key={placeholder.name} label={i18n.language.startsWith('es') ? placeholder.es : placeholder.en}>
+              <Button size="compact-xs" variant="light" onClick={() => insert(placeholder.name)}>
+                {`{{${placeholder.name}}}`}
+              </Button>
+            </Tooltip>
+          ))}
         </Group>
       </Stack>
-    </form>
+      <TemplateActiveSwitch control={control} label={t('templates.active')} />
+    </TemplateEditorForm>
   );
 }
 
@@ -304,23 +290,13 @@ export function ProcedureNoteTemplatesPage() {
                     </Table.Td>
                     {canWrite ? (
                       <Table.Td>
-                        <Group gap={4} wrap="nowrap">
-                          <ActionIcon
-                            variant="subtle"
-                            aria-label={t('templates.edit', { name: template.name })}
-                            onClick={() => setEditing(template)}
-                          >
-                            <IconPencil size={16} aria-hidden />
-                          </ActionIcon>
-                          <ActionIcon
-                            variant="subtle"
-                            color="red"
-                            aria-label={t('templates.delete', { name: template.name })}
-                            onClick={() => setDeleting(template)}
-                          >
-                            <IconTrash size={16} aria-hidden />
-                          </ActionIcon>
-                        </Group>
+                        <TemplateRowActions
+                          editLabel={t('templates.edit', { name: template.name })}
+                          deleteLabel={t('templates.delete', { name: template.name })}
+                          onEdit={() => setEditing(template)}
+                          onDelete={() => setDeleting(template)}
+                          iconSize={16}
+                        />
                       </Table.Td>
                     ) : null}
                   </Table.Tr>

@@ -28,6 +28,7 @@ import {
   type PeriodDraft,
 } from '../survey/report-filters';
 import { fieldErrorsOf, issueEntries } from '../shared/date-range-fields';
+import { ReportTable } from '../shared/report-table';
 import { ReportState } from '../shared/report-state';
 import { OFFICE_VISITS, officeVisitsQueries } from './office-visits.api';
 import { ReportConventions } from '../shared/report-conventions';
@@ -233,38 +234,31 @@ function CountsTable({
   const format = useFormat();
   const columns = ['total', ...statuses] as const;
   return (
-    <Table.ScrollContainer minWidth={640}>
-      <Table striped mt="md" data-testid={testId}>
-        <Table.Caption>{caption}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">{firstHeader}</Table.Th>
-            {columns.map((column) => (
-              <Table.Th key={column} scope="col" ta="right">
-                {t(`status.${column}`)}
-              </Table.Th>
-            ))}
-            <Table.Th scope="col" ta="right">
-              {t('status.noShowRate')}
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {[...rows, { key: '__total', label: t('status.total'), counts: totals }].map((row) => (
-            <Table.Tr key={row.key}>
-              <Table.Th scope="row" fw={row.key === '__total' ? 700 : 500}>
-                {row.label}
-              </Table.Th>
-              {columns.map((column) => (
-                <Table.Td key={column} ta="right">
-                  {format.number(row.counts[column])}
-                </Table.Td>
-              ))}
-              <Table.Td ta="right">{format.rate(row.counts.noShowRate)}</Table.Td>
-            </Table.Tr>
+    <ReportTable
+      caption={caption}
+      scroll={{ minWidth: 640 }}
+      striped
+      mt="md"
+      testId={testId}
+      columns={[
+        { key: 'label', header: firstHeader },
+        ...columns.map((column) => ({ key: column, header: t(`status.${column}`), align: 'right' as const })),
+        { key: 'noShowRate', header: t('status.noShowRate'), align: 'right' },
+      ]}
+    >
+      {[...rows, { key: '__total', label: t('status.total'), counts: totals }].map((row) => (
+        <Table.Tr key={row.key}>
+          <Table.Th scope="row" fw={row.key === '__total' ? 700 : 500}>
+            {row.label}
+          </Table.Th>
+          {columns.map((column) => (
+            <Table.Td key={column} ta="right">
+              {format.number(row.counts[column])}
+            </Table.Td>
           ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+          <Table.Td ta="right">{format.rate(row.counts.noShowRate)}</Table.Td>
+        </Table.Tr>
+      ))}
+    </ReportTable>
   );
 }

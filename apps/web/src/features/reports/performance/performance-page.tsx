@@ -21,6 +21,7 @@ import { ApiError } from '../../../lib/api-client';
 import { formatClinicDate, formatClinicDateTime } from '../../../lib/dates';
 import { getDoctorId } from '../../../lib/session-storage';
 import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
+import { ReportTable } from '../shared/report-table';
 import { ReportState } from '../shared/report-state';
 import { performanceQueries } from './performance.api';
 import { formName, PatientsModal, type PatientsTarget } from './patients-modal';
@@ -89,7 +90,12 @@ export function PerformanceMeasures() {
     <>
       <PageHeader title={t('title')} description={t('description')} />
       <ReportConventions />
-      <ReportFilterBar label={t('filters.label')} applyLabel={t('filters.apply')} applyTestId="performance-apply" onSubmit={apply}>
+      <ReportFilterBar
+        label={t('filters.label')}
+        applyLabel={t('filters.apply')}
+        applyTestId="performance-apply"
+        onSubmit={apply}
+      >
         <DateRangeFields
           draft={draft}
           errors={errors}
@@ -213,45 +219,42 @@ function MeasureCard({ measure, onPatients }: { measure: PerformanceMeasure; onP
             ) : null}
           </div>
         </Group>
-        <Table withTableBorder verticalSpacing={4} fz="sm">
-          <caption>{t('countsCaption', { name })}</caption>
-          <Table.Tbody>
-            <Table.Tr>
-              <Table.Th scope="row">{t(`measures.${key}.numerator`)}</Table.Th>
-              <Table.Td>{measure.numerator}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">{t(`measures.${key}.denominator`)}</Table.Th>
-              <Table.Td>{measure.denominator}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">{t('exclusionsRow')}</Table.Th>
-              <Table.Td>{measure.exclusions}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th scope="row">{t('rateRow')}</Table.Th>
-              <Table.Td>{format.percent(measure.rate)}</Table.Td>
-            </Table.Tr>
-            {pain ? (
-              <>
-                <Table.Tr>
-                  <Table.Th scope="row">{t('medianRow')}</Table.Th>
-                  <Table.Td>
-                    {t('medianIqr', {
-                      median: format.number(measure.median),
-                      q1: format.number(measure.q1),
-                      q3: format.number(measure.q3),
-                    })}
-                  </Table.Td>
-                </Table.Tr>
-                <Table.Tr>
-                  <Table.Th scope="row">{t('nRow')}</Table.Th>
-                  <Table.Td>{measure.n ?? 0}</Table.Td>
-                </Table.Tr>
-              </>
-            ) : null}
-          </Table.Tbody>
-        </Table>
+        <ReportTable caption={t('countsCaption', { name })} nativeCaption withTableBorder verticalSpacing={4} fz="sm">
+          <Table.Tr>
+            <Table.Th scope="row">{t(`measures.${key}.numerator`)}</Table.Th>
+            <Table.Td>{measure.numerator}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th scope="row">{t(`measures.${key}.denominator`)}</Table.Th>
+            <Table.Td>{measure.denominator}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th scope="row">{t('exclusionsRow')}</Table.Th>
+            <Table.Td>{measure.exclusions}</Table.Td>
+          </Table.Tr>
+          <Table.Tr>
+            <Table.Th scope="row">{t('rateRow')}</Table.Th>
+            <Table.Td>{format.percent(measure.rate)}</Table.Td>
+          </Table.Tr>
+          {pain ? (
+            <>
+              <Table.Tr>
+                <Table.Th scope="row">{t('medianRow')}</Table.Th>
+                <Table.Td>
+                  {t('medianIqr', {
+                    median: format.number(measure.median),
+                    q1: format.number(measure.q1),
+                    q3: format.number(measure.q3),
+                  })}
+                </Table.Td>
+              </Table.Tr>
+              <Table.Tr>
+                <Table.Th scope="row">{t('nRow')}</Table.Th>
+                <Table.Td>{measure.n ?? 0}</Table.Td>
+              </Table.Tr>
+            </>
+          ) : null}
+        </ReportTable>
         <Group gap="xs" wrap="wrap">
           {groups.map((group) => (
             <Button
@@ -275,43 +278,42 @@ function PerFormTable({ rows, onPatients }: { rows: PerformanceFormRow[]; onPati
   const { t } = useTranslation('reportsPerformance');
   const format = useFormat();
   return (
-    <Table.ScrollContainer minWidth={480}>
-      <Table striped verticalSpacing={4} fz="sm" data-testid="performance-per-form">
-        <caption>{t('perForm.caption')}</caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th scope="col">{t('perForm.form')}</Table.Th>
-            <Table.Th scope="col">{t('perForm.mcid')}</Table.Th>
-            <Table.Th scope="col">{t('perForm.improved')}</Table.Th>
-            <Table.Th scope="col" title={t('exclusionsRow')}>
-              {t('perForm.excluded')}
-            </Table.Th>
-            <Table.Th scope="col">{t('rateRow')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {rows.map((row) => (
-            <Table.Tr key={row.formCode}>
-              <Table.Th scope="row" title={row.mcidSource}>
-                {formName(row.formCode)}
-              </Table.Th>
-              <Table.Td>{t('perForm.points', { points: format.number(row.mcid) })}</Table.Td>
-              <Table.Td>
-                <Button
-                  size="compact-xs"
-                  variant="subtle"
-                  onClick={() => onPatients({ measure: 'mcidImprovement', group: 'denominator', formCode: row.formCode })}
-                  aria-label={`${t('rateOf', { numerator: row.numerator, denominator: row.denominator })}: ${t('perForm.patientsOf', { form: formName(row.formCode) })}`}
-                >
-                  {t('rateOf', { numerator: row.numerator, denominator: row.denominator })}
-                </Button>
-              </Table.Td>
-              <Table.Td>{row.exclusions}</Table.Td>
-              <Table.Td>{format.percent(row.rate)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ReportTable
+      caption={t('perForm.caption')}
+      nativeCaption
+      scroll={{ minWidth: 480 }}
+      striped
+      verticalSpacing={4}
+      fz="sm"
+      testId="performance-per-form"
+      columns={[
+        { key: 'form', header: t('perForm.form') },
+        { key: 'mcid', header: t('perForm.mcid') },
+        { key: 'improved', header: t('perForm.improved') },
+        { key: 'excluded', header: t('perForm.excluded'), title: t('exclusionsRow') },
+        { key: 'rate', header: t('rateRow') },
+      ]}
+    >
+      {rows.map((row) => (
+        <Table.Tr key={row.formCode}>
+          <Table.Th scope="row" title={row.mcidSource}>
+            {formName(row.formCode)}
+          </Table.Th>
+          <Table.Td>{t('perForm.points', { points: format.number(row.mcid) })}</Table.Td>
+          <Table.Td>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              onClick={() => onPatients({ measure: 'mcidImprovement', group: 'denominator', formCode: row.formCode })}
+              aria-label={`${t('rateOf', { numerator: row.numerator, denominator: row.denominator })}: ${t('perForm.patientsOf', { form: formName(row.formCode) })}`}
+            >
+              {t('rateOf', { numerator: row.numerator, denominator: row.denominator })}
+            </Button>
+          </Table.Td>
+          <Table.Td>{row.exclusions}</Table.Td>
+          <Table.Td>{format.percent(row.rate)}</Table.Td>
+        </Table.Tr>
+      ))}
+    </ReportTable>
   );
 }

@@ -19,6 +19,7 @@ import { formatClinicDate } from '../../../lib/dates';
 import { getDoctorId } from '../../../lib/session-storage';
 import { referralQueries } from '../referrals/referrals.api';
 import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
+import { ReportTable } from '../shared/report-table';
 import { ReportState } from '../shared/report-state';
 import { ReportConventions } from '../shared/report-conventions';
 import { ReportFilterBar } from '../shared/report-filter-bar';
@@ -127,71 +128,67 @@ function BaselinesView({ report }: { report: Report }) {
         {t('window', { from: formatClinicDate(report.from, timeZone), to: formatClinicDate(lastDay, timeZone) })}
       </Text>
       <Paper withBorder radius="lg" p="md">
-        <Table.ScrollContainer minWidth={880}>
-          <Table striped verticalSpacing="xs" data-testid="baselines-table" captionSide="top">
-            <Table.Caption>
-              <Text fw={600} ta="left">
-                {t('baselines.tableCaption')}
-              </Text>
-            </Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('baselines.columns.provider')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.newPatients')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.pain')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.scores')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.appointments')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.intake')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {[
-                ...report.rows.map((row) => ({ key: row.providerId ?? 'none', label: name(row), shape: row })),
-                { key: 'totals', label: t('baselines.totals'), shape: report.totals },
-              ].map(({ key, label, shape }) => (
-                <Table.Tr key={key} data-testid="baselines-row">
-                  <Table.Th scope="row" fw={key === 'totals' ? 700 : 500}>
-                    {label}
-                  </Table.Th>
-                  <Table.Td>{shape.newPatients}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{t('baselines.baseline', { value: format.mean(shape.baselinePain) })}</Text>
-                    <Text size="sm">{t('baselines.followUp', { value: format.mean(shape.followUpPain) })}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    {shape.forms.length === 0 ? (
-                      <Text size="sm" c="dimmed">
-                        —
-                      </Text>
-                    ) : (
-                      shape.forms.map((form) => (
-                        <Text size="sm" key={form.formCode}>
-                          {t('baselines.formLine', {
-                            form: formName(form.formCode),
-                            baseline: format.mean(form.baseline),
-                            followUp: format.mean(form.followUp),
-                          })}
-                        </Text>
-                      ))
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{t('baselines.statusLine', { ...shape.appointments })}</Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm">
-                      {t('baselines.intakeLine', {
-                        rate: format.percent(shape.intake.rate),
-                        done: shape.intake.completedBefore,
-                        due: shape.intake.due,
+        <ReportTable
+          caption={
+            <Text fw={600} ta="left">
+              {t('baselines.tableCaption')}
+            </Text>
+          }
+          scroll={{ minWidth: 880 }}
+          striped
+          verticalSpacing="xs"
+          testId="baselines-table"
+          captionSide="top"
+          columns={(['provider', 'newPatients', 'pain', 'scores', 'appointments', 'intake'] as const).map((key) => ({
+            key,
+            header: t(`baselines.columns.${key}`),
+          }))}
+        >
+          {[
+            ...report.rows.map((row) => ({ key: row.providerId ?? 'none', label: name(row), shape: row })),
+            { key: 'totals', label: t('baselines.totals'), shape: report.totals },
+          ].map(({ key, label, shape }) => (
+            <Table.Tr key={key} data-testid="baselines-row">
+              <Table.Th scope="row" fw={key === 'totals' ? 700 : 500}>
+                {label}
+              </Table.Th>
+              <Table.Td>{shape.newPatients}</Table.Td>
+              <Table.Td>
+                <Text size="sm">{t('baselines.baseline', { value: format.mean(shape.baselinePain) })}</Text>
+                <Text size="sm">{t('baselines.followUp', { value: format.mean(shape.followUpPain) })}</Text>
+              </Table.Td>
+              <Table.Td>
+                {shape.forms.length === 0 ? (
+                  <Text size="sm" c="dimmed">
+                    —
+                  </Text>
+                ) : (
+                  shape.forms.map((form) => (
+                    <Text size="sm" key={form.formCode}>
+                      {t('baselines.formLine', {
+                        form: formName(form.formCode),
+                        baseline: format.mean(form.baseline),
+                        followUp: format.mean(form.followUp),
                       })}
                     </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  ))
+                )}
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{t('baselines.statusLine', { ...shape.appointments })}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">
+                  {t('baselines.intakeLine', {
+                    rate: format.percent(shape.intake.rate),
+                    done: shape.intake.completedBefore,
+                    due: shape.intake.due,
+                  })}
+                </Text>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ReportTable>
       </Paper>
       <Paper withBorder radius="lg" p="md">
         <Title order={2} size="h4" mb="sm">
@@ -208,31 +205,30 @@ function BaselinesView({ report }: { report: Report }) {
             series={[{ name: 'rate', label: t('baselines.intakeRate'), color: 'teal.6' }]}
           />
         </div>
-        <Table.ScrollContainer minWidth={480} mt="sm">
-          <Table striped verticalSpacing="xs" data-testid="baselines-intake-table">
-            <Table.Caption>{t('baselines.chartLabel')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('baselines.columns.provider')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.intakeDone')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.columns.intakeDue')}</Table.Th>
-                <Table.Th scope="col">{t('baselines.intakeRate')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {report.rows.map((row) => (
-                <Table.Tr key={row.providerId ?? 'none'}>
-                  <Table.Th scope="row" fw={500}>
-                    {name(row)}
-                  </Table.Th>
-                  <Table.Td>{row.intake.completedBefore}</Table.Td>
-                  <Table.Td>{row.intake.due}</Table.Td>
-                  <Table.Td>{format.percent(row.intake.rate)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ReportTable
+          caption={t('baselines.chartLabel')}
+          scroll={{ minWidth: 480, mt: 'sm' }}
+          striped
+          verticalSpacing="xs"
+          testId="baselines-intake-table"
+          columns={[
+            { key: 'provider', header: t('baselines.columns.provider') },
+            { key: 'intakeDone', header: t('baselines.columns.intakeDone') },
+            { key: 'intakeDue', header: t('baselines.columns.intakeDue') },
+            { key: 'intakeRate', header: t('baselines.intakeRate') },
+          ]}
+        >
+          {report.rows.map((row) => (
+            <Table.Tr key={row.providerId ?? 'none'}>
+              <Table.Th scope="row" fw={500}>
+                {name(row)}
+              </Table.Th>
+              <Table.Td>{row.intake.completedBefore}</Table.Td>
+              <Table.Td>{row.intake.due}</Table.Td>
+              <Table.Td>{format.percent(row.intake.rate)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ReportTable>
       </Paper>
     </Stack>
   );

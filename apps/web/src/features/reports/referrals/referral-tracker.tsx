@@ -24,6 +24,7 @@ import { formatClinicDate } from '../../../lib/dates';
 import { getDoctorId } from '../../../lib/session-storage';
 import { managedListQueries } from '../../managed-lists/managed-lists.api';
 import { DateRangeFields, dateFilterOf, fieldErrorsOf, issueEntries, type DateDraft } from '../shared/date-range-fields';
+import { ReportTable } from '../shared/report-table';
 import { PatientLink, PatientsModal as SharedPatientsModal, type PatientColumn } from '../shared/patients-modal';
 import { ReportState } from '../shared/report-state';
 import { referralQueries } from './referrals.api';
@@ -315,62 +316,58 @@ function FunnelTable({
   const format = useFormat();
   return (
     <Paper withBorder radius="lg" p="md">
-      <Table.ScrollContainer minWidth={720}>
-        <Table striped verticalSpacing="xs" data-testid={testId} captionSide="top">
-          <Table.Caption>
-            <Text fw={600} ta="left">
-              {caption}
-            </Text>
-          </Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{firstHeader}</Table.Th>
-              {measures.map((measure) => (
-                <Table.Th scope="col" key={measure}>
-                  {t(`measures.${measure}`)}
-                </Table.Th>
-              ))}
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((row) => (
-              <Table.Tr key={row.key} data-testid={`${testId}-row`}>
-                <Table.Th scope="row" fw={500}>
-                  {row.label}
-                </Table.Th>
-                {measures.map((measure) => {
-                  const count = row.funnel[measure];
-                  const label = `${t(`measures.${measure}`)}: ${row.label}`;
-                  return (
-                    <Table.Td key={measure}>
-                      <Group gap={6} wrap="nowrap">
-                        {count > 0 ? (
-                          <UnstyledButton
-                            onClick={() => onPatients({ measure, label, ...row.cell })}
-                            aria-label={`${format.number(count)} ${t('openPatients', { what: label })}`}
-                            c="blue.9"
-                            td="underline"
-                            fz="sm"
-                          >
-                            {format.number(count)}
-                          </UnstyledButton>
-                        ) : (
-                          <Text size="sm">0</Text>
-                        )}
-                        {measure === 'referred' ? null : (
-                          <Text size="xs" c="dimmed">
-                            {format.rate(count, row.funnel.referred)}
-                          </Text>
-                        )}
-                      </Group>
-                    </Table.Td>
-                  );
-                })}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ReportTable
+        caption={
+          <Text fw={600} ta="left">
+            {caption}
+          </Text>
+        }
+        scroll={{ minWidth: 720 }}
+        striped
+        verticalSpacing="xs"
+        testId={testId}
+        captionSide="top"
+        columns={[
+          { key: 'label', header: firstHeader },
+          ...measures.map((measure) => ({ key: measure, header: t(`measures.${measure}`) })),
+        ]}
+      >
+        {rows.map((row) => (
+          <Table.Tr key={row.key} data-testid={`${testId}-row`}>
+            <Table.Th scope="row" fw={500}>
+              {row.label}
+            </Table.Th>
+            {measures.map((measure) => {
+              const count = row.funnel[measure];
+              const label = `${t(`measures.${measure}`)}: ${row.label}`;
+              return (
+                <Table.Td key={measure}>
+                  <Group gap={6} wrap="nowrap">
+                    {count > 0 ? (
+                      <UnstyledButton
+                        onClick={() => onPatients({ measure, label, ...row.cell })}
+                        aria-label={`${format.number(count)} ${t('openPatients', { what: label })}`}
+                        c="blue.9"
+                        td="underline"
+                        fz="sm"
+                      >
+                        {format.number(count)}
+                      </UnstyledButton>
+                    ) : (
+                      <Text size="sm">0</Text>
+                    )}
+                    {measure === 'referred' ? null : (
+                      <Text size="xs" c="dimmed">
+                        {format.rate(count, row.funnel.referred)}
+                      </Text>
+                    )}
+                  </Group>
+                </Table.Td>
+              );
+            })}
+          </Table.Tr>
+        ))}
+      </ReportTable>
     </Paper>
   );
 }

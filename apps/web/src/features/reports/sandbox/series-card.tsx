@@ -5,6 +5,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SummaryPoint, SummarySeries } from '@pathwell/contracts/reports-summary';
 import { outcomeFormName } from '../../questionnaires/questionnaire-text';
+import { ReportTable } from '../shared/report-table';
 
 export type DrillTarget = { seriesKey: string; seriesTitle: string; week: number; weekLabel: string };
 
@@ -149,56 +150,52 @@ export function SeriesCard({ series, onDrill }: { series: SummarySeries; onDrill
                 source: series.mcidSource ?? t('results.sourceUnknown'),
               })}
         </Text>
-        <Table.ScrollContainer minWidth={720}>
-          <Table striped withTableBorder verticalSpacing="xs" data-testid="sandbox-table">
-            <caption>{t('results.tableCaption', { title })}</caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('results.columns.week')}</Table.Th>
-                <Table.Th scope="col">{t('results.columns.patients')}</Table.Th>
-                <Table.Th scope="col">{t('results.columns.mean')}</Table.Th>
-                <Table.Th scope="col">{t('results.columns.ci')}</Table.Th>
-                <Table.Th scope="col">{t('results.columns.improvement')}</Table.Th>
-                <Table.Th scope="col">{t('results.columns.mcid')}</Table.Th>
-                <Table.Th scope="col">{t('results.columns.list')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {series.points.map((point) => (
-                <Table.Tr key={point.week} data-testid="sandbox-row">
-                  <Table.Th scope="row" fw={500}>
-                    {weekLabel(point.week)}
-                  </Table.Th>
-                  <Table.Td>{point.patients}</Table.Td>
-                  <Table.Td>{format.number(point.mean)}</Table.Td>
-                  <Table.Td>
-                    {point.ciLow === null || point.ciHigh === null
-                      ? '—'
-                      : t('results.ciRange', { low: format.number(point.ciLow), high: format.number(point.ciHigh) })}
-                  </Table.Td>
-                  <Table.Td>{point.week === 0 ? '—' : format.number(point.meanImprovement)}</Table.Td>
-                  <Table.Td>
-                    {point.mcidReached === null
-                      ? '—'
-                      : t('results.mcidReached', { count: point.mcidReached, percent: format.percent(point.mcidPercent) })}
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      size="compact-sm"
-                      variant="light"
-                      leftSection={<IconUsers size={14} aria-hidden />}
-                      disabled={point.patients === 0}
-                      onClick={() => drill(point)}
-                      aria-label={t('results.patientsOf', { week: weekLabel(point.week), title })}
-                    >
-                      {t('results.patientsButton')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <ReportTable
+          caption={t('results.tableCaption', { title })}
+          nativeCaption
+          scroll={{ minWidth: 720 }}
+          striped
+          withTableBorder
+          verticalSpacing="xs"
+          testId="sandbox-table"
+          columns={(['week', 'patients', 'mean', 'ci', 'improvement', 'mcid', 'list'] as const).map((key) => ({
+            key,
+            header: t(`results.columns.${key}`),
+          }))}
+        >
+          {series.points.map((point) => (
+            <Table.Tr key={point.week} data-testid="sandbox-row">
+              <Table.Th scope="row" fw={500}>
+                {weekLabel(point.week)}
+              </Table.Th>
+              <Table.Td>{point.patients}</Table.Td>
+              <Table.Td>{format.number(point.mean)}</Table.Td>
+              <Table.Td>
+                {point.ciLow === null || point.ciHigh === null
+                  ? '—'
+                  : t('results.ciRange', { low: format.number(point.ciLow), high: format.number(point.ciHigh) })}
+              </Table.Td>
+              <Table.Td>{point.week === 0 ? '—' : format.number(point.meanImprovement)}</Table.Td>
+              <Table.Td>
+                {point.mcidReached === null
+                  ? '—'
+                  : t('results.mcidReached', { count: point.mcidReached, percent: format.percent(point.mcidPercent) })}
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  leftSection={<IconUsers size={14} aria-hidden />}
+                  disabled={point.patients === 0}
+                  onClick={() => drill(point)}
+                  aria-label={t('results.patientsOf', { week: weekLabel(point.week), title })}
+                >
+                  {t('results.patientsButton')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </ReportTable>
       </Stack>
     </Paper>
   );

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { Pager } from '../../../components/data-table';
 import { ReportEmpty, ReportState } from './report-state';
+import { ReportTable } from './report-table';
 
 export type Paging = { pageNumber: number; pageSize: number };
 
@@ -98,29 +99,15 @@ function PatientsBody<Data, Row extends { patientId: string }, Key extends Query
                 {texts.empty}
               </ReportEmpty>
             ) : (
-              <Table.ScrollContainer minWidth={minWidth}>
-                <Table striped verticalSpacing="xs">
-                  <caption>{caption}</caption>
-                  <Table.Thead>
-                    <Table.Tr>
-                      {columns.map((column) => (
-                        <Table.Th key={column.key} scope="col">
-                          {column.header}
-                        </Table.Th>
-                      ))}
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {list.map((row) => (
-                      <Table.Tr key={row.patientId} data-testid={testIds.row}>
-                        {columns.map((column) => (
-                          <Table.Td key={column.key}>{column.cell(row)}</Table.Td>
-                        ))}
-                      </Table.Tr>
+              <ReportTable caption={caption} nativeCaption scroll={{ minWidth }} striped verticalSpacing="xs" columns={columns}>
+                {list.map((row) => (
+                  <Table.Tr key={row.patientId} data-testid={testIds.row}>
+                    {columns.map((column) => (
+                      <Table.Td key={column.key}>{column.cell(row)}</Table.Td>
                     ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+                  </Table.Tr>
+                ))}
+              </ReportTable>
             )}
             <Pager
               totalRecords={total}

@@ -23,6 +23,7 @@ import { ReportState } from '../shared/report-state';
 import { surveyQueries } from './survey.api';
 import { ReportConventions } from '../shared/report-conventions';
 import { ReportFilterBar } from '../shared/report-filter-bar';
+import { ReportTable } from '../shared/report-table';
 
 type Draft = PeriodDraft & { form: string };
 type Run = { filter: SurveyFilterInput; id: number };
@@ -129,6 +130,7 @@ function SurveyView({ report }: { report: Report }) {
   }
   const periods = [...byPeriod.values()];
   const lastDay = new Date(Date.parse(report.to) - 1).toISOString();
+  const measureColumns = measures.map((measure) => ({ key: measure, header: t(`measures.${measure}`), align: 'right' as const }));
   return (
     <Stack gap="lg">
       <Text size="sm" c="dimmed" data-testid="survey-window">
@@ -153,72 +155,55 @@ function SurveyView({ report }: { report: Report }) {
             }))}
           />
         </div>
-        <Table mt="md" striped data-testid="survey-by-period">
-          <Table.Caption>{t('survey.byPeriodCaption')}</Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('columns.period')}</Table.Th>
+        <ReportTable
+          caption={t('survey.byPeriodCaption')}
+          mt="md"
+          striped
+          testId="survey-by-period"
+          columns={[{ key: 'period', header: t('columns.period') }, ...measureColumns]}
+        >
+          {periods.map((row) => (
+            <Table.Tr key={row.period}>
+              <Table.Th scope="row" fw={500}>
+                {periodLabel(row.period)}
+              </Table.Th>
               {measures.map((measure) => (
-                <Table.Th key={measure} scope="col" ta="right">
-                  {t(`measures.${measure}`)}
-                </Table.Th>
+                <Table.Td key={measure} ta="right">
+                  {format.number(row[measure])}
+                </Table.Td>
               ))}
             </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {periods.map((row) => (
-              <Table.Tr key={row.period}>
-                <Table.Th scope="row" fw={500}>
-                  {periodLabel(row.period)}
-                </Table.Th>
-                {measures.map((measure) => (
-                  <Table.Td key={measure} ta="right">
-                    {format.number(row[measure])}
-                  </Table.Td>
-                ))}
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+          ))}
+        </ReportTable>
       </Paper>
       <Paper withBorder radius="lg" p="md">
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped data-testid="survey-by-form">
-            <Table.Caption>{t('survey.byFormCaption')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('columns.form')}</Table.Th>
-                {measures.map((measure) => (
-                  <Table.Th key={measure} scope="col" ta="right">
-                    {t(`measures.${measure}`)}
-                  </Table.Th>
-                ))}
-                <Table.Th scope="col" ta="right">
-                  {t('measures.completionRate')}
-                </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  {t('measures.median')}
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {[...report.forms, { ...report.totals, formKey: '', formName: t('survey.allForms') }].map((row) => (
-                <Table.Tr key={row.formKey || 'all'} fw={row.formKey ? undefined : 600}>
-                  <Table.Th scope="row" fw={row.formKey ? 500 : 700}>
-                    {row.formName}
-                  </Table.Th>
-                  {measures.map((measure) => (
-                    <Table.Td key={measure} ta="right">
-                      {format.number(row[measure])}
-                    </Table.Td>
-                  ))}
-                  <Table.Td ta="right">{format.rate(row.completionRate)}</Table.Td>
-                  <Table.Td ta="right">{format.duration(row.medianMinutesToComplete)}</Table.Td>
-                </Table.Tr>
+        <ReportTable
+          caption={t('survey.byFormCaption')}
+          scroll={{ minWidth: 640 }}
+          striped
+          testId="survey-by-form"
+          columns={[
+            { key: 'form', header: t('columns.form') },
+            ...measureColumns,
+            { key: 'completionRate', header: t('measures.completionRate'), align: 'right' },
+            { key: 'median', header: t('measures.median'), align: 'right' },
+          ]}
+        >
+          {[...report.forms, { ...report.totals, formKey: '', formName: t('survey.allForms') }].map((row) => (
+            <Table.Tr key={row.formKey || 'all'} fw={row.formKey ? undefined : 600}>
+              <Table.Th scope="row" fw={row.formKey ? 500 : 700}>
+                {row.formName}
+              </Table.Th>
+              {measures.map((measure) => (
+                <Table.Td key={measure} ta="right">
+                  {format.number(row[measure])}
+                </Table.Td>
               ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+              <Table.Td ta="right">{format.rate(row.completionRate)}</Table.Td>
+              <Table.Td ta="right">{format.duration(row.medianMinutesToComplete)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </ReportTable>
       </Paper>
     </Stack>
   );
@@ -324,31 +309,25 @@ function QuestionCard({ question }: { question: SurveyQuestion }) {
               series={[{ name: 'count', label: t('columns.count'), color: 'blue.6' }]}
             />
           </div>
-          <Table striped>
-            <Table.Caption>{t('items.tableCaption', { question: question.text })}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('columns.answer')}</Table.Th>
-                <Table.Th scope="col" ta="right">
-                  {t('columns.count')}
+          <ReportTable
+            caption={t('items.tableCaption', { question: question.text })}
+            striped
+            columns={[
+              { key: 'answer', header: t('columns.answer') },
+              { key: 'count', header: t('columns.count'), align: 'right' },
+              { key: 'share', header: t('columns.share'), align: 'right' },
+            ]}
+          >
+            {question.answers.map((answer) => (
+              <Table.Tr key={answer.value}>
+                <Table.Th scope="row" fw={500}>
+                  {answer.label}
                 </Table.Th>
-                <Table.Th scope="col" ta="right">
-                  {t('columns.share')}
-                </Table.Th>
+                <Table.Td ta="right">{format.number(answer.count)}</Table.Td>
+                <Table.Td ta="right">{format.rate(question.answered === 0 ? null : answer.count / question.answered)}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {question.answers.map((answer) => (
-                <Table.Tr key={answer.value}>
-                  <Table.Th scope="row" fw={500}>
-                    {answer.label}
-                  </Table.Th>
-                  <Table.Td ta="right">{format.number(answer.count)}</Table.Td>
-                  <Table.Td ta="right">{format.rate(question.answered === 0 ? null : answer.count / question.answered)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
+            ))}
+          </ReportTable>
         </SimpleGrid>
       ) : null}
     </Stack>
