@@ -26,6 +26,8 @@ import { errorBodySchema } from '@pathwell/contracts/errors';
 import { contentDisposition } from '../../lib/content-disposition';
 import { requireSignedIn } from '../../context';
 import * as service from './appointments.service';
+import * as bookings from './appointment-bookings.service';
+import * as statusChanges from './appointment-status-changes.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const withConflict = { ...errors, 409: errorBodySchema };
@@ -115,7 +117,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       response: { 201: appointmentSchema, ...withConflict },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await service.createAppointment(requireSignedIn(request.ctx), request.body)),
+      reply.status(201).send(await bookings.createAppointment(requireSignedIn(request.ctx), request.body)),
   });
 
   app.put(`${BASE}/:id`, {
@@ -127,7 +129,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       body: updateAppointmentSchema,
       response: { 200: appointmentSchema, ...withConflict },
     },
-    handler: async (request) => service.updateAppointment(requireSignedIn(request.ctx), request.params.id, request.body),
+    handler: async (request) => bookings.updateAppointment(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.delete(`${BASE}/delete/:id`, {
@@ -139,7 +141,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...withConflict },
     },
     handler: async (request, reply) => {
-      await service.deleteAppointment(requireSignedIn(request.ctx), request.params.id);
+      await bookings.deleteAppointment(requireSignedIn(request.ctx), request.params.id);
       return reply.status(204).send(null);
     },
   });
@@ -155,7 +157,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
     handler: async (request, reply) =>
       reply
         .status(201)
-        .send(await service.createAppointment(requireSignedIn(request.ctx), request.body, 'Appointment Schedules')),
+        .send(await bookings.createAppointment(requireSignedIn(request.ctx), request.body, 'Appointment Schedules')),
   });
 
   app.post(`${BASE}/updateschedule`, {
@@ -166,7 +168,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       body: updateScheduleSchema,
       response: { 200: appointmentSchema, ...withConflict },
     },
-    handler: async (request) => service.updateSchedule(requireSignedIn(request.ctx), request.body),
+    handler: async (request) => bookings.updateSchedule(requireSignedIn(request.ctx), request.body),
   });
 
   app.post(`${BASE}/checkin`, {
@@ -177,7 +179,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       body: checkInSchema,
       response: { 200: appointmentSchema, ...withConflict },
     },
-    handler: async (request) => service.checkIn(requireSignedIn(request.ctx), request.body.id),
+    handler: async (request) => statusChanges.checkIn(requireSignedIn(request.ctx), request.body.id),
   });
 
   app.post(`${BASE}/delayedcheckin/:id`, {
@@ -189,7 +191,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       body: delayedCheckInSchema,
       response: { 200: appointmentSchema, ...withConflict },
     },
-    handler: async (request) => service.delayCheckIn(requireSignedIn(request.ctx), request.params.id, request.body.minutes),
+    handler: async (request) => statusChanges.delayCheckIn(requireSignedIn(request.ctx), request.params.id, request.body.minutes),
   });
 
   app.post(`${BASE}/cancelcheckin/:id`, {
@@ -200,7 +202,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       params: appointmentIdParamsSchema,
       response: { 200: appointmentSchema, ...withConflict },
     },
-    handler: async (request) => service.cancelCheckIn(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => statusChanges.cancelCheckIn(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.patch(`${BASE}/:id/status`, {
@@ -212,7 +214,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       body: setAppointmentStatusSchema,
       response: { 200: appointmentSchema, ...withConflict },
     },
-    handler: async (request) => service.setStatus(requireSignedIn(request.ctx), request.params.id, request.body.status),
+    handler: async (request) => statusChanges.setStatus(requireSignedIn(request.ctx), request.params.id, request.body.status),
   });
 
   app.post(`${BASE}/saveappointmentnote/:id`, {
@@ -224,7 +226,7 @@ export async function appointmentRoutes(fastify: FastifyInstance) {
       body: appointmentNoteSchema,
       response: { 200: appointmentSchema, ...errors },
     },
-    handler: async (request) => service.saveNote(requireSignedIn(request.ctx), request.params.id, request.body.notes),
+    handler: async (request) => bookings.saveNote(requireSignedIn(request.ctx), request.params.id, request.body.notes),
   });
 
   app.post(`${BASE}/getappointmentstatus`, {

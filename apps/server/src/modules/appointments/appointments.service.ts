@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   APPOINTMENT_EXPORT_MAX_ROWS,
@@ -16,27 +16,21 @@ import {
   type AppointmentPage,
   type AppointmentStatusCode,
   type AppointmentStatuses,
-  type CreateAppointment,
   type DaySchedule,
-  type UpdateSchedule,
 } from '@pathwell/contracts/appointments';
 import { AppointmentStatus, type ActivityAction, type ActivityArea } from '@pathwell/contracts/enums';
-import { RoleCode } from '@pathwell/contracts/roles';
 import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
-import { appointments, managedItems, patients, userInstances, users } from '../../db/schema';
+import { appointments, managedItems, patients, users } from '../../db/schema';
 import { listTotal } from '../../lib/list-total';
-import { AppError, fieldError, notFound } from '../../lib/app-error';
-import { announce } from '../../lib/domain-events';
+import { AppError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicIsoDate, formatClinicDateTime } from '@pathwell/contracts/clinic-time';
 import { toCsv } from '../../lib/csv';
-import { actsAsDoctor, findVisiblePatient, treatedByActor } from '../patients/patient-visibility.service';
+import { findVisiblePatient, treatedByActor } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { appointmentDateWindow } from '../../lib/clinic-dates';
-import { canDelete, canReschedule, refuseTransition } from './appointment-status';
 
-const MINUTE_MS = 60_000;
 const appointmentType = alias(managedItems, 'appointment_type');
 const room = alias(managedItems, 'room');
 
@@ -45,7 +39,8 @@ export interface CsvFile {
   content: Buffer;
 }
 
-function audit(
+/** The activity entry of an appointment read or write (bookings and status changes write theirs with it too). */
+export function appointmentActivity(
   db: Database,
   ctx: SignedInContext,
   area: ActivityArea,
@@ -106,9 +101,9 @@ export function selectAppointments(db: Database) {
     .leftJoin(room, eq(room.id, appointments.roomId));
 }
 
-type Row = Awaited<ReturnType<typeof selectAppointments>>[number];
+export type AppointmentRow = Awaited<ReturnType<typeof selectAppointments>>[number];
 
-function toAppointment(row: Row): Appointment {
+export function toAppointment(row: AppointmentRow): Appointment {
   return {
     id: row.id,
     patient: {
@@ -150,7 +145,7 @@ function filterConditions(ctx: SignedInContext, filter: AppointmentFilterFields,
 }
 
 /** One appointment the actor may reach (this clinic, live, a Doctor's own), or 404. */
-export async function findVisibleAppointment(db: Database, ctx: SignedInContext, id: string): Promise<Row> {
+export async function findVisibleAppointment(db: Database, ctx: SignedInContext, id: string): Promise<AppointmentRow> {
   const [row] = await selectAppointments(db)
     .where(and(eq(appointments.id, id), ...appointmentScope(ctx)))
     .limit(1);
@@ -181,7 +176,7 @@ export async function listAppointments(
     rowsOnPage: rows.length,
     exact: exactTotal,
   });
-  await audit(
+  await appointmentActivity(
     ctx.db,
     ctx,
     'Appointments',
@@ -208,7 +203,7 @@ export async function listAllAppointments(
     pageSize: query.pageSize,
     rowsOnPage: rows.length,
   });
-  await audit(ctx.db, ctx, 'Appointments', 'Viewed', undefined, `Viewed all appointments page ${query.pageNumber}`);
+  await appointmentActivity(ctx.db, ctx, 'Appointments', 'Viewed', undefined, `Viewed all appointments page ${query.pageNumber}`);
   return {
     ...total,
     pageNumber: query.pageNumber,
@@ -220,7 +215,7 @@ export async function listAllAppointments(
 
 export async function getAppointment(ctx: SignedInContext, id: string): Promise<Appointment> {
   const row = await findVisibleAppointment(ctx.db, ctx, id);
-  await audit(ctx.db, ctx, 'Appointments', 'Viewed', id, 'Viewed appointment');
+  await appointmentActivity(ctx.db, ctx, 'Appointments', 'Viewed', id, 'Viewed appointment');
   return toAppointment(row);
 }
 
@@ -244,263 +239,12 @@ export async function daySchedule(
     )
     .orderBy(asc(appointments.startsAt), asc(appointments.id))
     .limit(DAY_SCHEDULE_MAX_ROWS);
-  await audit(ctx.db, ctx, 'Appointment Schedules', 'Viewed', undefined, `Viewed the schedule of ${date}`);
+  await appointmentActivity(ctx.db, ctx, 'Appointment Schedules', 'Viewed', undefined, `Viewed the schedule of ${date}`);
   return { date, data: rows.map(toAppointment) };
-}
-
-/**
- * Patient, doctor (a Doctor of this clinic), room, appointment type and body locations must all
- * belong to the acting clinic. The patient is the record in the URL's sense and goes through the
- * reads' own lookup: a patient the actor cannot open (another clinic's, or for a Doctor another
- * doctor's or nobody's) is 404, never a booking that answers with their name (issue #9).
- */
-async function checkReferences(db: Database, ctx: SignedInContext, input: CreateAppointment) {
-  await findVisiblePatient(ctx, db, input.patientId);
-  await checkDoctor(db, ctx, input.doctorId);
-  const itemIds = [input.roomId, input.appointmentTypeId, ...input.bodyLocationIds].filter((id): id is string => Boolean(id));
-  if (itemIds.length === 0) return;
-  const items = await db
-    .select({ id: managedItems.id, listType: managedItems.listType })
-    .from(managedItems)
-    .where(and(inArray(managedItems.id, itemIds), eq(managedItems.instanceId, ctx.instanceId), isNull(managedItems.deletedAt)));
-  const typeOf = new Map(items.map((item) => [item.id, item.listType]));
-  if (input.roomId && typeOf.get(input.roomId) !== 'rooms') throw fieldError('roomId', 'invalid', 'roomNotInClinic');
-  if (input.appointmentTypeId && typeOf.get(input.appointmentTypeId) !== 'customfield:appointmenttype')
-    throw fieldError('appointmentTypeId', 'invalid', 'appointmentTypeNotInClinic');
-  if (input.bodyLocationIds.some((id) => typeOf.get(id) !== 'bodylocations'))
-    throw fieldError('bodyLocationIds', 'invalid', 'bodyLocationNotInClinic');
-}
-
-async function checkDoctor(db: Database, ctx: SignedInContext, doctorId: string) {
-  if (actsAsDoctor(ctx) && doctorId !== ctx.actor.userId) throw new AppError('FORBIDDEN', 'doctorsBookOwn');
-  const [doctor] = await db
-    .select({ id: users.id })
-    .from(users)
-    .innerJoin(userInstances, and(eq(userInstances.userId, users.id), eq(userInstances.instanceId, ctx.instanceId)))
-    .where(and(eq(users.id, doctorId), eq(users.role, RoleCode.Doctor), isNull(users.deletedAt)));
-  if (!doctor) throw fieldError('doctorId', 'invalid', 'doctorNotInClinic');
-}
-
-/**
- * Two live appointments (not deleted, not a no-show) overlap when each starts before the other ends.
- * The clinic-wide advisory lock makes the check and the write atomic against a concurrent booking.
- */
-async function checkConflicts(
-  db: Database,
-  ctx: SignedInContext,
-  slot: { id?: string; doctorId: string | null; roomId: string | null; startsAt: Date; durationMinutes: number },
-) {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`appointments:${ctx.instanceId}`}))`);
-  const end = new Date(slot.startsAt.getTime() + slot.durationMinutes * MINUTE_MS);
-  const sameResource: SQL[] = [];
-  if (slot.doctorId) sameResource.push(eq(appointments.doctorId, slot.doctorId));
-  if (slot.roomId) sameResource.push(eq(appointments.roomId, slot.roomId));
-  if (sameResource.length === 0) return;
-  const conditions: SQL[] = [
-    eq(appointments.instanceId, ctx.instanceId),
-    isNull(appointments.deletedAt),
-    ne(appointments.status, AppointmentStatus.No_Show),
-    lt(appointments.startsAt, end),
-    sql`${appointments.startsAt} + ${appointments.durationMinutes} * interval '1 minute' > ${slot.startsAt.toISOString()}::timestamptz`,
-    sql`(${sql.join(sameResource, sql` or `)})`,
-  ];
-  if (slot.id) conditions.push(ne(appointments.id, slot.id));
-  const [clash] = await db
-    .select({ doctorId: appointments.doctorId, roomId: appointments.roomId })
-    .from(appointments)
-    .where(and(...conditions))
-    .limit(1);
-  if (!clash) return;
-  if (slot.doctorId && clash.doctorId === slot.doctorId) throw new AppError('CONFLICT', 'doctorBooked');
-  throw new AppError('CONFLICT', 'roomBooked');
-}
-
-const rowValues = (input: CreateAppointment) => ({
-  patientId: input.patientId,
-  doctorId: input.doctorId,
-  appointmentTypeId: input.appointmentTypeId,
-  roomId: input.roomId,
-  startsAt: new Date(input.startsAt),
-  durationMinutes: input.durationMinutes,
-  reason: input.reason,
-  notes: input.notes,
-  externalId: input.externalId,
-  painScore: input.painScore,
-  bodyLocationIds: input.bodyLocationIds,
-});
-
-/** POST (area 'Appointments') and POST schedule (area 'Appointment Schedules'): same rules, different log area. */
-export async function createAppointment(
-  ctx: SignedInContext,
-  input: CreateAppointment,
-  area: 'Appointments' | 'Appointment Schedules' = 'Appointments',
-): Promise<Appointment> {
-  const id = await ctx.db.transaction(async (tx) => {
-    await checkReferences(tx, ctx, input);
-    const values = rowValues(input);
-    await checkConflicts(tx, ctx, values);
-    const [created] = await tx
-      .insert(appointments)
-      .values({ ...values, instanceId: ctx.instanceId, status: AppointmentStatus.Upcoming })
-      .returning({ id: appointments.id });
-    await audit(tx, ctx, area, 'Created', created!.id, `Appointment created for patient ${input.patientId}`);
-    return created!.id;
-  });
-  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
-}
-
-export async function updateAppointment(ctx: SignedInContext, id: string, input: CreateAppointment): Promise<Appointment> {
-  await ctx.db.transaction(async (tx) => {
-    const current = await findVisibleAppointment(tx, ctx, id);
-    if (current.status === AppointmentStatus.Completed || current.status === AppointmentStatus.No_Show)
-      throw new AppError('CONFLICT', 'appointmentClosed');
-    await checkReferences(tx, ctx, input);
-    const values = rowValues(input);
-    await checkConflicts(tx, ctx, { ...values, id });
-    await tx
-      .update(appointments)
-      .set({ ...values, updatedAt: new Date() })
-      .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
-    await audit(tx, ctx, 'Appointments', 'Updated', id, 'Appointment updated');
-  });
-  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
-}
-
-export async function updateSchedule(ctx: SignedInContext, input: UpdateSchedule): Promise<Appointment> {
-  await ctx.db.transaction(async (tx) => {
-    const current = await findVisibleAppointment(tx, ctx, input.id);
-    if (!canReschedule(current.status as AppointmentStatusCode)) throw new AppError('CONFLICT', 'moveOnlyUpcoming');
-    const doctorId = input.doctorId ?? current.doctorId;
-    if (input.doctorId) await checkDoctor(tx, ctx, input.doctorId);
-    const roomId = input.roomId === undefined ? current.roomId : input.roomId;
-    if (roomId) {
-      const [found] = await tx
-        .select({ id: managedItems.id })
-        .from(managedItems)
-        .where(
-          and(
-            eq(managedItems.id, roomId),
-            eq(managedItems.instanceId, ctx.instanceId),
-            eq(managedItems.listType, 'rooms'),
-            isNull(managedItems.deletedAt),
-          ),
-        );
-      if (!found) throw fieldError('roomId', 'invalid', 'roomNotInClinic');
-    }
-    const slot = {
-      id: input.id,
-      doctorId,
-      roomId,
-      startsAt: new Date(input.startsAt),
-      durationMinutes: input.durationMinutes ?? current.durationMinutes,
-    };
-    await checkConflicts(tx, ctx, slot);
-    await tx
-      .update(appointments)
-      .set({ doctorId, roomId, startsAt: slot.startsAt, durationMinutes: slot.durationMinutes, updatedAt: new Date() })
-      .where(and(eq(appointments.id, input.id), eq(appointments.instanceId, ctx.instanceId)));
-    await audit(tx, ctx, 'Appointment Schedules', 'Updated', input.id, 'Appointment moved');
-  });
-  return toAppointment(await findVisibleAppointment(ctx.db, ctx, input.id));
-}
-
-export async function deleteAppointment(ctx: SignedInContext, id: string): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const current = await findVisibleAppointment(tx, ctx, id);
-    if (!canDelete(current.status as AppointmentStatusCode)) throw new AppError('CONFLICT', 'completedNotDeletable');
-    await tx
-      .update(appointments)
-      .set({ deletedAt: new Date(), updatedAt: new Date() })
-      .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
-    await audit(tx, ctx, 'Appointments', 'Deleted', id, 'Appointment deleted');
-  });
-}
-
-const refusalMessages = { notAllowed: 'statusChangeNotAllowed', notStartedYet: 'noShowBeforeStart' } as const;
-
-/** Moves the status by the rules of decision 0013 and stamps what goes with it. */
-async function transition(
-  ctx: SignedInContext,
-  id: string,
-  to: AppointmentStatusCode,
-  area: ActivityArea,
-  description: string,
-  now: Date,
-): Promise<Appointment> {
-  await ctx.db.transaction(async (tx) => {
-    const current = await findVisibleAppointment(tx, ctx, id);
-    const from = current.status as AppointmentStatusCode;
-    const refusal = refuseTransition(from, to, current.startsAt, now);
-    if (refusal) throw new AppError('CONFLICT', refusalMessages[refusal], { params: { from, to } });
-    const stamps =
-      to === AppointmentStatus.Checking_In
-        ? { checkedInAt: now, checkInDelayedUntil: null }
-        : to === AppointmentStatus.Upcoming
-          ? { checkedInAt: null }
-          : to === AppointmentStatus.Completed
-            ? { completedAt: now }
-            : {};
-    await tx
-      .update(appointments)
-      .set({ status: to, ...stamps, updatedAt: now })
-      .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
-    await audit(tx, ctx, area, 'Updated', id, description);
-    // Pathways listen: the patient's first completed visit starts the first-visit pathways (decision 0041).
-    if (to === AppointmentStatus.Completed) {
-      await announce(ctx, tx, 'visitCompleted', {
-        appointmentId: current.id,
-        patientId: current.patientId,
-        startsAt: current.startsAt,
-      });
-    }
-  });
-  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
 }
 
 /** Decision 0013's status rules, published for the patient's own check-in (intake), which follows them as staff do. */
 export { refuseTransition } from './appointment-status';
-
-export const checkIn = (ctx: SignedInContext, id: string, now = new Date()) =>
-  transition(ctx, id, AppointmentStatus.Checking_In, 'Checkins', 'Patient checked in', now);
-
-export const cancelCheckIn = (ctx: SignedInContext, id: string, now = new Date()) =>
-  transition(ctx, id, AppointmentStatus.Upcoming, 'Checkins', 'Check-in cancelled', now);
-
-export const setStatus = (ctx: SignedInContext, id: string, status: 3 | 4, now = new Date()) =>
-  transition(
-    ctx,
-    id,
-    status,
-    'Appointments',
-    status === AppointmentStatus.Completed ? 'Appointment completed' : 'Marked as no-show',
-    now,
-  );
-
-/** The patient asked for more time before checking in: only an upcoming appointment can wait. */
-export async function delayCheckIn(ctx: SignedInContext, id: string, minutes: number, now = new Date()): Promise<Appointment> {
-  await ctx.db.transaction(async (tx) => {
-    const current = await findVisibleAppointment(tx, ctx, id);
-    if (current.status !== AppointmentStatus.Upcoming) throw new AppError('CONFLICT', 'delayOnlyUpcoming');
-    await tx
-      .update(appointments)
-      .set({ checkInDelayedUntil: new Date(now.getTime() + minutes * MINUTE_MS), updatedAt: now })
-      .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
-    await audit(tx, ctx, 'Checkins', 'Updated', id, `Check-in delayed by ${minutes} minutes`);
-  });
-  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
-}
-
-export async function saveNote(ctx: SignedInContext, id: string, notes: string | null): Promise<Appointment> {
-  await ctx.db.transaction(async (tx) => {
-    await findVisibleAppointment(tx, ctx, id);
-    await tx
-      .update(appointments)
-      .set({ notes, updatedAt: new Date() })
-      .where(and(eq(appointments.id, id), eq(appointments.instanceId, ctx.instanceId)));
-    await audit(tx, ctx, 'Appointments', 'Updated', id, 'Appointment note saved');
-  });
-  return toAppointment(await findVisibleAppointment(ctx.db, ctx, id));
-}
 
 /** Ids the caller may not see are simply absent from the answer. */
 export async function getStatuses(ctx: SignedInContext, ids: string[]): Promise<AppointmentStatuses> {
@@ -525,7 +269,7 @@ export async function nextAppointment(ctx: SignedInContext, patientId: string, n
     )
     .orderBy(asc(appointments.startsAt))
     .limit(1);
-  if (row) await audit(ctx.db, ctx, 'Appointments', 'Viewed', row.id, 'Viewed next appointment');
+  if (row) await appointmentActivity(ctx.db, ctx, 'Appointments', 'Viewed', row.id, 'Viewed next appointment');
   return row ? toAppointment(row) : null;
 }
 
@@ -565,7 +309,7 @@ export async function exportAppointments(
         item.externalId ?? '',
       ]),
   );
-  await audit(ctx.db, ctx, 'Appointments', 'Viewed', undefined, `Exported ${rows.length} appointments to CSV`);
+  await appointmentActivity(ctx.db, ctx, 'Appointments', 'Viewed', undefined, `Exported ${rows.length} appointments to CSV`);
   const stem = kind === 'noShow' ? 'no-show-appointments' : 'appointments';
   return { fileName: `${stem}-${clinicIsoDate(now, timeZone)}.csv`, content };
 }
