@@ -14,6 +14,8 @@ import {
 } from '@pathwell/contracts/patient-dashboard';
 import { requireSignedIn } from '../../context';
 import * as dashboards from './patient-dashboard.service';
+import * as clinicDashboards from './clinic-dashboard.service';
+import * as notes from './patient-notes.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -33,7 +35,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
       querystring: clinicDashboardQuerySchema,
       response: { 200: clinicDashboardSchema, ...errors },
     },
-    handler: async (request) => dashboards.clinicDashboard(requireSignedIn(request.ctx), request.query),
+    handler: async (request) => clinicDashboards.clinicDashboard(requireSignedIn(request.ctx), request.query),
   });
 
   app.get('/api/patients/:id/dashboard', {
@@ -55,7 +57,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
       params: patientIdParamsSchema,
       response: { 200: patientNoteListSchema, ...errors },
     },
-    handler: async (request) => ({ data: await dashboards.listNotes(requireSignedIn(request.ctx), request.params.id) }),
+    handler: async (request) => ({ data: await notes.listNotes(requireSignedIn(request.ctx), request.params.id) }),
   });
 
   app.post('/api/patients/:id/notes', {
@@ -68,7 +70,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
       response: { 201: patientNoteSchema, ...errors },
     },
     handler: async (request, reply) =>
-      reply.status(201).send(await dashboards.createNote(requireSignedIn(request.ctx), request.params.id, request.body)),
+      reply.status(201).send(await notes.createNote(requireSignedIn(request.ctx), request.params.id, request.body)),
   });
 
   app.put('/api/patients/:id/notes/:noteId', {
@@ -81,7 +83,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
       response: { 200: patientNoteSchema, ...errors },
     },
     handler: async (request) =>
-      dashboards.updateNote(requireSignedIn(request.ctx), request.params.id, request.params.noteId, request.body),
+      notes.updateNote(requireSignedIn(request.ctx), request.params.id, request.params.noteId, request.body),
   });
 
   app.delete('/api/patients/:id/notes/:noteId', {
@@ -93,7 +95,7 @@ export async function patientDashboardRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await dashboards.deleteNote(requireSignedIn(request.ctx), request.params.id, request.params.noteId);
+      await notes.deleteNote(requireSignedIn(request.ctx), request.params.id, request.params.noteId);
       return reply.status(204).send(null);
     },
   });
