@@ -17,7 +17,10 @@ import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import { enterLinkClinic } from '../patient-contact/link-access.service';
 import { linkRouteErrors, open, staffRoles, tokenParams } from '../patient-contact/link-requests.service';
-import * as painJournal from './pain-journal.service';
+import * as journalLinks from './pain-journal-links.service';
+import * as journalEntries from './pain-journal-entries.service';
+import * as painCharts from './pain-charts.service';
+import * as painComplaints from './pain-complaints.service';
 
 /**
  * Pain between visits (decision 0042): staff send the journal link and read the series and the chart's
@@ -41,7 +44,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
     },
     handler: async (request, reply) => {
       const ctx = requireSignedIn(request.ctx);
-      return reply.status(201).send(await painJournal.sendPainJournalLink(ctx, request.params.id, request.body));
+      return reply.status(201).send(await journalLinks.sendPainJournalLink(ctx, request.params.id, request.body));
     },
   });
 
@@ -54,7 +57,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
       response: { 200: painSeriesSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      painJournal.painSeries(requireSignedIn(request.ctx), request.query.patientId, request.query.interval),
+      painCharts.painSeries(requireSignedIn(request.ctx), request.query.patientId, request.query.interval),
   });
 
   app.get('/api/patients/:id/paintimeline', {
@@ -65,7 +68,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
       params: patientParams,
       response: { 200: painTimelineSchema, ...linkRouteErrors },
     },
-    handler: async (request) => painJournal.painTimeline(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => painCharts.painTimeline(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.patch('/api/patientappointments/recordnewpain/:id', {
@@ -77,7 +80,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
       body: recordNewPainSchema,
       response: { 200: recordedPainSchema, ...linkRouteErrors },
     },
-    handler: async (request) => painJournal.recordNewPain(requireSignedIn(request.ctx), request.params.id, request.body),
+    handler: async (request) => painComplaints.recordNewPain(requireSignedIn(request.ctx), request.params.id, request.body),
   });
 
   app.get('/api/pain-journal/:token', {
@@ -89,7 +92,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
       response: { 200: painJournalViewSchema, ...linkRouteErrors },
     },
     handler: async (request) =>
-      painJournal.painJournalView(await enterLinkClinic(request.ctx, request.params.token), request.params.token),
+      journalEntries.painJournalView(await enterLinkClinic(request.ctx, request.params.token), request.params.token),
   });
 
   app.post('/api/pain-journal/:token', {
@@ -102,7 +105,7 @@ export async function painJournalRoutes(fastify: FastifyInstance) {
       response: { 200: painJournalSavedSchema, 201: painJournalSavedSchema, ...linkRouteErrors },
     },
     handler: async (request, reply) => {
-      const result = await painJournal.recordJournalEntry(
+      const result = await journalEntries.recordJournalEntry(
         await enterLinkClinic(request.ctx, request.params.token),
         request.params.token,
         request.body,

@@ -23,7 +23,7 @@ import {
   users,
 } from '../../db/schema';
 import { createTestApp, latestEmailTo, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
-import { issuePainJournalLink } from './pain-journal.service';
+import { issuePainJournalLink } from './pain-journal-links.service';
 
 let t: TestApp;
 let riverside: string;

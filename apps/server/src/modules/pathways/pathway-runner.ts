@@ -21,7 +21,7 @@ import { recordActivity, type ActivityEntry } from '../audit/audit.service';
 import { mobileOf, reachableChannels } from '../patient-contact/reach.service';
 import { raiseNotification } from '../notifications/notifications.service';
 import { queuePatientMessage } from '../outbox/outbox.service';
-import { issuePainJournalLink } from '../pain-journal/pain-journal.service';
+import { issuePainJournalLink } from '../pain-journal/pain-journal-links.service';
 import { readSettings } from '../settings/settings.service';
 import { educationMessage, requestMessage, type PathwayMessage } from './pathway.messages';
 import { completeIfDone } from './pathway-records';
