@@ -12,7 +12,8 @@ import {
 import { instances, outboxAttachments, outboxMessages } from '../../db/schema';
 import { withClinics, withSystemAccess } from '../../db/tenancy';
 import { createTestApp, nextIp, signIn, type TestApp, waitFor } from '../../../test/test-app';
-import { createMailer, deliverMessage, openAttachment, openBody, queueMessage } from '../outbox/outbox.service';
+import { createMailer, openAttachment, openBody, queueMessage } from '../outbox/outbox.service';
+import { deliverMessage } from '../outbox/message-delivery.service';
 import type { MailAttachment } from '../outbox/providers';
 
 /** Issue #11: the optional screenshot of a support request (decision 0037). */

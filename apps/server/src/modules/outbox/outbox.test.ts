@@ -7,7 +7,8 @@ import { withSystemAccess } from '../../db/tenancy';
 import { createTestApp, type TestApp, waitFor } from '../../../test/test-app';
 import { instantOfClinicTime } from '@pathwell/contracts/clinic-time';
 import { clinicTimeZone } from '../settings/settings.service';
-import { createMailer, deliverMessage, queueMessage } from './outbox.service';
+import { createMailer, queueMessage } from './outbox.service';
+import { deliverMessage } from './message-delivery.service';
 
 const received: { to: string; raw: string }[] = [];
 const REFUSED = 'admin@pathwell.demo';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '@pathwell/contracts/errors';
 import { AppError } from '../../lib/app-error';
-import { recordProviderStatus } from './outbox.service';
+import { recordProviderStatus } from './message-delivery.service';
 import { acceptTwilioForms, refuseLongForms, twilioForm, twilioParams, verifiedTwilioClinic } from './twilio-webhooks.service';
 
 /**
