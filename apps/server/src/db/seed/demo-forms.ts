@@ -10,7 +10,8 @@ import {
 } from '@pathwell/instruments';
 import type { Database } from '../client';
 import { type appointments, criticalFindings as criticalFindingsTable, formResponses, type patients } from '../schema';
-import { AppointmentStatus, createRandom, type Random } from './demo-patients';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
+import { createRandom, type Random } from './demo-random';
 
 type PatientRow = typeof patients.$inferInsert;
 type AppointmentRow = typeof appointments.$inferInsert;

@@ -7,7 +7,7 @@ import { sha256 } from '../../lib/secrets';
 import { defaultAgreement } from '../../modules/intake/intake-documents';
 import type { Database } from '../client';
 import { appointments, formResponses, intakeEntries, patientConsents, patientLinks } from '../schema';
-import { AppointmentStatus } from './demo-patients';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
 
 const HOUR = 3_600_000;
 // A 1×1 PNG stands in for a signature: demo consents open as PDFs like real ones.

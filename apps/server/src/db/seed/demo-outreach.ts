@@ -36,7 +36,8 @@ import {
 import { resolveAudience } from '../../modules/outreach/audience.service';
 import { campaignMessageFor } from '../../modules/outreach/campaign-sender';
 import { insertCodedVisits, syncVisitRecordCodes, type CodedVisitValues } from '../../modules/outreach/coded-visits.service';
-import { AppointmentStatus, createRandom, type Random } from './demo-patients';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
+import { createRandom, type Random } from './demo-random';
 
 /*
  * Demo data for campaigns, code pulls and hot lists (issue #15, decision 0049): coded visits for the

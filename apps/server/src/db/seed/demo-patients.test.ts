@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { appointments, formResponses, instances, patientPhoneNumbers, patients, users } from '../schema';
 import { buildDemoResponses } from './demo-forms';
-import { AppointmentStatus, buildDemoClinic, DEMO_PATIENTS_PER_CLINIC, readDemoLists } from './demo-patients';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
+import { buildDemoClinic, DEMO_PATIENTS_PER_CLINIC, readDemoLists } from './demo-patients';
 
 let t: TestApp;
 let riverside: string;

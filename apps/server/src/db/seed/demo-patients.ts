@@ -1,6 +1,8 @@
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { buildDemoResponses, insertDemoResponses } from './demo-forms';
+import { createRandom, type Random } from './demo-random';
 import type { Database } from '../client';
 import { appointments, managedItems, patientNotes, patientPhoneNumbers, patients } from '../schema';
 
@@ -11,26 +13,6 @@ import { appointments, managedItems, patientNotes, patientPhoneNumbers, patients
  * relative to now so the demo always has a past, a today and a future. See docs/decisions/0015-demo-and-volume-data.md.
  */
 export const DEMO_PATIENTS_PER_CLINIC = 150;
-
-/** Appointment status codes of section 3. */
-export const AppointmentStatus = { CheckingIn: 1, Upcoming: 2, Completed: 3, NoShow: 4 } as const;
-
-/** mulberry32: tiny, fast and good enough for fake data; never for anything secret. */
-export function createRandom(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
-  const chance = (probability: number) => next() < probability;
-  return { next, int, pick, chance };
-}
-export type Random = ReturnType<typeof createRandom>;
 
 /** Picks by weight: `[[value, weight], ...]`. */
 function weighted<T>(random: Random, entries: readonly (readonly [T, number])[]): T {
@@ -519,7 +501,7 @@ export function buildDemoClinic(input: DemoClinicInput): DemoClinicRows {
     };
     pastVisits.forEach((day, visitIndex) => {
       const startsAt = at(day, random.int(8, 16), random.pick([0, 15, 30, 45]));
-      const status = random.chance(0.12) ? AppointmentStatus.NoShow : AppointmentStatus.Completed;
+      const status = random.chance(0.12) ? AppointmentStatus.No_Show : AppointmentStatus.Completed;
       rows.appointments.push(visit(startsAt, status, visitIndex === 0));
     });
     // Most active patients have their next visit booked within four weeks.
@@ -559,7 +541,7 @@ export function buildDemoClinic(input: DemoClinicInput): DemoClinicRows {
       roomId: type.name === 'Telehealth' ? null : item('rooms'),
       startsAt,
       durationMinutes: 30,
-      status: checkingIn ? AppointmentStatus.CheckingIn : AppointmentStatus.Upcoming,
+      status: checkingIn ? AppointmentStatus.Checking_In : AppointmentStatus.Upcoming,
       reason: 'follow_up',
       checkedInAt: checkingIn ? new Date(startsAt.getTime() - random.int(5, 15) * 60_000) : null,
       bodyLocationIds: [random.pick(locationIds)].filter(Boolean),

@@ -20,7 +20,8 @@ import {
 } from '../schema';
 import { DEMO_LUMBAR_TFESI } from './demo-care';
 import { buildDemoResponses, insertDemoResponses } from './demo-forms';
-import { AppointmentStatus, createRandom, type Random } from './demo-patients';
+import { AppointmentStatus } from '@pathwell/contracts/enums';
+import { createRandom, type Random } from './demo-random';
 
 /*
  * Demo data for the outcome reports (issue #14): referring providers, referral sources, clinical

@@ -1,5 +1,5 @@
 import { getInstrument, headlineOf, scoreForm, type FormCode, type InstrumentAnswers } from '@pathwell/instruments';
-import { createRandom } from './demo-patients';
+import { createRandom } from './demo-random';
 
 /**
  * Outcome data of the volume seed (issue #14 §5): form responses with baseline-to-follow-up courses and
