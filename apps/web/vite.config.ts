@@ -79,6 +79,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    testTimeout: 15_000,
+    // A page test renders Mantine in jsdom: seconds on an idle machine, several times that beside the API suite.
+    testTimeout: 30_000,
   },
 });
