@@ -16,6 +16,7 @@ import type { Role } from '@pathwell/contracts/roles';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn } from '../../context';
 import * as service from './hotlists.service';
+import * as calls from './hotlist-calls.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 /** Working a list: System Manager, Admin and Staff, through the Patient Hotlist menu item (decision 0049). */
@@ -73,7 +74,7 @@ export async function hotlistRoutes(fastify: FastifyInstance) {
       params: idParams,
       response: { 200: hotlistNextSchema, ...errors },
     },
-    handler: async (request) => service.nextEntry(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => calls.nextEntry(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.post('/api/hotlists/:id/entries/:entryId/outcome', {
@@ -87,7 +88,7 @@ export async function hotlistRoutes(fastify: FastifyInstance) {
       response: { 200: hotlistQueueSchema, ...errors },
     },
     handler: async (request) =>
-      service.recordOutcome(requireSignedIn(request.ctx), request.params.id, request.params.entryId, request.body),
+      calls.recordOutcome(requireSignedIn(request.ctx), request.params.id, request.params.entryId, request.body),
   });
 
   app.post('/api/hotlists/:id/entries/:entryId/release', {
@@ -99,7 +100,7 @@ export async function hotlistRoutes(fastify: FastifyInstance) {
       response: { 204: z.null(), ...errors },
     },
     handler: async (request, reply) => {
-      await service.releaseEntry(requireSignedIn(request.ctx), request.params.id, request.params.entryId);
+      await calls.releaseEntry(requireSignedIn(request.ctx), request.params.id, request.params.entryId);
       return reply.status(204).send(null);
     },
   });

@@ -18,7 +18,7 @@ import {
 import { DEMO_PASSWORD } from '../../db/seed/demo';
 import { hashPassword } from '../../lib/secrets';
 import { createTestApp, nextIp, setInstanceSetting, signIn, type TestApp } from '../../../test/test-app';
-import { nextClinicDayMorning } from './hotlists.service';
+import { nextClinicDayMorning } from './hotlist-calls.service';
 
 /**
  * Six hand-built Riverside patients coded Q76.49 (a code no demo patient has): Ana, Ben, Cy, Dee and Eve
