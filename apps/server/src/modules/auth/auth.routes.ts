@@ -20,7 +20,10 @@ import {
 } from '@pathwell/contracts/users';
 import { idSchema } from '@pathwell/contracts/validation';
 import { requireSignedIn, withSystemContext, type ServiceContext } from '../../context';
-import * as auth from './auth.service';
+import { confirmSignUp, signUp } from './sign-up.service';
+import { authenticate, resendTwoFactor, signOut, verifyTwoFactor } from './sign-in.service';
+import { getUser, setTwoFactor, updateMyAccount } from './my-account.service';
+import { changePassword, forgetPassword, sendWelcomeEmail, setPassword } from './passwords.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema, 429: errorBodySchema };
 /** Open account routes that send email are rate limited per IP on top of their own rules. */
@@ -38,7 +41,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     config: { public: true, ...openLimit },
     schema: { tags, summary: 'Sign up', body: signUpSchema, response: { 201: messageSchema, ...errors } },
     handler: async (request, reply) =>
-      reply.status(201).send(await onAccounts(request.ctx, (ctx) => auth.signUp(ctx, request.log, request.body))),
+      reply.status(201).send(await onAccounts(request.ctx, (ctx) => signUp(ctx, request.log, request.body))),
   });
 
   app.post('/api/users/confirmSignup', {
@@ -49,13 +52,13 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: confirmSignUpSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.confirmSignUp(ctx, request.body)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => confirmSignUp(ctx, request.body)),
   });
 
   app.post('/api/users/authenticate', {
     config: { public: true },
     schema: { tags, summary: 'Sign in', body: signInSchema, response: { 200: signInResultSchema, ...errors } },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.authenticate(ctx, request.log, request.body)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => authenticate(ctx, request.log, request.body)),
   });
 
   app.post('/api/users/twofactor/verify', {
@@ -66,20 +69,20 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: twoFactorVerifySchema,
       response: { 200: signInResultSchema, ...errors },
     },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.verifyTwoFactor(ctx, request.body)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => verifyTwoFactor(ctx, request.body)),
   });
 
   app.post('/api/users/twofactor/send', {
     config: { public: true, ...openLimit },
     schema: { tags, summary: 'Send a new sign-in code', body: twoFactorSendSchema, response: { 200: messageSchema, ...errors } },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.resendTwoFactor(ctx, request.log, request.body)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => resendTwoFactor(ctx, request.log, request.body)),
   });
 
   app.post('/api/users/signout', {
     config: { anyRole: true, allClinics: true },
     schema: { tags, summary: 'Sign out: revokes this session', response: { 204: z.null(), ...errors } },
     handler: async (request, reply) => {
-      await onAccounts(requireSignedIn(request.ctx), auth.signOut);
+      await onAccounts(requireSignedIn(request.ctx), signOut);
       return reply.status(204).send(null);
     },
   });
@@ -92,7 +95,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       params: z.object({ id: idSchema }),
       response: { 200: userProfileSchema, ...errors },
     },
-    handler: async (request) => auth.getUser(requireSignedIn(request.ctx), request.params.id),
+    handler: async (request) => getUser(requireSignedIn(request.ctx), request.params.id),
   });
 
   app.put('/api/users/me', {
@@ -103,7 +106,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: updateMyAccountSchema,
       response: { 200: userProfileSchema, 409: errorBodySchema, ...errors },
     },
-    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.updateMyAccount(ctx, request.body)),
+    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => updateMyAccount(ctx, request.body)),
   });
 
   app.put('/api/users/me/twofactor', {
@@ -114,7 +117,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: twoFactorToggleSchema,
       response: { 200: userProfileSchema, ...errors },
     },
-    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.setTwoFactor(ctx, request.body.enabled)),
+    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => setTwoFactor(ctx, request.body.enabled)),
   });
 
   app.post('/api/users/forgetPassword', {
@@ -125,13 +128,13 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: forgetPasswordSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.forgetPassword(ctx, request.log, request.body)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => forgetPassword(ctx, request.log, request.body)),
   });
 
   app.post('/api/users/changepassword', {
     config: { anyRole: true, allClinics: true },
     schema: { tags, summary: 'Change my password', body: changePasswordSchema, response: { 200: messageSchema, ...errors } },
-    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => auth.changePassword(ctx, request.body)),
+    handler: async (request) => onAccounts(requireSignedIn(request.ctx), (ctx) => changePassword(ctx, request.body)),
   });
 
   app.post('/api/users/setPassword', {
@@ -142,7 +145,7 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: setPasswordSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.setPassword(ctx, request.body)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => setPassword(ctx, request.body)),
   });
 
   app.post('/api/users/resendWelcomeEmail', {
@@ -153,6 +156,6 @@ export async function authRoutes(fastify: FastifyInstance) {
       body: resendWelcomeSchema,
       response: { 200: messageSchema, ...errors },
     },
-    handler: async (request) => onAccounts(request.ctx, (ctx) => auth.sendWelcomeEmail(ctx, request.log, request.body.id)),
+    handler: async (request) => onAccounts(request.ctx, (ctx) => sendWelcomeEmail(ctx, request.log, request.body.id)),
   });
 }

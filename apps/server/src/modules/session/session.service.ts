@@ -6,7 +6,7 @@ import type { SignedInContext } from '../../context';
 import { instances, userInstances, users } from '../../db/schema';
 import { notFound } from '../../lib/app-error';
 import { idleMinutesFrom } from '../../plugins/auth';
-import { toProfile } from '../auth/auth.service';
+import { toProfile } from '../auth/my-account.service';
 import { primaryLogoUrl } from '../instance-settings/instance-files.service';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { zoneOffsetMinutes } from '@pathwell/contracts/clinic-time';

@@ -20,7 +20,8 @@ import { AppError, notFound } from '../../lib/app-error';
 import type { ServerMessageKey } from '@pathwell/contracts/server-messages';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { profileImageToStore, queueWelcomeEmail } from '../auth/auth.service';
+import { profileImageToStore } from '../auth/my-account.service';
+import { queueWelcomeEmail } from '../auth/passwords.service';
 import { listClinics } from '../session/session.service';
 
 type UserRow = typeof users.$inferSelect;
