@@ -67,7 +67,8 @@ import { patientMedicineRoutes } from './modules/medicines/patient-medicines.rou
 import { codeGroupRoutes } from './modules/outreach/code-groups.routes';
 import { encounterImportRoutes } from './modules/outreach/encounter-imports.routes';
 import { appointmentCodeRoutes } from './modules/outreach/appointment-codes.routes';
-import { runEncounterImport, type EncounterImportJob } from './modules/outreach/encounter-imports.service';
+import type { EncounterImportJob } from './modules/outreach/encounter-imports.service';
+import { runEncounterImport } from './modules/outreach/encounter-import-job';
 import { hotlistRoutes } from './modules/outreach/hotlists.routes';
 import { audienceTemplateRoutes } from './modules/outreach/audience-templates.routes';
 

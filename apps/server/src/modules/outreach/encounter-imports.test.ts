@@ -7,7 +7,7 @@ import { bytea } from '../../db/schema/admin';
 import { activityLogs, codedVisitCodes, codedVisits, encounterImports, instances, patients, users } from '../../db/schema';
 import { createTestApp, nextIp, setInstanceSetting, signIn, waitFor, type TestApp } from '../../../test/test-app';
 import { decryptFile } from '../../lib/settings-crypto';
-import { runEncounterImport } from './encounter-imports.service';
+import { runEncounterImport } from './encounter-import-job';
 
 /** What the test trigger of 'keeps the file encrypted' copies aside: each file as it was inserted. */
 const storedFiles = pgTable('test_stored_import_files', { id: uuid('id'), content: bytea('content') });
