@@ -352,12 +352,16 @@ describe('assigned PROs and unfilled forms', () => {
   let patientId: string;
   let appointmentId: string;
   let colleagueAppointmentId: string;
+  let colleagueVisitWithOwnPatientId: string;
 
   beforeAll(async () => {
     patientId = (await addPatient({ firstName: 'Ava', lastName: 'Assigned' })).id;
     appointmentId = (await addAppointment(patientId)).id;
     const [colleague] = await t.db.select().from(users).where(eq(users.email, 'doctor@pathwell.demo'));
-    colleagueAppointmentId = (await addAppointment(patientId, { doctorId: colleague!.id })).id;
+    // A colleague's patient the Doctor does not treat (decision 0070): only the colleague has seen them.
+    const colleaguesPatient = await addPatient({ firstName: 'Cora', lastName: 'Colleague', doctorId: colleague!.id });
+    colleagueAppointmentId = (await addAppointment(colleaguesPatient.id, { doctorId: colleague!.id })).id;
+    colleagueVisitWithOwnPatientId = (await addAppointment(patientId, { doctorId: colleague!.id })).id;
     // A custom form of the clinic: settings accept only the clinic's own (issue #9).
     const [customForm] = await t.db.insert(customForms).values({ instanceId: riverside, title: 'Intake extras' }).returning();
     // ODI and PROMIS Global-10 can be assigned only where their licensed wording is loaded (decision 0061).
@@ -433,7 +437,11 @@ describe('assigned PROs and unfilled forms', () => {
     expect(noId.json().fields).toEqual({ appointmentId: 'idInvalid' });
   });
 
-  it("answers 404 for another clinic's appointment and a colleague's appointment to a Doctor", async () => {
+  it("answers 404 for another clinic's appointment and to a Doctor for a patient they do not treat", async () => {
+    // A colleague's visit with the Doctor's own patient is part of that patient's history (decision 0070).
+    expect(
+      (await call('GET', `/api/patientappointments/getunfilledforms/${colleagueVisitWithOwnPatientId}`, 'ownDoctor')).statusCode,
+    ).toBe(200);
     expect((await call('GET', `/api/patientappointments/assigned-pro?appointmentId=${appointmentId}`, 'admin2')).statusCode).toBe(
       404,
     );
