@@ -6,19 +6,14 @@ import type { MenuFlags } from '@pathwell/contracts/session';
 export const DEMO_PASSWORD = 'Pathwell#2026';
 
 /** Riverside's demo sign-ins (README): two admins, so one approves what the other writes (issue #15). */
-export const demoLogins = {
+const demoLogins = {
   manager: 'manager@pathwell.demo',
   admin: 'admin@pathwell.demo',
   approver: 'approver@pathwell.demo',
   doctor: 'doctor@pathwell.demo',
   staff: 'staff@pathwell.demo',
 } as const;
-export type DemoLogin = keyof typeof demoLogins;
-
-/** Signs a demo user of Riverside in through the sign-in page. */
-export async function signInAs(page: Page, who: DemoLogin) {
-  await signIn(page, demoLogins[who]);
-}
+type DemoLogin = keyof typeof demoLogins;
 
 /** A demo user's API token and id, and the header that carries it, for calls made beside the screens. */
 export async function apiSignIn(request: APIRequestContext, who: DemoLogin) {
@@ -44,7 +39,7 @@ export async function signOut(page: Page) {
 }
 
 /** The demo clinics run with campaigns on and every other mode off. */
-export const demoFlags: MenuFlags = {
+const demoFlags: MenuFlags = {
   devicePartnerMode: false,
   programMode: false,
   portalPro: false,

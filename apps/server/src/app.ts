@@ -72,7 +72,7 @@ import { runEncounterImport } from './modules/outreach/encounter-import-job';
 import { hotlistRoutes } from './modules/outreach/hotlists.routes';
 import { audienceTemplateRoutes } from './modules/outreach/audience-templates.routes';
 
-export interface BuildOptions {
+interface BuildOptions {
   config: Config;
   database: DatabaseHandle;
   /** A read replica for report routes (`READ_DATABASE_URL`); reports read `database` without one. */

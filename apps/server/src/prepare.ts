@@ -5,7 +5,7 @@ import { applyMigrations } from './db/migrate';
 import { bootstrapFirstManager, isDatabaseEmpty, seedDemo } from './db/seed/demo';
 import { withSystemAccess } from './db/tenancy';
 
-export type Prepared = DatabaseHandle & { seeded: 'demo' | 'manager' | null };
+type Prepared = DatabaseHandle & { seeded: 'demo' | 'manager' | null };
 
 /** Opens the configured database, applies migrations and fills an empty one (demo or first manager). */
 export async function prepareDatabase(config: Config): Promise<Prepared> {

@@ -7,7 +7,7 @@ import { instrumentWordings } from '../src/db/schema';
  * PROMIS Global-10 or SOAPP-R: without one the clinic cannot give those forms (decision 0061). The
  * texts are placeholders of the test, never the licensed items.
  */
-export function testWording(formCode: FormCode): LicensedWording {
+function testWording(formCode: FormCode): LicensedWording {
   const form = instrumentForm(formCode);
   return {
     formCode,

@@ -24,13 +24,3 @@ export async function pdfText(pdf: Uint8Array): Promise<string> {
   }
   return pages.join('\n');
 }
-
-/** Page count as pdf.js reads it. */
-export async function pdfPageCount(pdf: Uint8Array): Promise<number> {
-  const document = await getDocument({ data: new Uint8Array(pdf), verbosity: 0 }).promise;
-  try {
-    return document.numPages;
-  } finally {
-    await document.destroy();
-  }
-}

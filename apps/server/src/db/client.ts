@@ -34,15 +34,14 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
-export const POOL_CHECKOUT_TIMEOUT_MS = 10_000;
+const POOL_CHECKOUT_TIMEOUT_MS = 10_000;
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export type DatabaseTarget =
-  { kind: 'pglite'; dataDir: string | undefined; pglite?: PGlite } | { kind: 'postgresql'; url: string };
+type DatabaseTarget = { kind: 'pglite'; dataDir: string | undefined; pglite?: PGlite } | { kind: 'postgresql'; url: string };
 
 /** Extensions the migrations create (patient search); a PostgreSQL server ships them in contrib. */
-export const pgliteExtensions = { btree_gin, pg_trgm, unaccent };
+const pgliteExtensions = { btree_gin, pg_trgm, unaccent };
 
 /** Every PGlite of the app and its tests is created here, so none misses an extension. */
 export function createPglite(dataDir: string | undefined, options: Omit<PGliteOptions, 'extensions' | 'dataDir'> = {}) {

@@ -132,8 +132,8 @@ export interface RequestTransaction {
  * runs for a minute is a fault, and a transaction left idle for half a minute is a request whose
  * process lost track of it: the server ends the session, so the connection can never be held forever.
  */
-export const REQUEST_STATEMENT_TIMEOUT_MS = 60_000;
-export const REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+const REQUEST_STATEMENT_TIMEOUT_MS = 60_000;
+const REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 
 const startStatement = (start: { reason: SystemAccessReason } | 'no-clinic') =>
   start === 'no-clinic' ? asApp([]) : asSystem(start.reason);

@@ -8,7 +8,7 @@ import type { Database, DatabaseHandle, RawSql } from '../db/client';
  * sees the queue and no clinic data, and a request enqueues inside its own transaction (as
  * `pathwell_app`), so a change that rolls back leaves no job behind.
  */
-export const JOB_SCHEMA = 'pgboss';
+const JOB_SCHEMA = 'pgboss';
 
 export const jobQueues = {
   /** Hands one stored outbound message to its provider. */
@@ -28,7 +28,7 @@ const WORK_BATCH_SIZE = 20;
 export type JobQueueName = (typeof jobQueues)[keyof typeof jobQueues];
 
 /** Tries and back-off of a delivery: 1 + 5 retries, waiting about 30 s, 60 s, 120 s, 240 s, 480 s. */
-export const DELIVERY_RETRY = { retryLimit: 5, retryDelay: 30, retryBackoff: true } as const;
+const DELIVERY_RETRY = { retryLimit: 5, retryDelay: 30, retryBackoff: true } as const;
 
 /** Creates or upgrades the queue's tables, its queues, and what the app's roles may do with them. */
 export async function installJobQueue(handle: DatabaseHandle): Promise<void> {
@@ -80,7 +80,7 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-export interface JobQueueOptions {
+interface JobQueueOptions {
   /** Seconds between polls for new jobs (pg-boss's minimum is 0.5). */
   pollingIntervalSeconds?: number;
   /** First wait before a retry, doubled each time. */

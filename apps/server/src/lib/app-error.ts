@@ -38,7 +38,6 @@ export class AppError extends Error {
 }
 
 export const notFound = (key: NotFoundKey = 'recordNotFound') => new AppError('NOT_FOUND', key);
-export const forbidden = () => new AppError('FORBIDDEN', 'notAllowed');
 /** A refusal about one field; the answer's message is the field's own unless a more precise one is named. */
 export const fieldError = (field: string, key: ValidationMessageKey, messageKey: MessageKey = key) =>
   new AppError('VALIDATION', messageKey, { fields: { [field]: key } });

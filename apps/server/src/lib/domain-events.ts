@@ -7,7 +7,7 @@ import type { InterventionMedicine } from '../db/schema';
  * names what happened; it does not know who listens. Each fact carries ids and the few values a
  * listener needs to act without reading the publisher's tables back.
  */
-export interface DomainFacts {
+interface DomainFacts {
   /** An appointment became Completed (it may or may not be the patient's first visit). */
   visitCompleted: { appointmentId: string; patientId: string; startsAt: Date };
   /** A performed procedure was recorded (a new intervention with an item, or one completed only now). */
@@ -24,14 +24,14 @@ export interface DomainFacts {
   };
 }
 
-export type FactKind = keyof DomainFacts;
+type FactKind = keyof DomainFacts;
 
 /**
  * A listener runs inside the publisher's transaction: what it writes commits or rolls back with the
  * fact. Work that must outlive a crash or talk to another system enqueues a job here
  * (`ctx.jobs.enqueue(tx, …)`), which commits with the fact as well.
  */
-export type FactHandler<K extends FactKind> = (ctx: SignedInContext, tx: Database, fact: DomainFacts[K]) => Promise<void>;
+type FactHandler<K extends FactKind> = (ctx: SignedInContext, tx: Database, fact: DomainFacts[K]) => Promise<void>;
 
 type AnyHandler = (ctx: SignedInContext, tx: Database, fact: never) => Promise<void>;
 

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 type ImageType = 'image/jpeg' | 'image/png' | 'image/webp';
 
 /** The usual file extension of each type, for a stored file's name. */
-export const imageExtension: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
+const imageExtension: Record<ImageType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
 
 /** The image type the bytes themselves announce (magic numbers), whatever the header claims. */
 export function sniffImageType(bytes: Buffer): ImageType | null {

@@ -153,7 +153,7 @@ interface RequestState {
   finished: boolean;
 }
 
-export interface RouteAccess {
+interface RouteAccess {
   method: string;
   url: string;
   /** 'open', 'any signed-in role', or the roles allowed. */
@@ -165,7 +165,7 @@ export interface RouteAccess {
  * Who may call a route, decided once at start-up: an API route that declares nothing, names a menu
  * path the menu does not have, or declares two answers stops the app from starting.
  */
-export function routeAccessOf(method: string, url: string, config: FastifyContextConfig): RouteAccess {
+function routeAccessOf(method: string, url: string, config: FastifyContextConfig): RouteAccess {
   const declared = [config.public, config.roles, config.menuPath, config.anyRole].filter((value) => value !== undefined);
   if (declared.length !== 1) {
     throw new Error(
@@ -193,7 +193,7 @@ export async function commitBeforeStreaming(request: FastifyRequest): Promise<vo
 /** `/api/docs` and its pages (`/api/docs/json`, assets), not every path that merely starts alike. */
 const isDocsRoute = (routeUrl: string) => routeUrl === '/api/docs' || routeUrl.startsWith('/api/docs/');
 
-export interface AuthPluginOptions {
+interface AuthPluginOptions {
   db: Database;
   /** The read replica, when `READ_DATABASE_URL` is set. */
   readDb?: Database;

@@ -52,7 +52,7 @@ const DATABASE_UNAVAILABLE_CODES = new Set([
 ]);
 
 /** A database that is down or restarting, as node-postgres reports it (possibly wrapped by Drizzle). */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 4; depth++) {
     const candidate = current as { code?: unknown; message?: unknown; cause?: unknown };
     if (typeof candidate.code === 'string' && DATABASE_UNAVAILABLE_CODES.has(candidate.code)) return true;

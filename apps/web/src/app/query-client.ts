@@ -3,7 +3,7 @@ import { ApiError } from '../lib/api-client';
 import { errorText } from '../lib/error-text';
 import { notify } from '../lib/notify';
 
-export function createQueryClient() {
+function createQueryClient() {
   return new QueryClient({
     queryCache: new QueryCache({
       onError(error, query) {

@@ -18,7 +18,7 @@ import { errorPagePaths, homePath, routeTable, type RouteEntry } from './route-t
 import { useSession } from './session-context';
 
 /** Guard of every auth route: no token → /signin, remembering where the person wanted to go. */
-export async function signedInLoader({ request }: LoaderFunctionArgs): Promise<SessionContext> {
+async function signedInLoader({ request }: LoaderFunctionArgs): Promise<SessionContext> {
   const url = new URL(request.url);
   const toSignIn = () => {
     rememberReturnPath(`${url.pathname}${url.search}`);
@@ -54,7 +54,7 @@ function toRoute(entry: RouteEntry, fullPage: boolean): RouteObject {
   return { path: entry.path, lazy: async () => ({ Component: (await page()).Component }) };
 }
 
-export function buildRoutes(): RouteObject[] {
+function buildRoutes(): RouteObject[] {
   return [
     {
       errorElement: <RouteErrorBoundary />,

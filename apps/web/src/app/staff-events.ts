@@ -9,7 +9,7 @@ import { ALL_CLINICS, getClinicId, getToken } from '../lib/session-storage';
  * "message"); listeners read the change again through the API. After every (re)connect the listeners
  * of every kind run once, so whatever happened while the stream was down is caught up.
  */
-export type StaffEventKind = 'notification' | 'message';
+type StaffEventKind = 'notification' | 'message';
 
 const listeners = new Map<StaffEventKind, Set<() => void>>([
   ['notification', new Set()],

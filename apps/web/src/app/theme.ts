@@ -21,7 +21,7 @@ const darkerNine = (name: 'green' | 'lime' | 'yellow' | 'orange', shade9: string
 };
 
 /** The background of a hovered table row (see `theme.components.Table`). */
-export const TABLE_HOVER_COLOR = 'teal.0';
+const TABLE_HOVER_COLOR = 'teal.0';
 
 /**
  * A calm clinical look: teal accents on white and soft greys, at WCAG 2.1 AA contrast (issue #10 §4):

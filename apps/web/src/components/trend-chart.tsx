@@ -2,7 +2,7 @@ const WIDTH = 400;
 const HEIGHT = 180;
 const PAD = { top: 12, right: 12, bottom: 26, left: 30 };
 
-export type TrendPoint = { key: string; value: number; /** Shown under the axis and in the point's tooltip. */ dateText: string };
+type TrendPoint = { key: string; value: number; /** Shown under the axis and in the point's tooltip. */ dateText: string };
 
 /**
  * A small inline SVG line chart (no chart library in the bundle): one labelled image, so the page

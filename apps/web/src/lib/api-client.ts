@@ -37,7 +37,7 @@ export class ApiError extends Error {
   }
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Record<string, string | number | boolean | undefined | null>;
@@ -114,7 +114,7 @@ function asErrorBody(value: unknown): ErrorBody | null {
   return typeof candidate.error === 'string' || typeof candidate.msg === 'string' ? (value as ErrorBody) : null;
 }
 
-export interface FetchOptions extends Omit<RequestOptions, 'body'> {
+interface FetchOptions extends Omit<RequestOptions, 'body'> {
   /** A JSON body (sent with Content-Type application/json). */
   json?: unknown;
   /** Any other body: a FormData upload sets its own multipart Content-Type. */

@@ -6,7 +6,7 @@ import { i18n } from './i18n';
  * the clinic's clock (session `instance.timeZoneId`, daylight saving included) whatever time zone the
  * browser is in; recent moments read 'Today at' and 'Yesterday at'.
  */
-export type Instant = Date | string | number;
+type Instant = Date | string | number;
 
 function toTime(instant: Instant): number | null {
   const time = instant instanceof Date ? instant.getTime() : typeof instant === 'number' ? instant : Date.parse(instant);

@@ -1,4 +1,4 @@
-export const PROFILE_IMAGE_MAX_SIDE = 256;
+const PROFILE_IMAGE_MAX_SIDE = 256;
 
 function loadImage(file: Blob): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {

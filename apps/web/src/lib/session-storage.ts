@@ -1,5 +1,4 @@
 import { SESSION_EXPIRY_STEP_MS } from '@pathwell/contracts/constants';
-import type { Role } from '@pathwell/contracts/roles';
 import type { Authenticated } from '@pathwell/contracts/users';
 
 /** Browser-storage keys of specification section 3 "User" (local keys). */
@@ -53,8 +52,6 @@ function write(key: string, value: string | null) {
 }
 
 export const getToken = () => read(storageKeys.token);
-export const getUserId = () => read(storageKeys.userId);
-export const getUserRole = () => read(storageKeys.userRole) as Role | null;
 export const getClinicId = () => read(storageKeys.clinicId);
 export const getDoctorId = () => read(storageKeys.doctorId);
 export const setDoctorId = (id: string | null) => write(storageKeys.doctorId, id);

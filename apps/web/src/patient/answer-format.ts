@@ -6,7 +6,7 @@ import { localized } from './text';
  * How one answer reads, the same for the patient reviewing it and for staff reading the response:
  * option and list labels in the form's language, dates written out, a signature as signed.
  */
-export type AnswerDisplay =
+type AnswerDisplay =
   | { kind: 'empty' }
   | { kind: 'yes' }
   | { kind: 'no' }

@@ -92,7 +92,7 @@ export const patientApi = {
 };
 
 /** A stored response; `crisisResources`: the answers include a critical item, so crisis resources come next (decision 0058). */
-export type SubmittedAnswer = { message: string; responseId: string; crisisResources: boolean };
+type SubmittedAnswer = { message: string; responseId: string; crisisResources: boolean };
 
 export type LookupOption = { value: string; label: { en: string; es?: string } };
 export type LookupKind = 'usStates' | 'countries' | 'patientPhoneTypes' | 'timeZones';

@@ -17,16 +17,12 @@ function validationFor(language: FormLanguage): Record<string, string> {
   return Object.fromEntries(Object.entries(validationMessages).map(([key, texts]) => [key, texts[language]]));
 }
 
-export const patientResources = {
+const patientResources = {
   en: { patient: enPatient, intake: enIntake, bodyMap: enBodyMap, validation: validationFor('en') },
   es: { patient: esPatient, intake: esIntake, bodyMap: esBodyMap, validation: validationFor('es') },
 } as const;
 
-export function isFormLanguage(value: unknown): value is FormLanguage {
-  return typeof value === 'string' && (formLanguages as readonly string[]).includes(value);
-}
-
-export function browserLanguage(): FormLanguage {
+function browserLanguage(): FormLanguage {
   const browser = typeof navigator === 'undefined' ? '' : navigator.language.toLowerCase();
   return browser.startsWith('es') ? 'es' : 'en';
 }

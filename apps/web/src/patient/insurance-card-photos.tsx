@@ -34,7 +34,7 @@ async function decode(file: Blob): Promise<Decoded> {
 }
 
 /** The photo redrawn at most `PHOTO_MAX_EDGE` px on its long side, as JPEG. */
-export async function shrinkPhoto(file: Blob): Promise<Blob> {
+async function shrinkPhoto(file: Blob): Promise<Blob> {
   const decoded = await decode(file);
   try {
     const scale = Math.min(1, PHOTO_MAX_EDGE / Math.max(decoded.width, decoded.height));

@@ -15,7 +15,7 @@ export function lookupKindFor(question: FormQuestion): LookupKind | null {
   return lookupKinds[question.type] ?? null;
 }
 
-export type LookupState = { status: 'idle' | 'loading' | 'ready' | 'failed'; options: LookupOption[]; retry: () => void };
+type LookupState = { status: 'idle' | 'loading' | 'ready' | 'failed'; options: LookupOption[]; retry: () => void };
 
 export function useLookup(kind: LookupKind | null): LookupState {
   const [state, setState] = useState<Omit<LookupState, 'retry'>>({ status: kind ? 'loading' : 'idle', options: [] });

@@ -1,7 +1,7 @@
 import './pain-scale.css';
 import { useTranslation } from 'react-i18next';
 
-export const PAIN_SCALE_SCORES = Array.from({ length: 11 }, (_, index) => index);
+const PAIN_SCALE_SCORES = Array.from({ length: 11 }, (_, index) => index);
 
 /**
  * A 0–10 pain answer (issue #24 §1): eleven radio buttons with nothing chosen until the patient

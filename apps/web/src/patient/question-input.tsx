@@ -25,7 +25,7 @@ type Props = {
 };
 
 /** Likert answers sit in one row when they are few and short enough for a 375 px screen. */
-export function likertFitsInRow(labels: string[]): boolean {
+function likertFitsInRow(labels: string[]): boolean {
   if (labels.length > 7) return false;
   const longest = Math.max(0, ...labels.map((label) => label.length));
   return longest <= (labels.length <= 5 ? 14 : 8);

@@ -17,7 +17,7 @@ import { QuestionInput } from './question-input';
 import { linkStorage } from './storage';
 import { localized } from './text';
 
-export const DRAFT_DEBOUNCE_MS = 800;
+const DRAFT_DEBOUNCE_MS = 800;
 const OFFLINE_RETRY_MS = 5000;
 
 /** Where a form's draft and submission go: a form link's own calls, or a form inside an intake. */
@@ -27,7 +27,7 @@ export interface FormEndpoints {
 }
 
 /** What the page does next: crisis resources first when the answers include a critical item (decision 0058). */
-export type SubmitOutcome = { crisisResources: boolean };
+type SubmitOutcome = { crisisResources: boolean };
 
 type Props = {
   token: string;

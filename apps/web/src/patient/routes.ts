@@ -1,6 +1,6 @@
 import { instrumentSlugs } from '@pathwell/contracts/patient-links';
 
-export type PatientRoute =
+type PatientRoute =
   | { kind: 'instrument'; slug: string; token: string; appointmentId: string | null }
   | { kind: 'custom'; token: string }
   | { kind: 'intake'; token: string; appointmentId: string | null }

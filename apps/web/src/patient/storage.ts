@@ -4,7 +4,7 @@ import type { Answers, FormLanguage } from '@pathwell/contracts/forms';
  * Per-link browser storage (sessionStorage: gone when the tab closes). The access token lets a reload
  * go straight back to the form; the draft copy keeps answers while the server cannot be reached.
  */
-export type LocalDraft = { answers: Answers; position: number; language: FormLanguage; unsynced: boolean };
+type LocalDraft = { answers: Answers; position: number; language: FormLanguage; unsynced: boolean };
 
 const accessKey = (token: string) => `patientLink.access.${token}`;
 const draftKey = (token: string) => `patientLink.draft.${token}`;

@@ -8,7 +8,7 @@ import { patientI18n } from './i18n';
 import { PatientApp } from './patient-app';
 
 export const TOKEN = 'Tk0123456789abcdefghijklmnopqrstuvwxyzABCDE';
-export const PATH = `/customform/${TOKEN}/surveryform`;
+const PATH = `/customform/${TOKEN}/surveryform`;
 export const RESPONSE_ID = '9b2f7c1e-2a4d-4b8e-9f00-1234567890ab';
 
 export const sampleForm: RenderableForm = {
@@ -68,7 +68,7 @@ export function statusBody(overrides: Partial<LinkStatusResponse> = {}): LinkSta
 
 type Reply = { status?: number; body?: unknown } | 'network';
 
-export type PatientFake = {
+type PatientFake = {
   status?: Reply;
   verify?: Reply[];
   emailCode?: Reply[];
@@ -81,7 +81,7 @@ export type PatientFake = {
   enums?: Record<string, unknown>;
 };
 
-export type Call = { method: string; path: string; body: unknown; headers: Headers };
+type Call = { method: string; path: string; body: unknown; headers: Headers };
 
 /**
  * A fake of the open patient-link API: each endpoint answers from its list in turn (the last answer

@@ -25,7 +25,7 @@ function chunk(type: string, data: Buffer) {
  * A made-up insurance card drawn as a PNG (a coloured band, a chip and grey "text" lines): the demo
  * shows where card photos appear without any real member's card.
  */
-export function demoCardPng(side: 'front' | 'back', width = 340, height = 214): Buffer {
+function demoCardPng(side: 'front' | 'back', width = 340, height = 214): Buffer {
   const band = side === 'front' ? [31, 95, 160] : [90, 90, 90];
   const rows: Buffer[] = [];
   const lines = side === 'front' ? [70, 95, 120, 150, 175] : [40, 60, 80, 100, 150, 170];

@@ -135,7 +135,7 @@ export function buildDemoResponses(
  * The critical findings of seeded responses (decision 0058), as the submission paths store them, left
  * unacknowledged: the demo's dashboards show the red flag. History raises no notification.
  */
-export function demoFindings(rows: ResponseRow[]): FindingRow[] {
+function demoFindings(rows: ResponseRow[]): FindingRow[] {
   return rows.flatMap((row) =>
     row.formCode != null && isFormCode(row.formCode)
       ? criticalFindings(row.formCode, row.answers as InstrumentAnswers).map((finding) => ({

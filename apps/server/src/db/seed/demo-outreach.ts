@@ -54,7 +54,7 @@ const MINUTE = 60_000;
 
 export const DEMO_LUMBAR_GROUP = 'Lumbar radiculopathy';
 export const DEMO_LUMBAR_CODES = ['M54.16', 'M54.17', 'M51.16'] as const;
-export const DEMO_KNEE_GROUP = 'Knee osteoarthritis';
+const DEMO_KNEE_GROUP = 'Knee osteoarthritis';
 export const DEMO_KNEE_CODES = ['M17.0', 'M17.11', 'M17.12'] as const;
 export const DEMO_LAPSED_TEMPLATE = 'Lumbar radiculopathy, not seen in 6 months';
 export const DEMO_KNEE_TEMPLATE = 'Knee injection candidates';
@@ -63,10 +63,10 @@ export const DEMO_FINISHED_CAMPAIGN = 'Lumbar radiculopathy recall';
 export const DEMO_DRAFT_CAMPAIGN = 'Knee injection check-in';
 export const DEMO_HOTLIST = 'Stimulator candidates: call list';
 /** How many patients, at most, were last seen more than six months ago (their visits moved back). */
-export const DEMO_LAPSED_MAX = 18;
+const DEMO_LAPSED_MAX = 18;
 /** Of them, this many have lumbar radiculopathy (the rest knee osteoarthritis). */
 const LAPSED_LUMBAR = 14;
-export const DEMO_IMPORT_FILE = 'riverside-encounters-2024-2026.csv';
+const DEMO_IMPORT_FILE = 'riverside-encounters-2024-2026.csv';
 
 /** A patient's main complaint: the diagnoses their visits carry and the procedures they had. */
 type Profile = {
@@ -114,7 +114,7 @@ export const DEMO_PROFILES = {
   // M54.12 radiculopathy, cervical; M47.812 cervical spondylosis; 62321 interlaminar epidural, cervical.
   cervical: { diagnoses: [['M54.12', 1]], secondary: ['M47.812'], procedures: [['62321']] },
 } as const satisfies Record<string, Profile>;
-export type ProfileName = keyof typeof DEMO_PROFILES;
+type ProfileName = keyof typeof DEMO_PROFILES;
 
 const PROFILE_WEIGHTS: [ProfileName, number][] = [
   ['lumbarRadiculopathy', 26],
@@ -207,7 +207,7 @@ async function lapsedCandidates(tx: Database, instanceId: string, todayStart: Da
   return rows.map((row) => String(row.id));
 }
 
-export interface DemoOutreachOptions {
+interface DemoOutreachOptions {
   instanceId: string;
   timeZone: string;
   /** The Admin who writes the campaigns and templates. */

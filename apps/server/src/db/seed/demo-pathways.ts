@@ -44,7 +44,7 @@ const followUp = (days: number, forms: FormCode[]): StepSeed[] => [
   { dayOffset: days, kind: 'painJournal' as const },
 ];
 
-export const examplePathways: { name: string; items: string[]; description: string; steps: StepSeed[] }[] = [
+const examplePathways: { name: string; items: string[]; description: string; steps: StepSeed[] }[] = [
   {
     name: 'Lumbar epidural steroid injection',
     items: [DEMO_LUMBAR_TFESI, 'Lumbar interlaminar epidural steroid injection'],

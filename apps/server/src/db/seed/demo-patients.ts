@@ -238,8 +238,8 @@ const patientNoteTexts = [
   'Follow up on physical therapy referral.',
 ];
 
-export type DemoListItem = { id: string; name: string };
-export type DemoLists = Record<
+type DemoListItem = { id: string; name: string };
+type DemoLists = Record<
   'gender' | 'maritalstatus' | 'ethnicity' | 'occupationstatus' | 'payorstatus' | 'appointmenttype' | 'rooms' | 'bodylocations',
   DemoListItem[]
 >;
@@ -249,7 +249,7 @@ type PhoneRow = typeof patientPhoneNumbers.$inferInsert;
 type AppointmentRow = typeof appointments.$inferInsert;
 type NoteRow = typeof patientNotes.$inferInsert;
 
-export interface DemoClinicInput {
+interface DemoClinicInput {
   instanceId: string;
   /** The clinic's Doctor, or null when it has none (patients are then unassigned). */
   doctorId: string | null;
@@ -261,7 +261,7 @@ export interface DemoClinicInput {
   count?: number;
 }
 
-export interface DemoClinicRows {
+interface DemoClinicRows {
   patients: PatientRow[];
   phones: PhoneRow[];
   appointments: AppointmentRow[];

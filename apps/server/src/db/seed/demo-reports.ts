@@ -39,9 +39,9 @@ const PDI = 4;
 const PHQ9 = 11;
 export const DEMO_LUMBAR_ILESI = 'Lumbar interlaminar epidural steroid injection';
 /** How many patients the outcome cohort follows. */
-export const DEMO_COHORT_SIZE = 40;
+const DEMO_COHORT_SIZE = 40;
 /** Follow-up marks of the cohort, in days after the baseline visit: 0, 4, 8, 12 and 24 weeks. */
-export const DEMO_COHORT_MARKS = [0, 28, 56, 84, 168] as const;
+const DEMO_COHORT_MARKS = [0, 28, 56, 84, 168] as const;
 const MARK_ATTENDANCE = [1, 0.9, 0.82, 0.8, 0.68];
 /** Injected patients: baseline, the injection four weeks later, then 4, 8, 12 and 24 weeks after it. */
 const INJECTION_MARKS = [0, 28, 56, 84, 112, 196] as const;
@@ -101,7 +101,7 @@ function history(random: Random, type: 'diseaseStates' | 'psychiatricHistory' | 
   return codes.length > 0 ? codes.sort((a, b) => a - b) : [noneCodeOf(enumerations[type])!];
 }
 
-export interface ReferralAndHistory {
+interface ReferralAndHistory {
   id: string;
   referralSource: number | null;
   referringProviderId: string | null;
@@ -200,14 +200,14 @@ export interface CohortInput {
   /** The two lumbar injections, alternated. */
   injectionItems: string[];
 }
-export interface VisitUpdate {
+interface VisitUpdate {
   id: string;
   painScore?: number;
   reason?: 'follow_up';
   appointmentTypeId?: string | null;
   bodyLocationIds?: string[];
 }
-export interface CohortRows {
+interface CohortRows {
   newVisits: AppointmentRow[];
   visitUpdates: VisitUpdate[];
   responses: ResponseRow[];

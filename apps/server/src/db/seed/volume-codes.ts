@@ -104,7 +104,7 @@ const REGION_CODES: Record<(typeof REGION_SHARES)[number][0], Record<string, num
 };
 
 /** The distinct codes of the tables, each with its kind (diagnosis or procedure). */
-export function volumeCodeList(): { code: string; kind: 'diagnosis' | 'procedure' }[] {
+function volumeCodeList(): { code: string; kind: 'diagnosis' | 'procedure' }[] {
   const codes = [...new Set(Object.values(REGION_CODES).flatMap((table) => Object.keys(table)))].sort();
   return codes.map((code) => {
     const kind = visitCodeKindOf(code);

@@ -9,7 +9,7 @@ import { createRandom } from './demo-random';
  */
 
 /** The forms in the order a patient's series take them; the first series picks by `FORM_SHARES`. */
-export const VOLUME_FORMS = [2, 11, 7, 3] as const satisfies readonly FormCode[];
+const VOLUME_FORMS = [2, 11, 7, 3] as const satisfies readonly FormCode[];
 /** Cumulative percentage of patients whose first series is each form: ODI 70 %, PHQ-9 10 %, PROMIS-10 8 %, NDI 12 %. */
 const FORM_SHARES = [70, 80, 88, 100];
 /** Mean baseline burden (0 best … 1 worst of the headline's range) per form, in `VOLUME_FORMS` order. */
@@ -19,7 +19,7 @@ const SERIES_WEEKS = [0, 4, 8, 12, 24];
 /** Steps of the burden scale: a response's level is `round(burden × (LEVELS - 1))`. */
 const LEVELS = 101;
 
-export interface OutcomeTables {
+interface OutcomeTables {
   formCodes: number[];
   versions: string[];
   spanish: boolean[];

@@ -35,7 +35,7 @@ import { CODED_VISITS_SQL, codesParameters } from './volume-codes';
  * (`hashint8extended`), so a run is reproducible; patient ids are `md5(clinic:n)` so appointments can
  * point at their patient without a lookup.
  */
-export interface VolumeOptions {
+interface VolumeOptions {
   databaseUrl: string;
   patients: number;
   appointments: number;

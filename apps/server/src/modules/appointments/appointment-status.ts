@@ -12,7 +12,7 @@ const allowed: Record<AppointmentStatusCode, readonly AppointmentStatusCode[]> =
   [AppointmentStatus.No_Show]: [],
 };
 
-export type TransitionRefusal = 'notAllowed' | 'notStartedYet';
+type TransitionRefusal = 'notAllowed' | 'notStartedYet';
 
 /** Why a move is refused, or null when it is allowed. No_Show also needs the start time to have passed. */
 export function refuseTransition(

@@ -101,7 +101,7 @@ export function selectAppointments(db: Database) {
     .leftJoin(room, eq(room.id, appointments.roomId));
 }
 
-export type AppointmentRow = Awaited<ReturnType<typeof selectAppointments>>[number];
+type AppointmentRow = Awaited<ReturnType<typeof selectAppointments>>[number];
 
 export function toAppointment(row: AppointmentRow): Appointment {
   return {

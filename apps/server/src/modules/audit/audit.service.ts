@@ -68,7 +68,7 @@ export async function recordActivity(db: Database, entry: ActivityEntry): Promis
   });
 }
 
-export interface ChainBreak {
+interface ChainBreak {
   id: string;
   instanceId: string | null;
   chainSeq: number;

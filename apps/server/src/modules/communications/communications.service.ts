@@ -27,9 +27,9 @@ import { maskRecipient, openAttachment, providerConfigured, requeueMessage } fro
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 
 /** The days the counts chart covers, ending today (clinic time). */
-export const COUNT_DAYS = 14;
+const COUNT_DAYS = 14;
 /** A CSV export stops here; the dashboard's filters narrow a larger clinic's history. */
-export const EXPORT_ROW_LIMIT = 50_000;
+const EXPORT_ROW_LIMIT = 50_000;
 
 function conditionsFor(ctx: SignedInContext, filter: CommunicationFilterParsed, timeZone: string): SQL {
   const conditions: SQL[] = [eq(outboxMessages.instanceId, ctx.instanceId)];

@@ -29,7 +29,7 @@ function cleanFileName(name: string | undefined, type: SupportScreenshotType): s
  * length): at most SUPPORT_SCREENSHOT_MAX_BYTES once decoded, and an image of the type the URL claims
  * when decoded, not only by its first bytes. What is kept is the image encoded again, without metadata.
  */
-export async function decodeScreenshot(dataUrl: string, name: string | undefined): Promise<OutboxAttachmentInput> {
+async function decodeScreenshot(dataUrl: string, name: string | undefined): Promise<OutboxAttachmentInput> {
   const match = /^data:(image\/[a-z]+);base64,/.exec(dataUrl);
   const declared = match?.[1] as SupportScreenshotType | undefined;
   if (!match || !declared || !supportScreenshotTypes.includes(declared)) throw typeRefused();

@@ -11,7 +11,7 @@ import { raiseNotification } from '../notifications/notifications.service';
 import { visiblePatients } from '../patients/patient-visibility.service';
 
 /** A stored response, as every submission path has it right after the insert. */
-export interface StoredResponse {
+interface StoredResponse {
   id: string;
   instanceId: string;
   patientId: string;

@@ -17,7 +17,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 import { escapeLike } from '../managed-lists/managed-lists.service';
 
 type FormRow = typeof customForms.$inferSelect;
-export type CustomFormListQueryParsed = z.output<typeof customFormListQuerySchema>;
+type CustomFormListQueryParsed = z.output<typeof customFormListQuerySchema>;
 
 function assertWellFormed(content: FormContent) {
   const fields = customFormContentProblems(content);

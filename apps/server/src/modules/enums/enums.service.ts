@@ -17,7 +17,7 @@ export function getEnumeration(type: string): Enumeration {
  * The zones of the 50 states, DC and the inhabited territories (IANA zone.tab, country US and the
  * territories), main zones first in the order clinics look for them, so a US clinic finds its zone at once.
  */
-export const US_TIME_ZONES = [
+const US_TIME_ZONES = [
   'America/New_York',
   'America/Chicago',
   'America/Denver',

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database, DatabaseHandle } from '../../db/client';
 
 /** The one NOTIFY channel every server process of a database listens on. */
-export const EVENTS_CHANNEL = 'pathwell_events';
+const EVENTS_CHANNEL = 'pathwell_events';
 
 /**
  * What travels between processes and to browsers: which clinic, what changed, and for whom. Never

@@ -11,7 +11,7 @@ const HEARTBEAT_MS = 25_000;
  * A stream ends after this long and the browser reconnects: each reconnect is a new signed-in request,
  * so a session that was signed out or timed out stops hearing events within this time.
  */
-export const STREAM_MAX_MS = 5 * 60_000;
+const STREAM_MAX_MS = 5 * 60_000;
 
 export async function eventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

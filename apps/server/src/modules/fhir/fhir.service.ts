@@ -33,7 +33,7 @@ type FhirAnswer = FhirQuestionnaireResponse['item'][number]['answer'][number];
 
 const en = (text: LocalizedText | undefined) => text?.en;
 const fhirBase = (ctx: SignedInContext) => `${ctx.config.publicUrl}/api/fhir`;
-export const scoreSystem = (ctx: SignedInContext) => `${ctx.config.publicUrl}/fhir/CodeSystem/pathwell-score`;
+const scoreSystem = (ctx: SignedInContext) => `${ctx.config.publicUrl}/fhir/CodeSystem/pathwell-score`;
 const OBSERVATION_CATEGORY = 'http://terminology.hl7.org/CodeSystem/observation-category';
 
 /** FHIR item type of a question without options; the rest (phone, ZIP, state, country...) travel as text. */

@@ -14,7 +14,7 @@ import type { Database } from '../../db/client';
 import { instrumentWordings } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 
-export interface ClinicWording extends WordingAvailability {
+interface ClinicWording extends WordingAvailability {
   /** When the clinic imported the licensed wording; null for a form that ships its own. */
   importedAt: Date | null;
 }
@@ -23,7 +23,7 @@ export interface ClinicWording extends WordingAvailability {
  * Every outcome form's availability for one clinic (issue #24 §1, decision 0061): one read of the
  * clinic's imported wordings, answered by the instruments package's `wordingAvailability`.
  */
-export async function clinicWordings(db: Database, instanceId: string): Promise<Map<FormCode, ClinicWording>> {
+async function clinicWordings(db: Database, instanceId: string): Promise<Map<FormCode, ClinicWording>> {
   const rows = await db
     .select({
       formCode: instrumentWordings.formCode,

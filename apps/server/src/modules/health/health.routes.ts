@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error';
  * How long health waits for a connection and one read. A pool whose every connection is held (or a
  * database that stopped answering) must show as unhealthy at once, not as a health check that hangs.
  */
-export const HEALTH_DEADLINE_MS = 1000;
+const HEALTH_DEADLINE_MS = 1000;
 
 export async function healthRoutes(fastify: FastifyInstance, options: { databaseKind: DatabaseKind }) {
   fastify.withTypeProvider<ZodTypeProvider>().get('/api/health', {

@@ -1,7 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 
 /** What a file really is, judged by its first bytes rather than by the name or the declared type. */
-export type DetectedType = 'image/png' | 'image/jpeg' | 'image/svg+xml' | 'application/pdf';
+type DetectedType = 'image/png' | 'image/jpeg' | 'image/svg+xml' | 'application/pdf';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff]);

@@ -18,7 +18,7 @@ import { reencodeImage, withImageExtension } from '../../lib/image-type';
 import { sha256 } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { detectContentType, isPrivateKey, isSafeSvg } from './file-checks';
-import { decryptFile, encryptFile } from '../../lib/settings-crypto';
+import { encryptFile } from '../../lib/settings-crypto';
 
 export interface UploadedFile {
   fileName: string;
@@ -52,11 +52,11 @@ const fileError = (
 ) => new AppError(status, messageKey, { fields: { file: key }, params });
 
 /** A strong validator that changes whenever the file is replaced; read without loading the content. */
-export const etagOf = (meta: FileMeta) =>
+const etagOf = (meta: FileMeta) =>
   `"${sha256(`${meta.instanceId}:${meta.fileKey}:${meta.uploadedAt.toISOString()}:${meta.size}`).slice(0, 24)}"`;
 
 /** Logos carry their version in the URL, so that the browser may cache them for a year. */
-export const logoUrl = (meta: FileMeta) =>
+const logoUrl = (meta: FileMeta) =>
   `/api/instancesettings/logos/${meta.instanceId}/${meta.fileKey}?v=${etagOf(meta).replaceAll('"', '')}`;
 
 function urlOf(meta: FileMeta): string | null {
@@ -105,7 +105,7 @@ export async function primaryLogoUrl(db: Database, instanceId: string): Promise<
 }
 
 /** Keeps the last path segment, without control characters or quotes, at most 200 characters. */
-export function cleanFileName(name: string, fallback: string): string {
+function cleanFileName(name: string, fallback: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   const printable = [...base].filter((char) => char.charCodeAt(0) >= 0x20 && char.charCodeAt(0) !== 0x7f).join('');
   const cleaned = printable
@@ -218,15 +218,6 @@ export async function uploadPrivateKey(ctx: SignedInContext, file: UploadedFile)
 }
 
 export const deletePrivateKey = (ctx: SignedInContext) => removeFile(ctx, PRIVATE_KEY_FILE);
-
-/** For the eClinicalWorks integration: the clinic's private key in clear text, or null. */
-export async function readPrivateKey(ctx: SignedInContext): Promise<string | null> {
-  const [row] = await ctx.db
-    .select({ content: instanceFiles.content })
-    .from(instanceFiles)
-    .where(and(eq(instanceFiles.instanceId, ctx.instanceId), eq(instanceFiles.fileKey, PRIVATE_KEY_FILE)));
-  return row ? decryptFile(ctx.config.appSecret, ctx.instanceId, PRIVATE_KEY_FILE, row.content).toString('utf8') : null;
-}
 
 export interface ServedFile {
   meta: FileMeta;

@@ -17,7 +17,6 @@ import {
   type FormId,
   type InstanceSettingsUpdate,
   type InstanceSettingsView,
-  type SecretKey,
   type SettingFlagRead,
   type ValueKey,
 } from '@pathwell/contracts/instance-settings';
@@ -219,15 +218,6 @@ export async function saveDailyCap(ctx: SignedInContext, input: DailyCap): Promi
 
 export async function readApplicableForms(ctx: SignedInContext): Promise<{ applicableForms: FormId[] }> {
   return { applicableForms: (await readTypedSettings(ctx.db, ctx.instanceId)).applicableForms };
-}
-
-/** For integrations: a secret in clear text, or null when it is not set. */
-export async function readSecret(ctx: SignedInContext, key: SecretKey): Promise<string | null> {
-  const [row] = await ctx.db
-    .select({ value: instanceSettings.configurationValue })
-    .from(instanceSettings)
-    .where(and(eq(instanceSettings.instanceId, ctx.instanceId), eq(instanceSettings.configurationId, key)));
-  return row ? decryptSetting(ctx.config.appSecret, ctx.instanceId, key, row.value) : null;
 }
 
 export async function readFlag(ctx: SignedInContext, flag: SettingFlagRead) {

@@ -109,7 +109,7 @@ function consentMessage(
   };
 }
 
-export const consentLinkPath = (token: string, kinds: readonly SignableConsentKind[]) =>
+const consentLinkPath = (token: string, kinds: readonly SignableConsentKind[]) =>
   `/patients/${kinds.includes('shotConsent') ? 'digitalconsentform' : 'resignconsent'}/${token}`;
 
 /**

@@ -32,7 +32,7 @@ export interface ConsentPdfInput {
   signature: { image: string } | { typedName: string };
 }
 
-export interface ConsentPdfOptions {
+interface ConsentPdfOptions {
   /** Deflate the page content streams (default true); tests turn it off to read the drawn text. */
   compress?: boolean;
 }

@@ -20,7 +20,7 @@ const SWEEP_LIMIT = 200;
 
 export type SweepDeps = Pick<ServiceContext, 'config' | 'mailer' | 'jobs' | 'events'>;
 
-export interface SweepResult {
+interface SweepResult {
   /** Intake links made and sent. */
   sent: number;
   /** Due visits whose patient cannot be reached (no email or mobile, channels off, opted out). */

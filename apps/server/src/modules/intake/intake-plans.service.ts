@@ -38,7 +38,7 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 /** Staff, or the intake sweep acting for a clinic with no one signed in (the entry then names no actor). */
-export type IntakeContext = ServiceContext & { instanceId: string };
+type IntakeContext = ServiceContext & { instanceId: string };
 
 export const intakeActivity = (ctx: IntakeContext, action: 'Created' | 'Sent' | 'Viewed', id: string, description: string) =>
   ctx.actor
@@ -87,7 +87,7 @@ async function requireCustomForms(db: Database, instanceId: string, field: strin
  * scores and body map always; check-in questions and PROs when there are forms for them; payment with
  * `enablePaymentCollection`. Staff may narrow the list; a step with nothing to show is dropped.
  */
-export async function intakePlanFor(
+async function intakePlanFor(
   db: Database,
   settings: SettingsMap,
   appointment: Pick<AppointmentRow, 'id' | 'reason'>,
@@ -118,14 +118,14 @@ export async function intakePlanFor(
   return { steps, formCodes: [...new Set(formCodes)], historyFormIds, checkInFormIds };
 }
 
-export function intakeExpiry(startsAt: Date, now = new Date()): Date {
+function intakeExpiry(startsAt: Date, now = new Date()): Date {
   const afterVisit = startsAt.getTime() + INTAKE_OPEN_HOURS_AFTER_START * HOUR_MS;
   return new Date(Math.min(Math.max(afterVisit, now.getTime() + DAY_MS), now.getTime() + INTAKE_MAX_DAYS * DAY_MS));
 }
 
 const intakePath = (token: string, appointmentId: string) => `/patients/intake/${token}/${appointmentId}`;
 
-export interface SendTarget {
+interface SendTarget {
   email: string | null;
   mobile: string | null;
 }

@@ -22,11 +22,11 @@ import { patientActivity, type LinkRow } from '../patient-contact/link-access.se
  * link once every step is done.
  */
 
-export type EntryRow = typeof intakeEntries.$inferSelect;
+type EntryRow = typeof intakeEntries.$inferSelect;
 export const INTAKE_TARGET = 'intake';
 
-export const proKey = (formCode: number) => `pro-${formCode}`;
-export const customKey = (customFormId: string) => `cf-${customFormId.toLowerCase()}`;
+const proKey = (formCode: number) => `pro-${formCode}`;
+const customKey = (customFormId: string) => `cf-${customFormId.toLowerCase()}`;
 
 /** The forms a plan holds, in the order the patient meets them. */
 export function planForms(

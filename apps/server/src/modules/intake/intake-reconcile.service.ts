@@ -19,10 +19,10 @@ import { finishedStepData } from './intake-record.service';
 
 type AllergyRow = typeof patientAllergies.$inferSelect;
 /** Beside the opt-in answer (step 0, decision 0032): who reconciled the intake, and when. */
-export const RECONCILED_STEP = 0;
-export const RECONCILED_KEY = 'reconciled';
+const RECONCILED_STEP = 0;
+const RECONCILED_KEY = 'reconciled';
 
-export const toAllergy = (row: AllergyRow): PatientAllergy => ({
+const toAllergy = (row: AllergyRow): PatientAllergy => ({
   id: row.id,
   name: row.name,
   reaction: row.reaction,

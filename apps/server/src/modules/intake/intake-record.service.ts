@@ -156,7 +156,7 @@ function blockedOf(field: IntakeRecordField, paperwork: Paperwork): IntakeChange
 }
 
 /** Each field the patient answered, on file against the answer, in the page's order. */
-export function changesOf(patient: PatientRow, phones: PhoneRow[], paperwork: Paperwork, settings: SettingsMap): IntakeChange[] {
+function changesOf(patient: PatientRow, phones: PhoneRow[], paperwork: Paperwork, settings: SettingsMap): IntakeChange[] {
   const onFile = recordValues(patient, phones);
   const answers = answerValues(paperwork);
   const changes: IntakeChange[] = [];
@@ -177,7 +177,7 @@ export function changesOf(patient: PatientRow, phones: PhoneRow[], paperwork: Pa
   return changes;
 }
 
-export async function recordSide(db: Database, instanceId: string, patientId: string) {
+async function recordSide(db: Database, instanceId: string, patientId: string) {
   const [patient] = await db
     .select()
     .from(patients)

@@ -28,7 +28,7 @@ import { onFileFor } from './intake-record.service';
 
 /* The intake as the patient opens it: where they are in it, what they saved, the agreement to sign, check-in. */
 
-export function viewOptions(settings: SettingsMap) {
+function viewOptions(settings: SettingsMap) {
   return {
     welcomeScreen: isOn(settings, 'welcomeScreenEnabled'),
     hideExitPro: isOn(settings, 'hideExitPro'),

@@ -24,7 +24,7 @@ async function checkGroups(ctx: SignedInContext, db: Database, ids: string[], fi
   if (found.length !== ids.length) throw new AppError('VALIDATION', 'valuesInvalid', { fields: { [field]: 'invalid' } });
 }
 
-export async function patientStudyGroupList(ctx: SignedInContext, patientId: string, db = ctx.db): Promise<PatientStudyGroup[]> {
+async function patientStudyGroupList(ctx: SignedInContext, patientId: string, db = ctx.db): Promise<PatientStudyGroup[]> {
   const rows = await db
     .select({ id: managedItems.id, name: managedItems.name, assignedAt: patientStudyGroups.assignedAt })
     .from(patientStudyGroups)

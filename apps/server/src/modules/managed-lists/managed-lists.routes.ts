@@ -24,7 +24,7 @@ const idParams = z.object({ id: idSchema });
  * Writes are guarded by the access list of the list's admin page in the side menu. A family (one API
  * path for several lists) shares one route, so its lists must share that access list.
  */
-export function writeMenuPathOf(family: ManagedListFamily): string {
+function writeMenuPathOf(family: ManagedListFamily): string {
   const [first, ...others] = family.lists;
   if (!first) throw new Error(`${family.apiPath} has no list`);
   const access = (path: string) => {

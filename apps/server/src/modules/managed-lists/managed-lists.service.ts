@@ -17,14 +17,14 @@ import { listTotal } from '../../lib/list-total';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 
 type ItemRow = typeof managedItems.$inferSelect;
-export type ManagedItemListQuery = z.output<typeof managedItemListQuerySchema>;
-export type ManagedItemInput = z.output<typeof managedItemInputSchema>;
+type ManagedItemListQuery = z.output<typeof managedItemListQuerySchema>;
+type ManagedItemInput = z.output<typeof managedItemInputSchema>;
 
 /** `%` and `_` typed in a search box are letters, not wildcards. */
 export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (match) => `\\${match}`);
 
 /** Postgres unique violation, whichever driver raised it (drizzle wraps the driver's error in `cause`). */
-export function isUniqueViolation(error: unknown): boolean {
+function isUniqueViolation(error: unknown): boolean {
   for (let current: unknown = error; current && typeof current === 'object'; current = (current as { cause?: unknown }).cause) {
     if ((current as { code?: unknown }).code === '23505') return true;
   }
@@ -55,7 +55,7 @@ function toItem(list: ManagedListDefinition, row: ItemRow): ManagedItem {
 }
 
 /** The list's schema decides what is stored; its complaints come back as `attributes.<field>` errors. */
-export function parseAttributes(list: ManagedListDefinition, attributes: Record<string, unknown>): Record<string, unknown> {
+function parseAttributes(list: ManagedListDefinition, attributes: Record<string, unknown>): Record<string, unknown> {
   const result = list.attributes.safeParse(attributes);
   if (result.success) return result.data;
   const fields: Record<string, ValidationMessageKey> = {};

@@ -9,7 +9,7 @@ import { twilioSender, type MailAttachment, type SmsSender, type TwilioAccount }
 
 /** Statuses after which nothing is sent again (a retry or a resend finds them and stops). */
 const settledStatuses: OutboxStatus[] = ['sent', 'delivered', 'undelivered', 'suppressed'];
-export interface DeliveryAttempt {
+interface DeliveryAttempt {
   retryCount: number;
   retryLimit: number;
 }

@@ -23,8 +23,8 @@ import {
 } from '@pathwell/contracts/messaging';
 
 /** Texts that are not urgent wait for daytime in the clinic (issue #11 §2): 8:00 to 21:00. */
-export const TEXT_DAY_STARTS_HOUR = 8;
-export const TEXT_DAY_ENDS_HOUR = 21;
+const TEXT_DAY_STARTS_HOUR = 8;
+const TEXT_DAY_ENDS_HOUR = 21;
 
 export interface MessagingDeps {
   config: Config;
@@ -90,7 +90,7 @@ export function nextDaytime(from: Date, timeZone: string): Date {
 const bodyKey = (id: string) => `outbox:${id}`;
 const bodyScope = (instanceId: string | null) => instanceId ?? 'system';
 
-export function sealBody(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string | null }, body: string) {
+function sealBody(config: Pick<Config, 'appSecret'>, row: { id: string; instanceId: string | null }, body: string) {
   return encryptSetting(config.appSecret, bodyScope(row.instanceId), bodyKey(row.id), body);
 }
 
@@ -103,7 +103,7 @@ export function openBody(config: Pick<Config, 'appSecret'>, row: { id: string; i
 const attachmentKey = (row: { id: string; messageId: string }) => `outbox:${row.messageId}:attachment:${row.id}`;
 
 /** An attachment's bytes encrypted like the body, bound to its message and its own id (decision 0037). */
-export function sealAttachment(
+function sealAttachment(
   config: Pick<Config, 'appSecret'>,
   row: { id: string; messageId: string; instanceId: string | null },
   content: Buffer,
@@ -283,7 +283,7 @@ export async function listOutbox(
 }
 
 /** A message to a patient in its two forms: an email (subject and body) and a text. */
-export interface PatientMessage {
+interface PatientMessage {
   subject: string;
   emailBody: string;
   smsBody: string;
@@ -298,7 +298,7 @@ export interface PatientMessage {
  * What became of one channel of a patient message, with the reason when it did not go (a suppression,
  * or no address), so the screen where staff sent it can say why in words (issue #24 §5).
  */
-export type PatientMessageResult = {
+type PatientMessageResult = {
   channel: 'email' | 'sms';
   status: OutboxStatus | 'notSent';
   reason: SuppressionReason | 'noAddress' | null;

@@ -21,7 +21,7 @@ import { previewAudience, type AudiencePurpose } from './audience.service';
 type TemplateRow = typeof audienceTemplates.$inferSelect;
 
 /** What a template's audience is for: a code pull counts patients reachable by text or email. */
-export const purposeOf = (kind: AudienceTemplateKind): AudiencePurpose =>
+const purposeOf = (kind: AudienceTemplateKind): AudiencePurpose =>
   kind === 'hotlist' ? { kind: 'hotlist' } : { kind: 'campaign', channels: [] };
 
 const toTemplate = (row: TemplateRow, createdByName: string | null): AudienceTemplate => ({

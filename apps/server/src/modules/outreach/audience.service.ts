@@ -35,7 +35,7 @@ import { rowsOf } from '../../lib/sql-rows';
  */
 export type AudiencePurpose = { kind: 'campaign'; channels: readonly CampaignChannel[] } | { kind: 'hotlist' };
 
-export interface AudienceMember {
+interface AudienceMember {
   patientId: string;
   matchedCodes: string[];
   lastVisit: string | null;

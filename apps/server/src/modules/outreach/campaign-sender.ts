@@ -30,7 +30,7 @@ const SWEEP_LIMIT = 200;
 export type CampaignSweepDeps = Pick<ServiceContext, 'config' | 'mailer' | 'jobs'>;
 type CampaignRow = typeof campaigns.$inferSelect;
 
-export interface CampaignSweepResult {
+interface CampaignSweepResult {
   /** Recipients handed to the outbox on at least one channel. */
   queued: number;
   /** Channels skipped at send time (the number answered STOP since approval). */
@@ -46,7 +46,7 @@ export function textWithStop(text: string, language: 'en' | 'es'): string {
   return `${text} ${language === 'es' ? 'Responda PARAR para no recibir más.' : 'Reply STOP to opt out.'}`;
 }
 
-export interface MergeValues {
+interface MergeValues {
   firstName: string;
   clinic: string;
   provider: string | null;
@@ -259,7 +259,7 @@ export async function finishCampaign(db: Database, deps: CampaignSweepDeps, camp
 }
 
 /** The finished campaign's numbers, in English and Spanish (the list's readers may use either). */
-export function summaryEmail(name: string, funnel: CampaignFunnel) {
+function summaryEmail(name: string, funnel: CampaignFunnel) {
   const lines = (labels: Record<keyof CampaignFunnel, string>) =>
     (Object.keys(labels) as (keyof CampaignFunnel)[]).map((key) => `${labels[key]}: ${funnel[key]}`).join('\n');
   const en = lines({

@@ -89,7 +89,7 @@ export async function insertCodedVisit(db: Database, visit: CodedVisitValues): P
   return (await insertCodedVisits(db, [visit])).size === 1;
 }
 
-export const visitRecordDedupeKey = (visitRecordId: string) => `record:${visitRecordId}`;
+const visitRecordDedupeKey = (visitRecordId: string) => `record:${visitRecordId}`;
 
 /**
  * Replaces the coded visit of one Pathwell visit record with what the record holds now: its codes, on

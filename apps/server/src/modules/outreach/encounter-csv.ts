@@ -113,7 +113,7 @@ export function suggestMapping(headers: readonly string[]): Record<EncounterFiel
 }
 
 /** YYYY-MM-DD, or the US M/D/YYYY of most exports; a time after the date is ignored. */
-export function parseCsvDate(value: string): string | null {
+function parseCsvDate(value: string): string | null {
   const text = value.trim();
   let year: number, month: number, day: number;
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$/.exec(text);
@@ -131,7 +131,7 @@ export function parseCsvDate(value: string): string | null {
  * The codes of one cell, split on `, ; |` and spaces. Diagnosis codes exported without their dot
  * (M5416) get it back (M54.16). Every code must have its column's kind.
  */
-export function parseCodeCell(value: string, kind: VisitCodeKind): { codes: string[] } | { invalid: true } {
+function parseCodeCell(value: string, kind: VisitCodeKind): { codes: string[] } | { invalid: true } {
   const codes: string[] = [];
   for (const raw of value.split(/[,;|\s]+/)) {
     let code = raw.trim().toUpperCase();

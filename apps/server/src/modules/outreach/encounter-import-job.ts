@@ -23,7 +23,7 @@ import { clinicProviders, dedupeKeyOf, matchPatients } from './encounter-matchin
  * bar follows the committed work and a job that dies half-way resumes after the last committed batch.
  */
 
-export const BATCH_ROWS = 1000;
+const BATCH_ROWS = 1000;
 /** A running import whose counters have not moved for this long was abandoned (its process died). */
 const STALE_RUNNING = "interval '10 minutes'";
 

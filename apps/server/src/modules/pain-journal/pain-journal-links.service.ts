@@ -21,10 +21,10 @@ import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 const DAY_MS = 86_400_000;
 
 /** Staff, or a scheduled runner acting for one clinic with no one signed in (the audit entry then names no actor). */
-export type PainJournalContext = ServiceContext & { instanceId: string };
+type PainJournalContext = ServiceContext & { instanceId: string };
 
 /** The second segment is the link's token: the credential. A guessable id (the appointment's) never opens anything. */
-export const painJournalPath = (patientId: string, token: string) => `/periodicvas/${patientId}/${token}`;
+const painJournalPath = (patientId: string, token: string) => `/periodicvas/${patientId}/${token}`;
 
 function journalMessage(
   language: FormLanguage,

@@ -16,7 +16,7 @@ export type PathwayRow = typeof pathways.$inferSelect;
 export type StepRow = typeof pathwaySteps.$inferSelect;
 export type RunRow = typeof pathwayStepRuns.$inferSelect;
 
-export function instrumentTitle(formCode: number | null): string | null {
+function instrumentTitle(formCode: number | null): string | null {
   return formCode !== null && isFormCode(formCode) ? getInstrument(formCode).name.en : null;
 }
 

@@ -37,7 +37,7 @@ const SWEEP_LIMIT = 500;
 
 export type PathwaySweepDeps = Pick<ServiceContext, 'config' | 'mailer' | 'jobs' | 'events'>;
 
-export interface PathwaySweepResult {
+interface PathwaySweepResult {
   /** Requests, messages and tasks sent for the first time. */
   sent: number;
   reminded: number;
@@ -59,13 +59,13 @@ type SweepContext = ServiceContext & { instanceId: string; now: Date };
  * When an unanswered PRO or journal request counts as missed: PATHWAY_MISSED_AFTER_DAYS after its last
  * reminder day (or after it was due, without reminders). Its link is made to expire then too.
  */
-export function missedAt(run: Pick<RunRow, 'dueAt'>, step: Pick<StepRow, 'reminderDays'>): Date {
+function missedAt(run: Pick<RunRow, 'dueAt'>, step: Pick<StepRow, 'reminderDays'>): Date {
   const last = Math.max(0, ...step.reminderDays);
   return new Date(run.dueAt.getTime() + (last + PATHWAY_MISSED_AFTER_DAYS) * DAY_MS);
 }
 
 /** How many of the step's reminder days (after the due day) have come by `now`. */
-export function remindersDue(run: Pick<RunRow, 'dueAt'>, step: Pick<StepRow, 'reminderDays'>, now: Date): number {
+function remindersDue(run: Pick<RunRow, 'dueAt'>, step: Pick<StepRow, 'reminderDays'>, now: Date): number {
   return step.reminderDays.filter((day) => day > 0 && run.dueAt.getTime() + day * DAY_MS <= now.getTime()).length;
 }
 

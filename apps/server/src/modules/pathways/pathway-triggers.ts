@@ -7,7 +7,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 
 const DAY_MS = 86_400_000;
 
-export type PathwayStart = 'staff' | 'procedure' | 'firstVisit' | 'cohort';
+type PathwayStart = 'staff' | 'procedure' | 'firstVisit' | 'cohort';
 
 /**
  * Enrols a patient in a pathway: the enrolment and one step run per step, each due `dayOffset` days

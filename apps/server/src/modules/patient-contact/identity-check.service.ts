@@ -56,7 +56,7 @@ const PARTICLES = new Set([
  * Spanish-speaking patients are often recorded with both surnames and give only the first (or a clinic
  * recorded one and the patient gives both); both are the same person's name.
  */
-export function lastNameForms(recorded: string): string[] {
+function lastNameForms(recorded: string): string[] {
   const words = recorded
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
@@ -99,7 +99,7 @@ export function identityMatches(
   return nameMatches && birthMatches;
 }
 
-export type IdentityFailure = {
+type IdentityFailure = {
   failures: number;
   /** Set when this failure locks; null while tries are left. */
   lockedUntil: Date | null;

@@ -17,14 +17,14 @@ import { helpReply, keywordReply, recordSmsKeyword, smsKeywordOf, type SmsKeywor
  * it subscribes with `onInboundText`, so patient contact never imports the features that react.
  */
 
-export interface InboundContext {
+interface InboundContext {
   db: Database;
   config: Pick<Config, 'appSecret'>;
   instanceId: string;
   ip: string | null;
 }
 
-export interface InboundResult {
+interface InboundResult {
   /** What to answer the patient (HELP, the Spanish STOP), or null. */
   answer: string | null;
   inboundId: string | null;
@@ -52,7 +52,7 @@ export interface InboundClaim {
 }
 
 /** Runs in the webhook's transaction, so a failure stores nothing and Twilio retries. */
-export type InboundTextSubscriber = (db: Database, text: InboundText) => Promise<InboundClaim | null>;
+type InboundTextSubscriber = (db: Database, text: InboundText) => Promise<InboundClaim | null>;
 
 const subscribers = new Map<string, InboundTextSubscriber>();
 

@@ -24,7 +24,7 @@ export const appointmentColumns = {
   reason: appointments.reason,
 };
 
-export type AppointmentRow = {
+type AppointmentRow = {
   id: string;
   startsAt: Date;
   durationMinutes: number;

@@ -27,7 +27,7 @@ import { linkNotFound, patientActivity, type LinkRow } from '../patient-contact/
 
 // ---- forms -----------------------------------------------------------------------------------------
 
-export interface LoadedForm {
+interface LoadedForm {
   form: RenderableForm;
   title: LocalizedText;
   customFormVersionId: string | null;
@@ -104,7 +104,7 @@ function numericAnswers(answers: Answers): Record<string, number | null> {
 }
 
 /** A custom screener's total: the chosen options' points, when the form gives any option points at all. */
-export function customTotal(form: RenderableForm, answers: Answers): number | null {
+function customTotal(form: RenderableForm, answers: Answers): number | null {
   const scored = form.questions.some((question) => question.options?.some((option) => option.score !== undefined));
   if (!scored) return null;
   let total = 0;
@@ -123,7 +123,7 @@ export function customTotal(form: RenderableForm, answers: Answers): number | nu
  * What a submission stores: the answers to visible questions and the server's scores (an instrument's
  * own scoring and headline, or a custom form's points total). Validate with `formProblems` first.
  */
-export function scoredAnswers(form: RenderableForm, formCode: number | null, given: Answers) {
+function scoredAnswers(form: RenderableForm, formCode: number | null, given: Answers) {
   const answers = keepVisibleAnswers(form, given);
   let scores: Scores = {};
   let headlineScore: number | null = null;

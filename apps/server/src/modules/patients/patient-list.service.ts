@@ -156,8 +156,8 @@ export interface ExportFile {
 }
 
 /** Most rows one export writes; past it the file says it was cut (decision 0012). */
-export const EXPORT_ROW_LIMIT = 50_000;
-export const exportHeaders = [
+const EXPORT_ROW_LIMIT = 50_000;
+const exportHeaders = [
   'First name',
   'Middle name',
   'Last name',

@@ -18,9 +18,9 @@ import { escapeLike } from '../managed-lists/managed-lists.service';
 
 type TemplateRow = typeof perioperativeTemplates.$inferSelect;
 type DetailRow = typeof perioperativeTemplateDetails.$inferSelect;
-export type TemplateListQuery = z.output<typeof perioperativeTemplateListQuerySchema>;
-export type TemplateInput = z.output<typeof perioperativeTemplateInputSchema>;
-export type DetailInput = z.output<typeof perioperativeDetailInputSchema>;
+type TemplateListQuery = z.output<typeof perioperativeTemplateListQuerySchema>;
+type TemplateInput = z.output<typeof perioperativeTemplateInputSchema>;
+type DetailInput = z.output<typeof perioperativeDetailInputSchema>;
 
 const toDetail = (row: DetailRow): PerioperativeDetail => ({
   id: row.id,

@@ -32,7 +32,7 @@ const sections = (title: string) =>
     'Follow-up plan: {{followUpPlan}}',
   ].join('\n');
 
-export const exampleProcedureNoteTemplates = [
+const exampleProcedureNoteTemplates = [
   { name: 'Example: injection note', kind: 'injection' as const, body: sections('INJECTION NOTE') },
   { name: 'Example: procedure note', kind: 'procedure' as const, body: sections('PROCEDURE NOTE') },
 ];

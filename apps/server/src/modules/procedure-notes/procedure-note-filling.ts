@@ -16,7 +16,7 @@ import { clinicDisplayName } from '../patient-contact/clinic-name.service';
  */
 
 /** Used when the clinic has no active template for the procedure type; it says so in its first line. */
-export function defaultTemplateBody(kind: ProcedureNoteKind): string {
+function defaultTemplateBody(kind: ProcedureNoteKind): string {
   const common = [
     'PROCEDURE NOTE',
     '(Default layout: this clinic has no template for this procedure type. Administrators can add one under Procedure note templates.)',
@@ -119,7 +119,7 @@ export async function loadIntervention(ctx: SignedInContext, db: Database, inter
 
 export type LoadedIntervention = NonNullable<Awaited<ReturnType<typeof selectIntervention>>>;
 
-export async function placeholderValues(
+async function placeholderValues(
   db: Database,
   loaded: LoadedIntervention,
   clinicName: string,

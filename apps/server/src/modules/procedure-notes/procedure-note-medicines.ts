@@ -11,7 +11,7 @@ import { AppError } from '../../lib/app-error';
  */
 
 /** The record's medicines as the note words them; '' when none were given. */
-export async function medicinesTextOf(db: Database, instanceId: string, medicines: readonly InterventionMedicine[]) {
+async function medicinesTextOf(db: Database, instanceId: string, medicines: readonly InterventionMedicine[]) {
   if (medicines.length === 0) return '';
   const rows = await db
     .select({ id: managedItems.id, name: managedItems.name })

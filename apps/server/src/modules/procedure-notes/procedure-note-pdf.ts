@@ -6,7 +6,7 @@ import { finishSignedPdf, PDF_MARGIN, startSignedPdf } from '../../lib/signed-pd
  * Unicode fonts of lib/pdf-fonts (a note may read "≥ 5 mg"), deterministic bytes (dates set to the
  * signature time), a footer with the version and "Page X of Y" on every page.
  */
-export interface ProcedureNotePdfInput {
+interface ProcedureNotePdfInput {
   clinicName: string;
   title: string;
   patientName: string;

@@ -34,7 +34,7 @@ import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 const AREA = 'Interventions';
 
 /** Every note route needs the clinic to use procedure notes (instance setting `enableProcedureNote`). */
-export async function requireProcedureNotes(ctx: SignedInContext) {
+async function requireProcedureNotes(ctx: SignedInContext) {
   if (!isOn(await readSettings(ctx.db, ctx.instanceId), 'enableProcedureNote')) {
     throw new AppError('FORBIDDEN', 'featureOff');
   }

@@ -19,7 +19,3 @@ export const clinicDayOf = (instant: SQL, timeZone: string): SQL => sql`(${insta
  */
 export const clinicDayStartAfter = (instant: SQL, days: number, timeZone: string): SQL =>
   sql`((${clinicDayOf(instant, timeZone)} + ${days}::int)::timestamp at time zone ${timeZone})`;
-
-/** Whole clinic days from `earlier` to `later` (instants); negative when `later` is on an earlier day. */
-export const clinicDaysBetween = (earlier: SQL, later: SQL, timeZone: string): SQL =>
-  sql`(${clinicDayOf(later, timeZone)} - ${clinicDayOf(earlier, timeZone)})`;

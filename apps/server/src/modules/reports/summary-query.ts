@@ -36,7 +36,7 @@ const RAND_FORM = 1;
 /** Improvements equal to the MCID count as reaching it despite float rounding after normalising. */
 const EPSILON = 1e-9;
 
-export interface SeriesMeta {
+interface SeriesMeta {
   key: string;
   formCode: number | null;
   maximum: number;
@@ -174,7 +174,7 @@ function randRange(filter: SummaryFilterParsed): [number, number] | null {
  * later window, so no row is ranked, sorted or re-read. The cohort (patient filters) is applied to the
  * resulting points by one hash join: the same answer as filtering first, without losing the index order.
  */
-export interface SandboxQuery {
+interface SandboxQuery {
   /** cohort, meta and each series' window CTEs, to follow `with`. */
   ctes: SQL;
   /** Body of the `points` CTE: one row per patient, series and shown week, the cohort applied. */

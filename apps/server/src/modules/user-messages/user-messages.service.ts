@@ -17,7 +17,7 @@ import { recordActivity, staffActivity } from '../audit/audit.service';
 /** The latest messages a thread shows (issue #11 §5). */
 export const THREAD_SIZE = 200;
 /** The conversation list shows an excerpt of the last message; the page clamps it further. */
-export const EXCERPT_LENGTH = 200;
+const EXCERPT_LENGTH = 200;
 
 /** Only roles that can open the messages page are offered as contacts and may receive a message. */
 const MESSAGING_ROLE_CODES = (menuAccessFor('/user-messages') ?? []).map((role) => RoleCode[role]);

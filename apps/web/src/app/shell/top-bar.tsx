@@ -26,7 +26,7 @@ export const showsClinicSelector = (session: SessionContext) => session.user.isP
  */
 export const showsDoctorSelector = (session: SessionContext) => session.user.role !== 'Doctor' && !session.allClinics;
 
-export function ClinicBrand({ session }: { session: SessionContext }) {
+function ClinicBrand({ session }: { session: SessionContext }) {
   const { t } = useTranslation('shell');
   return (
     <UnstyledButton

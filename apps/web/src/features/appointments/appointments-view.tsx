@@ -16,10 +16,10 @@ import { AppointmentForm } from './appointment-form';
 import { AppointmentStatusBadge } from '../../components/appointment-status-badge';
 import { appointmentApi, appointmentQueries } from './appointments.api';
 
-export const birthDateText = (isoDate: string) => `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}`;
+const birthDateText = (isoDate: string) => `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}`;
 
 /** Extra per-row actions a page composes in from another feature (e.g. the visit's outcome forms). */
-export type AppointmentRowAction = (appointment: Appointment) => ReactNode;
+type AppointmentRowAction = (appointment: Appointment) => ReactNode;
 
 function AppointmentTable({
   rows,

@@ -9,7 +9,7 @@ import { appointmentQueries, type PatientOption } from './appointments.api';
 
 const mdy = (isoDate: string) =>
   /^\d{4}-\d{2}-\d{2}/.test(isoDate) ? `${isoDate.slice(5, 7)}/${isoDate.slice(8, 10)}/${isoDate.slice(0, 4)}` : isoDate;
-export const patientLabel = (patient: PatientOption) => `${patient.fullName} (${mdy(patient.birthDate)})`;
+const patientLabel = (patient: PatientOption) => `${patient.fullName} (${mdy(patient.birthDate)})`;
 
 /** Finds a patient with the top-bar search (3 letters or more, section 9): full name and birth date. */
 export function PatientPicker({

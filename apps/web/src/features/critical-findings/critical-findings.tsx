@@ -11,7 +11,7 @@ import { errorText } from '../../lib/error-text';
 import { localized } from '../questionnaires/questionnaire-text';
 import { useAcknowledgeFinding } from './critical-findings.api';
 
-export const hasOpenFinding = (findings: CriticalFinding[]) => findings.some((finding) => finding.acknowledgedAt === null);
+const hasOpenFinding = (findings: CriticalFinding[]) => findings.some((finding) => finding.acknowledgedAt === null);
 
 /** The rule's name, the answer the patient chose and the published source, from the instruments package. */
 function describe(finding: CriticalFinding, language: string) {

@@ -44,7 +44,7 @@ const NUMERIC = /^-?\d+(\.\d+)?$/;
 export const isOptionType = (type: QuestionTypeCode) => optionQuestionTypes.includes(type);
 
 /** Option values typed as numbers are stored as numbers (Likert 1 to 5), others as text. */
-export function toOptionValue(value: string): OptionValue {
+function toOptionValue(value: string): OptionValue {
   const trimmed = value.trim();
   return NUMERIC.test(trimmed) ? Number(trimmed) : trimmed;
 }
@@ -88,7 +88,7 @@ function toQuestion(question: QuestionValues): FormQuestion {
   return content;
 }
 
-export function toContent(values: BuilderValues): FormContent {
+function toContent(values: BuilderValues): FormContent {
   const content: FormContent = {
     title: toText(values.title),
     languages: values.offerSpanish ? ['en', 'es'] : ['en'],

@@ -34,7 +34,7 @@ export function useFieldError() {
 }
 
 /** Earlier questions a condition may point at: those with options, and checkboxes (ticked or not). */
-export function conditionSources(questions: readonly QuestionValues[], index: number) {
+function conditionSources(questions: readonly QuestionValues[], index: number) {
   return questions
     .slice(0, index)
     .map((question, position) => ({ question, number: position + 1 }))

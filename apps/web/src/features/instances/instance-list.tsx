@@ -12,7 +12,7 @@ import { setClinicId } from '../../lib/session-storage';
 import { ConfirmAction } from '../../components/confirm-action';
 import { instanceApi, instanceKeys, instanceQueries } from './instances.api';
 
-export function ActiveBadge({ isActive }: { isActive: boolean }) {
+function ActiveBadge({ isActive }: { isActive: boolean }) {
   const { t } = useTranslation('instances');
   return (
     <Badge variant="light" color={isActive ? 'teal' : 'gray'}>

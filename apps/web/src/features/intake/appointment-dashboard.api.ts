@@ -6,7 +6,7 @@ import { api } from '../../lib/api-client';
 export type AppointmentDashboardFilter = { date: string; doctorId?: string; roomId?: string };
 
 /** Step progress changes while patients fill in their intake: the day is read again this often. */
-export const APPOINTMENT_DASHBOARD_REFRESH_MS = 30_000;
+const APPOINTMENT_DASHBOARD_REFRESH_MS = 30_000;
 
 export const appointmentDashboardKeys = { all: ['appointment-dashboard'] as const };
 

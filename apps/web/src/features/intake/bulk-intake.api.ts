@@ -12,14 +12,14 @@ import { api } from '../../lib/api-client';
 const BASE = '/api/patients/bulkintakenotification';
 
 /** How often the progress of a sending batch is asked for while messages still wait. */
-export const BULK_PROGRESS_POLL_MS = 1000;
+const BULK_PROGRESS_POLL_MS = 1000;
 
 export type BulkIntakeChannel = (typeof intakeSendChannels)[number];
 /** The body of both the preview and the send: MM/DD/YYYY, providers (empty: all) and channels. */
 export type BulkIntakeQuery = { date: string; doctorIds: string[]; send: BulkIntakeChannel[] };
 export type BulkIntakeCandidate = z.infer<typeof bulkIntakeCandidateSchema>;
-export type BulkIntakePreview = z.infer<typeof bulkIntakePreviewSchema>;
-export type BulkIntakeStarted = z.infer<typeof bulkIntakeStartedSchema>;
+type BulkIntakePreview = z.infer<typeof bulkIntakePreviewSchema>;
+type BulkIntakeStarted = z.infer<typeof bulkIntakeStartedSchema>;
 export type { BulkIntakeProgress };
 
 export const bulkIntakeKeys = {

@@ -12,7 +12,7 @@ import { errorText } from '../../lib/error-text';
 import { translateValidation } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 
-export const consentKeys = { patient: (patientId: string) => ['consents', patientId] as const };
+const consentKeys = { patient: (patientId: string) => ['consents', patientId] as const };
 
 async function openPdf(url: string) {
   try {

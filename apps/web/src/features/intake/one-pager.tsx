@@ -28,7 +28,7 @@ import { formatClinicDate, formatClinicTime } from '../../lib/dates';
 import './one-pager.css';
 import { OnePagerPaperwork } from './one-pager-paperwork';
 
-export const onePagerQueries = {
+const onePagerQueries = {
   appointment: (appointmentId: string) =>
     queryOptions({
       queryKey: ['intake', 'one-pager', appointmentId],
@@ -197,7 +197,11 @@ function ProsSection({ pros }: { pros: OnePager['pros'] }) {
                   </Anchor>
                 </Table.Th>
                 <Table.Td fw={700} className="one-pager-score">
-                  {pro.notScored ? t('pros.notScoredWording') : pro.score === null ? t('pros.notScored') : t('pros.scoreOf', { score: pro.score, maximum: pro.maximum })}
+                  {pro.notScored
+                    ? t('pros.notScoredWording')
+                    : pro.score === null
+                      ? t('pros.notScored')
+                      : t('pros.scoreOf', { score: pro.score, maximum: pro.maximum })}
                 </Table.Td>
                 <Table.Td>{pro.bandLabel ? textIn(pro.bandLabel, i18n.language) : '—'}</Table.Td>
                 <Table.Td>

@@ -16,7 +16,7 @@ import { InsuranceCardThumbnails } from './insurance-card-thumbnails';
 import { IntakeChanges } from './intake-changes';
 import { ReconcileIntakeButton } from './intake-reconcile';
 
-export const intakeKeys = { patient: (patientId: string) => ['intake', 'patient', patientId] as const };
+const intakeKeys = { patient: (patientId: string) => ['intake', 'patient', patientId] as const };
 
 const statusColor: Record<StaffIntakeDetail['status'], string> = {
   accountClosed: 'gray',

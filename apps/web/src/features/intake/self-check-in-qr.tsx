@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { notify } from '../../lib/notify';
 
 /** The patient-facing self check-in page of one visit (decision 0034), on this server. */
-export const selfCheckInUrl = (patientId: string, appointmentId: string, origin = window.location.origin) =>
+const selfCheckInUrl = (patientId: string, appointmentId: string, origin = window.location.origin) =>
   `${origin}/patients/${patientId}/appointments/${appointmentId}/patient-checkin`;
 
 type Props = { patientId: string; appointmentId: string; patientName: string; timeText: string };

@@ -15,7 +15,7 @@ import type {
 import { apiRequest, api } from '../../lib/api-client';
 
 export type SortField = (typeof managedItemSortFields)[number];
-export type ListParams = {
+type ListParams = {
   search?: string;
   sortBy: SortField;
   sortDirection: 'asc' | 'desc';
@@ -87,7 +87,7 @@ export const perioperativeKeys = {
   one: (id: string) => ['perioperative-templates', 'one', id] as const,
 };
 
-export type TemplateListParams = { search?: string; pageNumber: number; pageSize: number };
+type TemplateListParams = { search?: string; pageNumber: number; pageSize: number };
 
 export const perioperativeQueries = {
   page: (params: TemplateListParams) =>

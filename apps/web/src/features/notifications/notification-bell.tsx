@@ -23,7 +23,7 @@ import { useStaffEvent } from '../../app/staff-events';
 import { notificationKeys, notificationQueries, useNotificationMarks } from './notifications.api';
 import { notificationPath, notificationText } from './notification-text';
 
-export const CHATTER_NOTIFICATION_PATH = '/patients/nevro/chatternotification';
+const CHATTER_NOTIFICATION_PATH = '/patients/nevro/chatternotification';
 /** A notification older than this when first heard of is listed, not popped up. */
 const POPUP_RECENT_MS = 15 * 60_000;
 

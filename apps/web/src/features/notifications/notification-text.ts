@@ -11,7 +11,7 @@ export function notificationText(t: TFunction<'notifications'>, notification: St
   });
 }
 
-export const patientDashboardPath = (patientId: string) => `/patients/patientdashboard/${patientId}`;
+const patientDashboardPath = (patientId: string) => `/patients/patientdashboard/${patientId}`;
 
 /** Where a notification opens: a critical finding its response (with the Acknowledge action), the rest the patient's dashboard. */
 export const notificationPath = (notification: StaffNotification) =>

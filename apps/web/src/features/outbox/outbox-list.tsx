@@ -12,7 +12,7 @@ import { outboxQueries } from './outbox.api';
 const URL_IN_TEXT = /(https?:\/\/[^\s<>"']+)/g;
 
 /** Message text with its web addresses as links, so a newcomer can follow a set-password link. */
-export function LinkifiedText({ text }: { text: string }) {
+function LinkifiedText({ text }: { text: string }) {
   const parts = text.split(URL_IN_TEXT);
   return (
     <>

@@ -3,7 +3,7 @@ import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import type { OutboxMessage } from '@pathwell/contracts/session';
 import { api } from '../../lib/api-client';
 
-export type OutboxPage = { totalRecords: number; data: OutboxMessage[] };
+type OutboxPage = { totalRecords: number; data: OutboxMessage[] };
 
 export const outboxQueries = {
   page: (pageNumber: number, pageSize = PAGE_SIZE_DEFAULT) =>

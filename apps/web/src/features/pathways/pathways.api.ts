@@ -10,7 +10,7 @@ import type {
 } from '@pathwell/contracts/pathways';
 import { api, apiRequest } from '../../lib/api-client';
 
-export type PathwayOptions = {
+type PathwayOptions = {
   procedures: { id: string; name: string }[];
   studyGroups: { id: string; name: string }[];
   customForms: { id: string; title: string }[];

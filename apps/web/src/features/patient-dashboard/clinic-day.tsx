@@ -16,7 +16,7 @@ const cards: { key: CountKey; icon: Icon; color: string }[] = [
   { key: 'noShowsThisWeek', icon: IconUserOff, color: 'gray' },
 ];
 
-export function ClinicCounts({ counts }: { counts: ClinicDashboard['counts'] }) {
+function ClinicCounts({ counts }: { counts: ClinicDashboard['counts'] }) {
   const { t, i18n } = useTranslation('patientDashboard');
   return (
     <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
@@ -84,7 +84,7 @@ function AppointmentRow({ row, when, timeZone }: { row: DashboardAppointment; wh
   );
 }
 
-export function AppointmentListCard({
+function AppointmentListCard({
   title,
   empty,
   rows,

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import type { PainInterval, PainSeries, PainTimeline, SendPainJournal, SentPainJournal } from '@pathwell/contracts/pain-journal';
 import { api } from '../../lib/api-client';
 
-export const painKeys = {
+const painKeys = {
   timeline: (patientId: string) => ['pain-timeline', patientId] as const,
   series: (patientId: string, interval: PainInterval) => ['pain-series', patientId, interval] as const,
 };

@@ -62,7 +62,7 @@ import { patientApi, patientKeys, patientQueries } from './patients.api';
 import { useStudyGroupOptions } from '../interventions/interventions.api';
 import { CohortsModal } from '../interventions/cohorts-modal';
 
-export type PatientFilters = {
+type PatientFilters = {
   patientStatus: PatientStatusFilter;
   firstName: string;
   lastName: string;
@@ -73,7 +73,7 @@ export type PatientFilters = {
   dateOfBirth: string;
   studyGroups: string[];
 };
-export const emptyPatientFilters: PatientFilters = {
+const emptyPatientFilters: PatientFilters = {
   patientStatus: 'Active',
   firstName: '',
   lastName: '',
@@ -89,7 +89,7 @@ type Sort = { sortBy: PatientSortField; sortDirection: 'asc' | 'desc' };
 
 const noWrap = { style: { whiteSpace: 'nowrap' } } as const;
 
-export function toPatientFilter(
+function toPatientFilter(
   filters: PatientFilters,
   sort: Sort,
   pageNumber: number,
@@ -455,7 +455,7 @@ function RowMenu({
   );
 }
 
-export function AddPatientButton() {
+function AddPatientButton() {
   const { t } = useTranslation('patients');
   return (
     <Button

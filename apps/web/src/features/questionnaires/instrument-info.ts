@@ -3,7 +3,7 @@ import { instruments, isFormCode } from '@pathwell/instruments';
 import { localized } from './questionnaire-text';
 
 type ScoreInfo = { key: string; label: LocalizedText; decimals: number; categorical?: boolean };
-export type InstrumentInfo = {
+type InstrumentInfo = {
   headline: ScoreInfo;
   /** The section 9 maximum of the headline score. */
   maximum: number;

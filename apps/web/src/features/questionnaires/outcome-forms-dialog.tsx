@@ -14,7 +14,7 @@ import { OUTCOME_FORM_CODES, outcomeFormName } from './questionnaire-text';
 import { questionnaireApi, questionnaireKeys, questionnaireQueries } from './questionnaires.api';
 import { useFormAvailability } from './form-availability';
 
-export type AppointmentRef = { id: string; startsAt: string; patientName: string };
+type AppointmentRef = { id: string; startsAt: string; patientName: string };
 
 /** Staff see both names: the one in their language first, the other language after it. */
 function AssignedForm({

@@ -5,7 +5,7 @@ import { formatClinicDate } from '../../lib/dates';
 import { formatScore, outcomeFormName } from './questionnaire-text';
 import type { FormScoreSeries } from '@pathwell/contracts/form-responses';
 
-export function seriesTitle(series: Pick<FormScoreSeries, 'formCode' | 'title'>, language: string): string {
+function seriesTitle(series: Pick<FormScoreSeries, 'formCode' | 'title'>, language: string): string {
   return series.formCode === null ? series.title : outcomeFormName(series.formCode, language);
 }
 

@@ -13,7 +13,7 @@ import { formatClinicRelative } from '../../lib/dates';
 import { errorText } from '../../lib/error-text';
 import { userMessageKeys, userMessageQueries } from './user-messages.api';
 
-export const threadPath = (userId: string) => `/user-messages/conversations/${encodeURIComponent(userId)}`;
+const threadPath = (userId: string) => `/user-messages/conversations/${encodeURIComponent(userId)}`;
 
 export const initialsOf = (name: string) =>
   name

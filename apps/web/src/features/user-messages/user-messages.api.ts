@@ -41,7 +41,7 @@ export const userMessageQueries = {
     }),
 };
 
-export const userMessageApi = {
+const userMessageApi = {
   send: (userId: string, text: string) =>
     api.post<UserMessage>(`/api/usermessages/${userPath(userId)}`, { text }, { background: true }),
   markSeen: (fromUserId: string) =>

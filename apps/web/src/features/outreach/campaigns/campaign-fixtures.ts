@@ -5,7 +5,6 @@ import { ids } from '../../../test/fake-api';
 export const campaignId = '99999999-9999-4999-8999-999999999991';
 export const templateId = '99999999-9999-4999-8999-999999999992';
 export const patientId = '99999999-9999-4999-8999-999999999993';
-export const otherAdmin = '99999999-9999-4999-8999-999999999994';
 
 export const funnelOf = (values: Partial<CampaignFunnel> = {}): CampaignFunnel => ({
   recipients: 0,

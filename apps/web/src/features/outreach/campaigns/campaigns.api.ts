@@ -14,14 +14,14 @@ import { PAGE_SIZE_DEFAULT } from '@pathwell/contracts/constants';
 import { api, apiRequest } from '../../../lib/api-client';
 
 /** A code pull template as the campaign form lists it (GET /api/audiencetemplates?kind=campaign). */
-export type CampaignTemplateOption = { id: string; name: string; description: string | null };
-export type Paged<T> = { totalRecords: number; data: T[] };
+type CampaignTemplateOption = { id: string; name: string; description: string | null };
+type Paged<T> = { totalRecords: number; data: T[] };
 
 /** The frozen recipients list filters by channel state: waiting, handed to the outbox, skipped. */
 export type RecipientFilter = (typeof campaignRecipientFilters)[number];
 
 const id = (value: string) => encodeURIComponent(value);
-export const SENDING_POLL_MS = 5000;
+const SENDING_POLL_MS = 5000;
 
 /** Approved and with recipients still waiting their turn: the send is under way. */
 export const isSending = (campaign: CampaignDetail | undefined) => campaign?.status === 'approved' && campaign.funnel.pending > 0;

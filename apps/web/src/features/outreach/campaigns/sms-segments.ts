@@ -14,8 +14,8 @@ const GSM_EXTENSION = '\f^{}\\[~]|€';
 const basic = new Set(GSM_BASIC);
 const extension = new Set(GSM_EXTENSION);
 
-export type SmsEncoding = 'gsm7' | 'ucs2';
-export type SmsCount = {
+type SmsEncoding = 'gsm7' | 'ucs2';
+type SmsCount = {
   encoding: SmsEncoding;
   /** Septets (GSM-7) or UTF-16 units (UCS-2) the text takes. */
   units: number;

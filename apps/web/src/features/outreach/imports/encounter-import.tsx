@@ -150,7 +150,7 @@ function MappingStep({
 }
 
 /** One import's progress (read again while its job runs), counts and row errors. */
-export function ImportProgress({ importId }: { importId: string }) {
+function ImportProgress({ importId }: { importId: string }) {
   const { t } = useTranslation('outreachImports');
   const queryClient = useQueryClient();
   const detail = useQuery(importQueries.one(importId));

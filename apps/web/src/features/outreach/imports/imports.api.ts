@@ -9,7 +9,7 @@ import { api, apiFetch } from '../../../lib/api-client';
 
 const IMPORTS = '/api/encounterimports';
 /** How often a running import's progress is read. */
-export const PROGRESS_POLL_MS = 1500;
+const PROGRESS_POLL_MS = 1500;
 
 export const importKeys = {
   all: ['encounter-imports'] as const,

@@ -9,7 +9,7 @@ import type {
 import { api, apiRequest } from '../../../lib/api-client';
 
 const TEMPLATES = '/api/audiencetemplates';
-export const PREVIEW_PATH = '/api/patients/patientscontrollistfortemplate';
+const PREVIEW_PATH = '/api/patients/patientscontrollistfortemplate';
 const id = (value: string) => encodeURIComponent(value);
 
 export type TemplateBody = {

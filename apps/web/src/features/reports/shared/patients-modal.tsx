@@ -7,7 +7,7 @@ import { Pager } from '../../../components/data-table';
 import { ReportEmpty, ReportState } from './report-state';
 import { ReportTable } from './report-table';
 
-export type Paging = { pageNumber: number; pageSize: number };
+type Paging = { pageNumber: number; pageSize: number };
 
 export type PatientColumn<Row> = { key: string; header: ReactNode; cell: (row: Row) => ReactNode };
 

@@ -1,7 +1,7 @@
 import { Table, type TableProps, type TableScrollContainerProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 
-export type ReportColumn = { key: string; header: ReactNode; align?: 'right'; title?: string };
+type ReportColumn = { key: string; header: ReactNode; align?: 'right'; title?: string };
 
 /**
  * The table shell every report draws its numbers in: a caption, one header row of column headers, the
