@@ -1,5 +1,6 @@
 import { markFactsWired } from './lib/domain-events';
 import { recordCampaignReply } from './modules/outreach/campaign-replies';
+import { listenForCompletedLinks } from './modules/notifications/notification-listeners';
 import { listenForCodedVisits } from './modules/outreach/outreach-listeners';
 import { onInboundText } from './modules/patient-contact/inbound-texts.service';
 import { listenForPathwayTriggers } from './modules/pathways/pathway-listeners';
@@ -13,6 +14,7 @@ export function registerFactListeners(): void {
   listenForPathwayTriggers();
   listenForProcedureNoteChanges();
   listenForCodedVisits();
+  listenForCompletedLinks();
   // Texts patients send belong to patient contact; a campaign hears them as replies (decision 0069).
   onInboundText('outreach: campaign replies', recordCampaignReply);
   markFactsWired();

@@ -44,14 +44,14 @@ describe('facts between features', () => {
     onFact('cohortJoined', 'test: failing', async () => {
       throw new Error('listener failed');
     });
-    await expect(
-      announce(ctx, tx, 'cohortJoined', { patientId: 'p', studyGroupId: 'g', joinedAt: new Date(0) }),
-    ).rejects.toThrow('listener failed');
+    await expect(announce(ctx, tx, 'cohortJoined', { patientId: 'p', studyGroupId: 'g', joinedAt: new Date(0) })).rejects.toThrow(
+      'listener failed',
+    );
   });
 });
 
 describe('who listens to what (decision 0068)', () => {
-  it('is registered when the app is built: pathways, procedure notes and outreach react to facts', () => {
+  it('is registered when the app is built: pathways, procedure notes, outreach and notifications react to facts', () => {
     registerFactListeners();
     expect({
       visitCompleted: factListeners('visitCompleted'),
@@ -59,12 +59,14 @@ describe('who listens to what (decision 0068)', () => {
       cohortJoined: factListeners('cohortJoined').filter((name) => !name.startsWith('test:')),
       visitRecordSaved: factListeners('visitRecordSaved').filter((name) => !name.startsWith('test:')),
       interventionMedicinesChanged: factListeners('interventionMedicinesChanged'),
+      patientLinkCompleted: factListeners('patientLinkCompleted'),
     }).toEqual({
       visitCompleted: ['pathways: first-visit pathways'],
       procedurePerformed: ['pathways: procedure pathways'],
       cohortJoined: ['pathways: cohort pathways'],
       visitRecordSaved: ['outreach: coded visits'],
       interventionMedicinesChanged: ['procedure notes: medicines wording in drafts'],
+      patientLinkCompleted: ['notifications: forms complete'],
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { SignedInContext } from '../context';
+import type { ServiceContext, SignedInContext } from '../context';
 import type { Database } from '../db/client';
 import type { InterventionMedicine } from '../db/schema';
 
@@ -7,7 +7,7 @@ import type { InterventionMedicine } from '../db/schema';
  * names what happened; it does not know who listens. Each fact carries ids and the few values a
  * listener needs to act without reading the publisher's tables back.
  */
-interface DomainFacts {
+interface StaffFacts {
   /** An appointment became Completed (it may or may not be the patient's first visit). */
   visitCompleted: { appointmentId: string; patientId: string; startsAt: Date };
   /** A performed procedure was recorded (a new intervention with an item, or one completed only now). */
@@ -24,16 +24,34 @@ interface DomainFacts {
   };
 }
 
+/** Facts a patient makes true on an open link: no staff user acts, so listeners get the link's context. */
+interface PatientFacts {
+  /**
+   * A patient finished a link: submitted its questionnaire, or completed every step of an intake. The
+   * link row is already marked completed in the same transaction.
+   */
+  patientLinkCompleted: {
+    linkId: string;
+    instanceId: string;
+    patientId: string;
+    appointmentId: string | null;
+    kind: 'form' | 'intake';
+  };
+}
+
+type DomainFacts = StaffFacts & PatientFacts;
 type FactKind = keyof DomainFacts;
+/** Who acts when the fact happens: a signed-in staff user, or a patient on an open link. */
+type ContextOf<K extends FactKind> = K extends keyof PatientFacts ? ServiceContext : SignedInContext;
 
 /**
  * A listener runs inside the publisher's transaction: what it writes commits or rolls back with the
  * fact. Work that must outlive a crash or talk to another system enqueues a job here
  * (`ctx.jobs.enqueue(tx, …)`), which commits with the fact as well.
  */
-type FactHandler<K extends FactKind> = (ctx: SignedInContext, tx: Database, fact: DomainFacts[K]) => Promise<void>;
+type FactHandler<K extends FactKind> = (ctx: ContextOf<K>, tx: Database, fact: DomainFacts[K]) => Promise<void>;
 
-type AnyHandler = (ctx: SignedInContext, tx: Database, fact: never) => Promise<void>;
+type AnyHandler = (ctx: never, tx: Database, fact: never) => Promise<void>;
 
 /** Listeners by fact, each under its own name: registering a name twice replaces it (an app built twice in one process). */
 const listeners = new Map<FactKind, Map<string, AnyHandler>>();
@@ -61,7 +79,7 @@ export function factListeners(kind: FactKind): string[] {
  * order, on `tx`. A listener's error rolls the whole change back, as a direct call did.
  */
 export async function announce<K extends FactKind>(
-  ctx: SignedInContext,
+  ctx: ContextOf<K>,
   tx: Database,
   kind: K,
   fact: DomainFacts[K],

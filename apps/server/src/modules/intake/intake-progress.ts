@@ -12,8 +12,8 @@ import { getInstrument, isFormCode } from '@pathwell/instruments';
 import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { appointments, customForms, intakeEntries, patientLinks, type IntakePlan } from '../../db/schema';
+import { announce } from '../../lib/domain-events';
 import { recordActivity } from '../audit/audit.service';
-import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { patientActivity, type LinkRow } from '../patient-contact/link-access.service';
 
 /*
@@ -153,7 +153,13 @@ export async function completeIfDone(ctx: ServiceContext, tx: Database, link: Li
     .update(patientLinks)
     .set({ completedAt: sql`now()` })
     .where(eq(patientLinks.id, link.id));
-  await notifyIfAppointmentFormsComplete(ctx, tx, link);
+  await announce(ctx, tx, 'patientLinkCompleted', {
+    linkId: link.id,
+    instanceId: link.instanceId,
+    patientId: link.patientId,
+    appointmentId: link.appointmentId,
+    kind: 'intake',
+  });
   await recordActivity(
     tx,
     patientActivity(ctx, link, 'Intake Information', 'Created', {

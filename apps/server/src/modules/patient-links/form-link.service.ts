@@ -15,7 +15,6 @@ import type { ServiceContext } from '../../context';
 import { formDrafts, formResponses, patientLinks } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { responseHasFindings } from '../critical-findings/critical-findings.service';
-import { notifyIfAppointmentFormsComplete } from '../notifications/notifications.service';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 import {
   accessExpiry,
@@ -28,6 +27,7 @@ import {
   requireOpen,
 } from '../patient-contact/link-access.service';
 import { loadForm, requireAvailable, requireLanguage, storeSubmittedResponse } from './link-forms.service';
+import { announce } from '../../lib/domain-events';
 
 /* A form link as the patient uses it after the identity check: its status page, the form, a draft, the submission. */
 
@@ -151,7 +151,13 @@ export async function submitLink(
       .set({ completedAt: sql`now()` })
       .where(eq(patientLinks.id, link.id));
     await tx.delete(formDrafts).where(eq(formDrafts.linkId, link.id));
-    await notifyIfAppointmentFormsComplete(ctx, tx, link);
+    await announce(ctx, tx, 'patientLinkCompleted', {
+      linkId: link.id,
+      instanceId: link.instanceId,
+      patientId: link.patientId,
+      appointmentId: link.appointmentId,
+      kind: 'form',
+    });
     return answered(stored.id, false, stored.crisisResources);
   });
 }
