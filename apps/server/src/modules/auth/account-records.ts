@@ -4,6 +4,7 @@ import type { ServiceContext } from '../../context';
 import type { Database } from '../../db/client';
 import { oneTimeTokens, users, type TokenPurpose } from '../../db/schema';
 import { newToken, sha256, sameHash } from '../../lib/secrets';
+import { recordActivity, type ActivityEntry } from '../audit/audit.service';
 import { queueMessage } from '../outbox/outbox.service';
 import { publicLink } from '../../lib/public-url';
 
@@ -70,4 +71,18 @@ export async function sendAccountEmail(
     subject: content.subject,
     body: content.body,
   });
+}
+
+/**
+ * The audit entry a user's own account step leaves (sign-in, codes, passwords, own profile): the user
+ * is the actor, in their home clinic unless the step acts for another.
+ */
+export function recordOwnAccountActivity(
+  tx: Database,
+  ctx: ServiceContext,
+  user: Pick<UserRow, 'id' | 'email' | 'instanceId'>,
+  entry: Pick<ActivityEntry, 'area' | 'action' | 'targetType' | 'targetId' | 'description'>,
+  instanceId: string | null = user.instanceId,
+) {
+  return recordActivity(tx, { instanceId, actorUserId: user.id, actorEmail: user.email, ...entry, ip: ctx.ip });
 }

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../lib/app-error';
 import { reencodeImageDataUrl } from '../../lib/image-type';
 import { verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
-import { findUser, findUserByEmail, type UserRow } from './account-records';
+import { findUser, findUserByEmail, type UserRow, recordOwnAccountActivity } from './account-records';
 
 export function toProfile(user: UserRow): UserProfile {
   return {
@@ -88,17 +88,19 @@ export async function updateMyAccount(ctx: SignedInContext, input: UpdateMyAccou
       })
       .where(eq(users.id, user.id))
       .returning();
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: user.id,
-      actorEmail: user.email,
-      area: 'System Users',
-      action: 'Updated',
-      targetType: 'user',
-      targetId: user.id,
-      description: 'Updated own account',
-      ip: ctx.ip,
-    });
+    await recordOwnAccountActivity(
+      tx,
+      ctx,
+      user,
+      {
+        area: 'System Users',
+        action: 'Updated',
+        targetType: 'user',
+        targetId: user.id,
+        description: 'Updated own account',
+      },
+      ctx.instanceId,
+    );
     return toProfile(updated!);
   });
 }

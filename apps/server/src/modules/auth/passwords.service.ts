@@ -9,7 +9,16 @@ import { AppError, notFound } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { accountEmails } from './auth.emails';
-import { findLiveToken, findUser, findUserByEmail, issueToken, link, sendAccountEmail, type UserRow } from './account-records';
+import {
+  findLiveToken,
+  findUser,
+  findUserByEmail,
+  issueToken,
+  link,
+  sendAccountEmail,
+  type UserRow,
+  recordOwnAccountActivity,
+} from './account-records';
 
 const FORGET_PASSWORD_MESSAGE = 'If an account exists for this email, we have sent a link to reset the password.';
 
@@ -19,16 +28,12 @@ export async function forgetPassword(ctx: ServiceContext, log: FastifyBaseLogger
     await ctx.db.transaction(async (tx) => {
       const token = await issueToken(tx, user.id, 'reset_password', PASSWORD_RESET_TTL_MINUTES * 60_000);
       const resetLink = link(ctx, '/reset-password', { id: user.id, token: token.secret });
-      await recordActivity(tx, {
-        instanceId: user.instanceId,
-        actorUserId: user.id,
-        actorEmail: user.email,
+      await recordOwnAccountActivity(tx, ctx, user, {
         area: 'Login Activity',
         action: 'Sent',
         targetType: 'password',
         targetId: user.id,
         description: 'Password reset link sent',
-        ip: ctx.ip,
       });
       return sendAccountEmail(ctx, log, tx, user, 'reset-password', accountEmails.resetPassword(resetLink));
     });
@@ -58,17 +63,19 @@ export async function changePassword(ctx: SignedInContext, input: ChangePassword
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(and(eq(sessions.userId, user.id), ne(sessions.id, ctx.actor.sessionId), isNull(sessions.revokedAt)));
-    await recordActivity(tx, {
-      instanceId: ctx.instanceId,
-      actorUserId: user.id,
-      actorEmail: user.email,
-      area: 'Login Activity',
-      action: 'Updated',
-      targetType: 'password',
-      targetId: user.id,
-      description: 'Password changed',
-      ip: ctx.ip,
-    });
+    await recordOwnAccountActivity(
+      tx,
+      ctx,
+      user,
+      {
+        area: 'Login Activity',
+        action: 'Updated',
+        targetType: 'password',
+        targetId: user.id,
+        description: 'Password changed',
+      },
+      ctx.instanceId,
+    );
   });
   return { message: 'Password updated successfully' };
 }
@@ -108,16 +115,12 @@ export async function setPassword(ctx: ServiceContext, input: SetPassword) {
       .update(sessions)
       .set({ revokedAt: new Date() })
       .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
-    await recordActivity(tx, {
-      instanceId: user.instanceId,
-      actorUserId: user.id,
-      actorEmail: user.email,
+    await recordOwnAccountActivity(tx, ctx, user, {
       area: 'Login Activity',
       action: 'Updated',
       targetType: 'password',
       targetId: user.id,
       description: token.purpose === 'set_password' ? 'Account set up' : 'Password reset',
-      ip: ctx.ip,
     });
   });
   return { message: 'Your password has been set. You can sign in now.' };

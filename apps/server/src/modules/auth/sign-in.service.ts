@@ -15,7 +15,14 @@ import { AppError } from '../../lib/app-error';
 import { newSixDigitCode, newToken, sha256, sameHash, verifyPassword } from '../../lib/secrets';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { accountEmails } from './auth.emails';
-import { findUser, findUserByEmail, issueToken, sendAccountEmail, type UserRow } from './account-records';
+import {
+  findUser,
+  findUserByEmail,
+  issueToken,
+  sendAccountEmail,
+  type UserRow,
+  recordOwnAccountActivity,
+} from './account-records';
 
 const TWO_FACTOR_MAX_ATTEMPTS = 5;
 
@@ -43,17 +50,13 @@ async function createSession(ctx: ServiceContext, tx: Database, user: UserRow, h
     .insert(sessions)
     .values({ userId: user.id, tokenHash: sha256(token), ip: ctx.ip, userAgent: ctx.userAgent })
     .returning({ id: sessions.id });
-  await recordActivity(tx, {
-    instanceId: user.instanceId,
-    actorUserId: user.id,
-    actorEmail: user.email,
+  await recordOwnAccountActivity(tx, ctx, user, {
     area: 'Login Activity',
     action: 'Created',
     targetType: 'session',
     // The session id lets login details show the browser (user agent) the session was opened from.
     targetId: session!.id,
     description: how,
-    ip: ctx.ip,
   });
   return {
     twoFactorRequired: false,
@@ -117,16 +120,12 @@ export async function authenticate(ctx: ServiceContext, log: FastifyBaseLogger, 
     const code = newSixDigitCode();
     const token = await issueToken(tx, user.id, 'two_factor', TWO_FACTOR_CODE_TTL_MINUTES * 60_000, code);
     await sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
-    await recordActivity(tx, {
-      instanceId: user.instanceId,
-      actorUserId: user.id,
-      actorEmail: user.email,
+    await recordOwnAccountActivity(tx, ctx, user, {
       area: 'Login Activity',
       action: 'Sent',
       targetType: 'two-factor code',
       targetId: token.id,
       description: 'Sign-in code sent',
-      ip: ctx.ip,
     });
     return { challengeId: token.id };
   });
@@ -180,16 +179,12 @@ export async function verifyTwoFactor(ctx: ServiceContext, input: { challengeId:
         .update(oneTimeTokens)
         .set({ attempts: sql`${oneTimeTokens.attempts} + 1` })
         .where(eq(oneTimeTokens.id, challenge.id));
-      await recordActivity(tx, {
-        instanceId: user.instanceId,
-        actorUserId: user.id,
-        actorEmail: user.email,
+      await recordOwnAccountActivity(tx, ctx, user, {
         area: 'Login Activity',
         action: 'Failed',
         targetType: 'two-factor code',
         targetId: challenge.id,
         description: 'Wrong sign-in code',
-        ip: ctx.ip,
       });
     });
     throw new AppError('UNAUTHENTICATED', 'codeNotValid');
@@ -216,16 +211,12 @@ export async function resendTwoFactor(ctx: ServiceContext, log: FastifyBaseLogge
       .update(oneTimeTokens)
       .set({ tokenHash: sha256(code), attempts: 0, expiresAt: new Date(Date.now() + TWO_FACTOR_CODE_TTL_MINUTES * 60_000) })
       .where(eq(oneTimeTokens.id, challenge.id));
-    await recordActivity(tx, {
-      instanceId: user.instanceId,
-      actorUserId: user.id,
-      actorEmail: user.email,
+    await recordOwnAccountActivity(tx, ctx, user, {
       area: 'Login Activity',
       action: 'Sent',
       targetType: 'two-factor code',
       targetId: challenge.id,
       description: 'Sign-in code sent again',
-      ip: ctx.ip,
     });
     return sendAccountEmail(ctx, log, tx, user, 'two-factor-code', accountEmails.twoFactorCode(code));
   });
