@@ -19,6 +19,7 @@ import type { performancePatientsRequestSchema } from '@pathwell/contracts/repor
 import { formCodes, getInstrument } from '@pathwell/instruments';
 import { reportReader, type SignedInContext } from '../../context';
 import { appointmentDateWindow, type DateWindow } from '../../lib/clinic-dates';
+import { rowsOf } from '../../lib/sql-rows';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';
@@ -276,7 +277,9 @@ interface AggregateRow {
 export async function performanceReport(ctx: SignedInContext, filter: PerformanceFilterParsed): Promise<PerformanceReport> {
   const { scope, timeZone } = await scopeOf(ctx, filter);
   await withoutJit(reportReader(ctx));
-  const result = (await reportReader(ctx).execute(sql`
+  const aggregates = await rowsOf<AggregateRow>(
+    reportReader(ctx),
+    sql`
     with ${factsCtes(scope)}
     select measure, form_code::int as form_code,
            count(*) filter (where not excluded and met)::int as numerator,
@@ -293,10 +296,11 @@ export async function performanceReport(ctx: SignedInContext, filter: Performanc
                (percentile_cont(0.75) within group (order by first_score - latest_score))::float8 as q3
           from pain where not excluded
       ) q on q.of = facts.measure
-     group by measure, form_code`)) as unknown as { rows: AggregateRow[] };
+     group by measure, form_code`,
+  );
 
   const rowOf = (measure: string, formCode: number | null) =>
-    result.rows.find((row) => row.measure === measure && (row.form_code === null ? null : Number(row.form_code)) === formCode);
+    aggregates.find((row) => row.measure === measure && (row.form_code === null ? null : Number(row.form_code)) === formCode);
   const measures: PerformanceMeasure[] = performanceMeasureKeys.map((key) => {
     const row = rowOf(key, null);
     const numerator = Number(row?.numerator ?? 0);
@@ -373,7 +377,9 @@ export async function performancePatients(
         ? sql`not f.excluded`
         : sql`f.excluded`;
   const formCode = request.measure === 'mcidImprovement' ? (request.formCode ?? null) : null;
-  const result = (await reportReader(ctx).execute(sql`
+  const found = await rowsOf<PatientRow>(
+    reportReader(ctx),
+    sql`
     with ${factsCtes(scope)},
     matched as (
       select f.*, p.first_name, p.middle_name, p.last_name, p.date_of_birth::text as date_of_birth,
@@ -393,9 +399,10 @@ export async function performancePatients(
           from matched m
          order by lower(m.last_name), lower(m.first_name), m.patient_id
          limit ${request.pageSize} offset ${request.pageNumber * request.pageSize}
-      ) pg on true`)) as unknown as { rows: PatientRow[] };
+      ) pg on true`,
+  );
 
-  const rows = result.rows.filter((row) => row.patient_id !== null);
+  const rows = found.filter((row) => row.patient_id !== null);
   await recordActivity(
     ctx.db,
     staffActivity(ctx, 'Patient List', 'Viewed', {
@@ -403,7 +410,7 @@ export async function performancePatients(
     }),
   );
   return {
-    totalRecords: Number(result.rows[0]?.total ?? 0),
+    totalRecords: Number(found[0]?.total ?? 0),
     totalExact: true,
     rows: rows.map((row) => ({
       patientId: row.patient_id!,

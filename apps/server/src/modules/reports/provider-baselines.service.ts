@@ -10,6 +10,7 @@ import { doctorScope, type SignedInContext } from '../../context';
 import { appointments, formResponses, patientLinks, patients, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { appointmentDateWindow } from '../../lib/clinic-dates';
+import { rowsOf } from '../../lib/sql-rows';
 import { clinicTimeZoneFrom, isOn, readSettings } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
@@ -17,8 +18,37 @@ import { withoutJit } from './report-session';
 type Filter = z.output<typeof providerBaselinesFilterSchema>;
 type Shape = ProviderBaselines['totals'];
 
-const number = (value: unknown) => Number(value ?? 0);
-const numberOrNull = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+const number = (value: number | null | undefined) => value ?? 0;
+
+/** One provider's row (g = 0) or the totals (g = 1); the full join leaves either side's columns null. */
+interface ProviderRow {
+  g: number;
+  doctor_id: string | null;
+  provider_name: string | null;
+  upcoming: number | null;
+  checking_in: number | null;
+  completed: number | null;
+  no_show: number | null;
+  total: number | null;
+  intake_due: number | null;
+  intake_before: number | null;
+  new_patients: number | null;
+  baseline_pain: number | null;
+  baseline_pain_count: number | null;
+  follow_up_pain: number | null;
+  follow_up_pain_count: number | null;
+}
+
+/** One form's baseline and follow-up, per provider (g = 0) or over all (g = 1). */
+interface FormRow {
+  g: number;
+  doctor_id: string | null;
+  form_code: number;
+  baseline: number | null;
+  baseline_count: number;
+  follow_up: number | null;
+  follow_up_count: number;
+}
 
 /**
  * The new patients of the window: patients whose first live appointment ever starts in it, each with the
@@ -61,7 +91,9 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
   const newPatients = newPatientsSql(ctx, from, to, doctorId ? sql`and first_visit.doctor_id = ${doctorId}` : sql``);
 
   await withoutJit(ctx.db);
-  const main = (await ctx.db.execute(sql`
+  const main = await rowsOf<ProviderRow>(
+    ctx.db,
+    sql`
     with ${newPatients},
     window_appointments as materialized (
       select a.id, a.doctor_id, a.status, a.starts_at, a.starts_at <= ${now.toISOString()}::timestamptz as due
@@ -128,9 +160,12 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
       from by_appointments ba
       full join by_patients bp on bp.g = ba.g and bp.doctor_id is not distinct from ba.doctor_id
       left join ${users} u on u.id = coalesce(ba.doctor_id, bp.doctor_id)
-     order by 1, u.last_name nulls last, u.first_name, 2`)) as unknown as { rows: Record<string, unknown>[] };
+     order by 1, u.last_name nulls last, u.first_name, 2`,
+  );
 
-  const forms = (await ctx.db.execute(sql`
+  const forms = await rowsOf<FormRow>(
+    ctx.db,
+    sql`
     with ${newPatients},
     baselines as (
       select n.patient_id, n.doctor_id, first_response.form_code, first_response.score, first_response.at
@@ -160,23 +195,24 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
            round(avg(follow_up), 2)::float8 as follow_up, count(follow_up)::int as follow_up_count
       from paired
      group by grouping sets ((doctor_id, form_code), (form_code))
-     order by g, doctor_id, form_code`)) as unknown as { rows: Record<string, unknown>[] };
+     order by g, doctor_id, form_code`,
+  );
 
-  const formsOf = (g: number, doctor: unknown) =>
-    forms.rows
-      .filter((row) => number(row.g) === g && (g === 1 || row.doctor_id === doctor))
+  const formsOf = (g: number, doctor: string | null) =>
+    forms
+      .filter((row) => row.g === g && (g === 1 || row.doctor_id === doctor))
       .map((row) => ({
-        formCode: number(row.form_code),
-        baseline: { mean: numberOrNull(row.baseline), count: number(row.baseline_count) },
-        followUp: { mean: numberOrNull(row.follow_up), count: number(row.follow_up_count) },
+        formCode: row.form_code,
+        baseline: { mean: row.baseline, count: row.baseline_count },
+        followUp: { mean: row.follow_up, count: row.follow_up_count },
       }));
-  const shapeOf = (row: Record<string, unknown> | undefined, g: number): Shape => {
+  const shapeOf = (row: ProviderRow | undefined, g: number): Shape => {
     const due = number(row?.intake_due);
     const completedBefore = number(row?.intake_before);
     return {
       newPatients: number(row?.new_patients),
-      baselinePain: { mean: numberOrNull(row?.baseline_pain), count: number(row?.baseline_pain_count) },
-      followUpPain: { mean: numberOrNull(row?.follow_up_pain), count: number(row?.follow_up_pain_count) },
+      baselinePain: { mean: row?.baseline_pain ?? null, count: number(row?.baseline_pain_count) },
+      followUpPain: { mean: row?.follow_up_pain ?? null, count: number(row?.follow_up_pain_count) },
       forms: formsOf(g, row?.doctor_id ?? null),
       appointments: {
         upcoming: number(row?.upcoming),
@@ -193,15 +229,15 @@ export async function providerBaselines(ctx: SignedInContext, filter: Filter): P
     from,
     to,
     computedAt: now.toISOString(),
-    rows: main.rows
-      .filter((row) => number(row.g) === 0)
+    rows: main
+      .filter((row) => row.g === 0)
       .map((row) => ({
-        providerId: (row.doctor_id as string | null) ?? null,
-        providerName: (row.provider_name as string | null) ?? null,
+        providerId: row.doctor_id,
+        providerName: row.provider_name,
         ...shapeOf(row, 0),
       })),
     totals: shapeOf(
-      main.rows.find((row) => number(row.g) === 1),
+      main.find((row) => row.g === 1),
       1,
     ),
   };

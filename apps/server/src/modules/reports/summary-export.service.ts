@@ -6,6 +6,7 @@ import type { summaryExportRequestSchema } from '@pathwell/contracts/reports-sum
 import { reportReader, type SignedInContext } from '../../context';
 import { toXlsx } from '../../lib/spreadsheet';
 import { toCsv } from '../../lib/csv';
+import { rowsOf } from '../../lib/sql-rows';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import {
   patientColumns,
@@ -118,14 +119,16 @@ export async function exportSummary(
     const series = seriesOf(request.filter);
     let found: PatientPointRow[] = [];
     if (series.length) {
-      const result = (await reportReader(ctx).execute(sql`
+      found = await rowsOf<PatientPointRow>(
+        reportReader(ctx),
+        sql`
         with ${points(sandboxQuery(ctx, request.filter, settings, series))}
         select ${patientColumns}
           from points p ${patientJoins}
          order by m.ord, p.week, pathwell_fold(pt.last_name), pathwell_fold(pt.first_name), pt.id
          limit ${SUMMARY_EXPORT_ROW_LIMIT}
-      `)) as unknown as { rows: PatientPointRow[] };
-      found = result.rows;
+      `,
+      );
     }
     rows = found.map((raw) => {
       const row = toPatientRow(raw);

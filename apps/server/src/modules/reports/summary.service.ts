@@ -11,6 +11,7 @@ import {
   type summaryPatientsRequestSchema,
 } from '@pathwell/contracts/reports-summary';
 import { reportReader, type SignedInContext } from '../../context';
+import { rowsOf } from '../../lib/sql-rows';
 import { meanConfidenceInterval95 } from '../../lib/statistics';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import {
@@ -51,7 +52,9 @@ export async function summaryReport(ctx: SignedInContext, filter: SummaryFilterP
     ...Array.from({ length: SUMMARY_VISIT_WEEKS_MAX / SUMMARY_VISIT_WEEKS_STEP }, (_, i) => (i + 1) * SUMMARY_VISIT_WEEKS_STEP),
   ].filter((week) => week === 0 || (week >= filter.visitMin && week <= filter.visitMax));
   const query = sandboxQuery(ctx, filter, settings, series);
-  const result = (await reportReader(ctx).execute(sql`
+  const rows = await rowsOf<AggregateRow>(
+    reportReader(ctx),
+    sql`
     with ${query.ctes},
     aggregates as (${query.aggregates}),
     grid as (
@@ -63,8 +66,8 @@ export async function summaryReport(ctx: SignedInContext, filter: SummaryFilterP
            (select count(*) from cohort)::int as cohort_patients
       from grid g left join aggregates a on a.series_key = g.series_key and a.week = g.week
      order by g.ord, g.week
-  `)) as unknown as { rows: AggregateRow[] };
-  const rows = result.rows;
+  `,
+  );
   return {
     dataType: filter.reportSummaryDataType,
     anchor: filter.anchor,
@@ -114,7 +117,9 @@ export async function summaryPatients(
   let total = 0;
   let data: SummaryPatientRow[] = [];
   if (series.length) {
-    const result = (await reportReader(ctx).execute(sql`
+    const rows = await rowsOf<PatientPointRow & { total: number }>(
+      reportReader(ctx),
+      sql`
       with ${points(sandboxQuery(ctx, request.filter, settings, series))},
       selected as materialized (
         select * from points where series_key = ${request.seriesKey} and week = ${request.week}
@@ -135,9 +140,10 @@ export async function summaryPatients(
       select (select count(*) from selected)::int as total, page.*
         from (select 1) as one left join page on true
        order by page.last_key, page.first_key, page.patient_id
-    `)) as unknown as { rows: (PatientPointRow & { total: number })[] };
-    total = Number(result.rows[0]?.total ?? 0);
-    data = result.rows.filter((row) => row.patient_id !== null).map(toPatientRow);
+    `,
+    );
+    total = Number(rows[0]?.total ?? 0);
+    data = rows.filter((row) => row.patient_id !== null).map(toPatientRow);
   }
   await recordActivity(
     ctx.db,
