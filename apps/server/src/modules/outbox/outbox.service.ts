@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { clinicClock, instantOfClinicTime } from '@pathwell/contracts/clinic-time';
 import { phoneDigits } from '@pathwell/contracts/patients';
 import type { Config } from '../../config';
@@ -21,6 +21,7 @@ import {
   type OutboxStatus,
   type SuppressionReason,
 } from '@pathwell/contracts/messaging';
+import { listTotal } from '../../lib/list-total';
 
 /** Texts that are not urgent wait for daytime in the clinic (issue #11 §2): 8:00 to 21:00. */
 const TEXT_DAY_STARTS_HOUR = 8;
@@ -278,8 +279,12 @@ export async function listOutbox(
     .orderBy(desc(outboxMessages.createdAt))
     .limit(page.pageSize)
     .offset(page.pageNumber * page.pageSize);
-  const [total] = await db.select({ count: sql<number>`count(*)::int` }).from(outboxMessages);
-  return { totalRecords: total?.count ?? 0, rows: rows.map((row) => ({ ...row, body: openBody(config, row) })) };
+  const { totalRecords } = await listTotal(db, db.select({ id: outboxMessages.id }).from(outboxMessages), {
+    ...page,
+    rowsOnPage: rows.length,
+    exact: true,
+  });
+  return { totalRecords, rows: rows.map((row) => ({ ...row, body: openBody(config, row) })) };
 }
 
 /** A message to a patient in its two forms: an email (subject and body) and a text. */

@@ -6,6 +6,7 @@ import { formResponses, pathwayEnrolments, patients } from '../../db/schema';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { visiblePatients } from '../patients/patient-visibility.service';
 import { customFormTitles, findPathway, formTitleOf, runsOf, skipReason } from './pathway-records';
+import { listTotal } from '../../lib/list-total';
 
 type RosterQuery = z.output<typeof pathwayRosterQuerySchema>;
 
@@ -24,11 +25,6 @@ export async function pathwayRoster(ctx: SignedInContext, pathwayId: string, que
       visiblePatients(ctx),
     );
     const joined = and(eq(patients.id, pathwayEnrolments.patientId), eq(patients.instanceId, pathwayEnrolments.instanceId));
-    const [count] = await tx
-      .select({ total: sql<number>`count(*)::int` })
-      .from(pathwayEnrolments)
-      .innerJoin(patients, joined)
-      .where(where);
     const rows = await tx
       .select({ enrolment: pathwayEnrolments, patient: patients })
       .from(pathwayEnrolments)
@@ -42,6 +38,12 @@ export async function pathwayRoster(ctx: SignedInContext, pathwayId: string, que
       )
       .limit(query.pageSize)
       .offset(query.pageSize * query.pageNumber);
+    // A pathway's roster is a clinic's enrolments in one pathway: counted whole, the page says "of N".
+    const { totalRecords } = await listTotal(
+      tx,
+      tx.select({ id: pathwayEnrolments.id }).from(pathwayEnrolments).innerJoin(patients, joined).where(where),
+      { ...query, rowsOnPage: rows.length, exact: true },
+    );
     const runs = await runsOf(
       tx,
       ctx.instanceId,
@@ -67,11 +69,11 @@ export async function pathwayRoster(ctx: SignedInContext, pathwayId: string, que
       staffActivity(ctx, 'Patient Dashboard', 'Viewed', {
         type: 'pathway',
         id: pathway.id,
-        description: `Viewed the roster of pathway "${pathway.name}" (${rows.length} of ${count?.total ?? 0} patients, page ${query.pageNumber + 1})`,
+        description: `Viewed the roster of pathway "${pathway.name}" (${rows.length} of ${totalRecords} patients, page ${query.pageNumber + 1})`,
       }),
     );
     return {
-      totalRecords: count?.total ?? 0,
+      totalRecords,
       pageNumber: query.pageNumber,
       pageSize: query.pageSize,
       data: rows.map(({ enrolment, patient }) => ({
