@@ -50,6 +50,12 @@ export async function patientCodedVisits(ctx: SignedInContext, patientId: string
   };
 }
 
+interface KnownCodeRow {
+  code: string;
+  kind: VisitCodeKind;
+  patients: number;
+}
+
 /**
  * Codes used in the clinic, most patients first, for the template builder's autocomplete. A search is
  * a code prefix read from the (clinic, code, …) index; without one, at most KNOWN_CODES_SCAN code rows
@@ -65,7 +71,7 @@ export async function knownCodes(ctx: SignedInContext, search: string | undefine
     : sql`select c.code, c.kind, c.patient_id from coded_visit_codes c
            where c.instance_id = ${ctx.instanceId}
            limit ${KNOWN_CODES_SCAN}`;
-  const rows = await rowsOf(
+  const rows = await rowsOf<KnownCodeRow>(
     ctx.db,
     sql`select s.code, s.kind, count(distinct s.patient_id)::int as patients
           from (${scope}) s
@@ -74,6 +80,6 @@ export async function knownCodes(ctx: SignedInContext, search: string | undefine
          limit ${KNOWN_CODES_LIMIT}`,
   );
   return {
-    data: rows.map((row) => ({ code: String(row.code), kind: row.kind as VisitCodeKind, patients: Number(row.patients) })),
+    data: rows.map((row) => ({ code: row.code, kind: row.kind, patients: row.patients })),
   };
 }

@@ -21,16 +21,36 @@ let riverside: string;
 let lakeside: string;
 
 
+/** A patient's mark for one code (kept, or counted afresh from the visits). */
+interface CodeMarkRow {
+  patient_id: string;
+  code: string;
+  first_visit: string;
+  last_visit: string;
+  visits: number;
+}
+
+/** A patient's last coded visit and last completed appointment (kept, or counted afresh). */
+interface VisitMarkRow {
+  patient_id: string;
+  last_coded_visit: string | null;
+  last_completed_at: string | null;
+}
+
+interface MarkCountRow {
+  n: number;
+}
+
 /** The marks as kept, and as counted afresh from coded visits and appointments, for these patients. */
 async function marksAndTruth(patientIds: string[]) {
   const list = `{${patientIds.join(',')}}`;
   const kept = {
-    codes: await rowsOf(
+    codes: await rowsOf<CodeMarkRow>(
       t.db,
       sql`select patient_id::text, code, first_visit::text, last_visit::text, visits from patient_code_marks
            where patient_id = any(${list}::uuid[]) order by 1, 2`,
     ),
-    visits: await rowsOf(
+    visits: await rowsOf<VisitMarkRow>(
       t.db,
       sql`select id::text as patient_id, last_coded_visit::text, last_completed_visit_at as last_completed_at from patients
            where id = any(${list}::uuid[]) and (last_coded_visit is not null or last_completed_visit_at is not null)
@@ -38,14 +58,14 @@ async function marksAndTruth(patientIds: string[]) {
     ),
   };
   const truth = {
-    codes: await rowsOf(
+    codes: await rowsOf<CodeMarkRow>(
       t.db,
       sql`select cv.patient_id::text, code, min(cv.visit_date)::text as first_visit, max(cv.visit_date)::text as last_visit,
                  count(distinct cv.id)::int as visits
             from coded_visits cv cross join lateral unnest(cv.codes) as code
            where cv.patient_id = any(${list}::uuid[]) group by 1, 2 order by 1, 2`,
     ),
-    visits: await rowsOf(
+    visits: await rowsOf<VisitMarkRow>(
       t.db,
       sql`select p.id::text as patient_id,
                  (select max(visit_date) from coded_visits cv where cv.patient_id = p.id)::text as last_coded_visit,
@@ -223,11 +243,11 @@ describe('audience marks kept by the database', () => {
     const fay = await newPatient('Marksfay');
     await asRiverside((tx) => tx.insert(codedVisits).values(visit(fay, '2025-02-02', ['M54.5'])));
     const seen = await withClinics(t.db, [lakeside], async (tx) => ({
-      codes: await rowsOf(tx, sql`select count(*)::int as n from patient_code_marks where patient_id = ${fay}`),
+      codes: await rowsOf<MarkCountRow>(tx, sql`select count(*)::int as n from patient_code_marks where patient_id = ${fay}`),
     }));
     expect(seen).toEqual({ codes: [{ n: 0 }] });
     const own = await asRiverside((tx) =>
-      rowsOf(tx, sql`select count(*)::int as n from patient_code_marks where patient_id = ${fay}`),
+      rowsOf<MarkCountRow>(tx, sql`select count(*)::int as n from patient_code_marks where patient_id = ${fay}`),
     );
     expect(own).toEqual([{ n: 1 }]);
   });

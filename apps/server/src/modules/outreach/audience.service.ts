@@ -53,11 +53,15 @@ interface RuleCodes {
   groups: string[][];
 }
 
+interface CodeGroupRow {
+  codes: string[];
+}
+
 /** The rule's codes with its code groups' codes (groups of another clinic are never read). */
 async function codesOf(db: Database, instanceId: string, rule: AudienceRule): Promise<RuleCodes> {
   const listed = [...new Set(rule.codes)].sort();
   if (rule.codeGroupIds.length === 0) return { all: listed, listed, groups: [] };
-  const rows = await rowsOf(
+  const rows = await rowsOf<CodeGroupRow>(
     db,
     sql`
     select g.codes from code_groups g
@@ -65,7 +69,7 @@ async function codesOf(db: Database, instanceId: string, rule: AudienceRule): Pr
        and g.id = any(${pgArray(rule.codeGroupIds)}::uuid[])
      order by g.id`,
   );
-  const groups = rows.map((row) => [...new Set(row.codes as string[])].sort()).filter((codes) => codes.length > 0);
+  const groups = rows.map((row) => [...new Set(row.codes)].sort()).filter((codes) => codes.length > 0);
   return { all: [...new Set([...listed, ...groups.flat()])].sort(), listed, groups };
 }
 
@@ -220,6 +224,27 @@ async function build(db: Database, instanceId: string, rule: AudienceRule, purpo
   return { audience, matchedCodes, lastVisit, empty: codes.all.length === 0 };
 }
 
+interface AudienceCountRow {
+  count: number;
+}
+
+/** A patient of the preview's page; `total` is the whole audience's count, repeated on every row. */
+interface SampleRow {
+  patient_id: string;
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  total: number;
+  matched_codes: string[];
+  last_visit: string | null;
+}
+
+interface MemberRow {
+  patient_id: string;
+  matched_codes: string[];
+  last_visit: string | null;
+}
+
 /** How many patients the rule selects now. */
 export async function countAudience(
   db: Database,
@@ -230,8 +255,8 @@ export async function countAudience(
 ): Promise<number> {
   const built = await build(db, instanceId, rule, purpose, now);
   if (built.empty) return 0;
-  const rows = await rowsOf(db, sql`select count(*)::int as count ${built.audience}`);
-  return Number(rows[0]?.count ?? 0);
+  const rows = await rowsOf<AudienceCountRow>(db, sql`select count(*)::int as count ${built.audience}`);
+  return rows[0]?.count ?? 0;
 }
 
 /**
@@ -251,7 +276,7 @@ export async function previewAudience(
   // The audience is worked out once (materialized: else the planner may walk the patients in name order
   // to serve the page, testing every one against the hits), then counted and its first page taken; the
   // sample's codes and last visit are looked up for its own rows only.
-  const rows = await rowsOf(
+  const rows = await rowsOf<SampleRow>(
     db,
     sql`
     with audience as materialized (
@@ -266,15 +291,14 @@ export async function previewAudience(
      order by lower(p.last_name), lower(p.first_name), p.id`,
   );
   const sample: AudiencePatient[] = rows.map((row) => ({
-    patientId: String(row.patient_id),
-    firstName: String(row.first_name),
-    lastName: String(row.last_name),
-    dateOfBirth: String(row.date_of_birth),
-    lastVisit: row.last_visit === null ? null : String(row.last_visit),
-    matchedCodes: row.matched_codes as string[],
+    patientId: row.patient_id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    dateOfBirth: row.date_of_birth,
+    lastVisit: row.last_visit,
+    matchedCodes: row.matched_codes,
   }));
-  const count =
-    rows.length > 0 ? Number(rows[0]!.total) : page.offset > 0 ? await countAudience(db, instanceId, rule, purpose, now) : 0;
+  const count = rows.length > 0 ? rows[0]!.total : page.offset > 0 ? await countAudience(db, instanceId, rule, purpose, now) : 0;
   return { count, sample };
 }
 
@@ -288,15 +312,11 @@ export async function resolveAudience(
 ): Promise<AudienceMember[]> {
   const built = await build(db, instanceId, rule, purpose, now);
   if (built.empty) return [];
-  const rows = await rowsOf(
+  const rows = await rowsOf<MemberRow>(
     db,
     sql`select p.id as patient_id, ${built.matchedCodes} as matched_codes, (${built.lastVisit})::text as last_visit
         ${built.audience}
         order by lower(p.last_name), lower(p.first_name), p.id`,
   );
-  return rows.map((row) => ({
-    patientId: String(row.patient_id),
-    matchedCodes: row.matched_codes as string[],
-    lastVisit: row.last_visit === null ? null : String(row.last_visit),
-  }));
+  return rows.map((row) => ({ patientId: row.patient_id, matchedCodes: row.matched_codes, lastVisit: row.last_visit }));
 }

@@ -71,6 +71,10 @@ interface Freezable {
   provider_name: string | null;
 }
 
+interface OptOutRow {
+  phone: string;
+}
+
 /** A short link's code: 12 url-safe characters (72 random bits). */
 const newLinkCode = () => randomBytes(9).toString('base64url');
 
@@ -104,7 +108,7 @@ export async function approveCampaign(
   const members = await resolveAudience(ctx.db, ctx.instanceId, rule, { kind: 'campaign', channels }, now);
   const details = new Map<string, Freezable>();
   if (members.length > 0) {
-    const rows = (await rowsOf(
+    const rows = await rowsOf<Freezable>(
       ctx.db,
       sql`
       select p.id as patient_id, p.first_name, p.preferred_language, nullif(trim(p.email), '') as email, p.enable_email, p.enable_text,
@@ -116,19 +120,19 @@ export async function approveCampaign(
         from patients p
         left join users d on d.id = p.doctor_id
        where p.instance_id = ${ctx.instanceId} and p.id = any(${pgArray(members.map((m) => m.patientId))}::uuid[])`,
-    )) as unknown as Freezable[];
+    );
     for (const detail of rows) details.set(detail.patient_id, detail);
   }
   const phones = [...details.values()].flatMap((detail) => (detail.mobile ? [toE164(detail.mobile)] : []));
   const stopped = new Set(
     phones.length
       ? (
-          await rowsOf(
+          await rowsOf<OptOutRow>(
             ctx.db,
             sql`select phone from sms_opt_outs where instance_id = ${ctx.instanceId} and opted_out
                    and phone = any(${pgArray(phones)}::text[])`,
           )
-        ).map((stop) => String(stop.phone))
+        ).map((stop) => stop.phone)
       : [],
   );
   const usesLink = [row.messageEn, row.messageEs].some((text) => mergeFieldsIn(text).includes('link'));

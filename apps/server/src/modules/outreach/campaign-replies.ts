@@ -2,7 +2,15 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { campaignRecipients } from '../../db/schema';
 import type { InboundClaim, InboundText } from '../patient-contact/inbound-texts.service';
-import { pgArray, rowsOf } from './campaign-responses';
+import { rowsOf } from '../../lib/sql-rows';
+import { pgArray } from './campaign-responses';
+
+/** The campaign recipient an inbound text answers. */
+interface RepliedRecipientRow {
+  id: string;
+  campaign_id: string;
+  patient_id: string;
+}
 
 /**
  * A text a patient sent, as a campaign hears it (decision 0051, subscribed in app.ts through
@@ -12,7 +20,7 @@ import { pgArray, rowsOf } from './campaign-responses';
  */
 export async function recordCampaignReply(db: Database, text: InboundText): Promise<InboundClaim | null> {
   const { instanceId, phone, keyword, receivedAt: now } = text;
-  const [recipient] = await rowsOf(
+  const [recipient] = await rowsOf<RepliedRecipientRow>(
     db,
     sql`
     select r.id, r.campaign_id, r.patient_id
@@ -33,7 +41,7 @@ export async function recordCampaignReply(db: Database, text: InboundText): Prom
           ? { optedOutAt: sql`coalesce(${campaignRecipients.optedOutAt}, ${now.toISOString()}::timestamptz)` }
           : { repliedAt: sql`coalesce(${campaignRecipients.repliedAt}, ${now.toISOString()}::timestamptz)` },
       )
-      .where(and(eq(campaignRecipients.instanceId, instanceId), eq(campaignRecipients.id, recipient.id as string)));
+      .where(and(eq(campaignRecipients.instanceId, instanceId), eq(campaignRecipients.id, recipient.id)));
   }
   if (keyword?.kind === 'stop') {
     // Texts not yet sent to this number or these patients in running campaigns are never sent.
@@ -47,8 +55,8 @@ export async function recordCampaignReply(db: Database, text: InboundText): Prom
   }
   if (!recipient) return null;
   return {
-    patientId: recipient.patient_id as string,
-    campaignId: recipient.campaign_id as string,
-    campaignRecipientId: recipient.id as string,
+    patientId: recipient.patient_id,
+    campaignId: recipient.campaign_id,
+    campaignRecipientId: recipient.id,
   };
 }

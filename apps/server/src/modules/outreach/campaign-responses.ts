@@ -5,6 +5,7 @@ import type { Config } from '../../config';
 import type { Database } from '../../db/client';
 import { campaignRecipients } from '../../db/schema';
 import { withClinics, withSystemAccess } from '../../db/tenancy';
+import { rowsOf } from '../../lib/sql-rows';
 import { openInbound } from '../patient-contact/inbound-texts.service';
 import { stopWords } from '../patient-contact/sms-keywords.service';
 
@@ -14,17 +15,19 @@ import { stopWords } from '../patient-contact/sms-keywords.service';
  * attribution window after the patient was sent the campaign. Booked is computed when read.
  */
 
-type Rows = { rows: Record<string, unknown>[] };
-export const rowsOf = async (db: Database, statement: SQL) => ((await db.execute(statement)) as unknown as Rows).rows;
 /** An array parameter as PostgreSQL's literal (ids and stop words only: no quoting needed). */
 export const pgArray = (values: readonly string[]) => `{${values.join(',')}}`;
-const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
 
 // ---------------------------------------------------------------------------------------------------
 // Short links
 
 /** A short link's code as it is made (12 url-safe characters); anything else is unknown. */
 const LINK_CODE = /^[A-Za-z0-9_-]{8,64}$/;
+
+/** The campaign link a counted click leads to. */
+interface ClickedLinkRow {
+  link_url: string;
+}
 
 /**
  * A click on a campaign's short link (`/l/{code}`): the code is found across clinics (it names no
@@ -42,7 +45,7 @@ export async function recordClick(root: Database, code: string, now = new Date()
   );
   if (!found) return null;
   return withClinics(root, [found.instanceId], async (tx) => {
-    const [row] = await rowsOf(
+    const [row] = await rowsOf<ClickedLinkRow>(
       tx,
       sql`
       update campaign_recipients r
@@ -52,7 +55,7 @@ export async function recordClick(root: Database, code: string, now = new Date()
          and r.instance_id = ${found.instanceId} and r.id = ${found.id}
       returning c.link_url`,
     );
-    return row ? String(row.link_url) : null;
+    return row ? row.link_url : null;
   });
 }
 
@@ -99,25 +102,39 @@ export function funnelLateral(ofPatients: SQL | undefined): SQL {
      where r.instance_id = c.instance_id and r.campaign_id = c.id`;
 }
 
-export function funnelOf(row: Record<string, unknown>): CampaignFunnel {
-  const n = (key: string) => Number(row[key] ?? 0);
+/** The columns of `funnelLateral`. */
+export interface FunnelRow {
+  recipients: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  skipped: number;
+  pending: number;
+  clicked: number;
+  replied: number;
+  opted_out: number;
+  booked: number;
+}
+
+/** A funnel as the API answers it; a campaign not found (no row) counts nothing. */
+export function funnelOf(row: Partial<FunnelRow>): CampaignFunnel {
   return {
-    recipients: n('recipients'),
-    sent: n('sent'),
-    delivered: n('delivered'),
-    failed: n('failed'),
-    skipped: n('skipped'),
-    pending: n('pending'),
-    clicked: n('clicked'),
-    replied: n('replied'),
-    optedOut: n('opted_out'),
-    booked: n('booked'),
+    recipients: row.recipients ?? 0,
+    sent: row.sent ?? 0,
+    delivered: row.delivered ?? 0,
+    failed: row.failed ?? 0,
+    skipped: row.skipped ?? 0,
+    pending: row.pending ?? 0,
+    clicked: row.clicked ?? 0,
+    replied: row.replied ?? 0,
+    optedOut: row.opted_out ?? 0,
+    booked: row.booked ?? 0,
   };
 }
 
 /** The funnel of one campaign now (the summary email at the end). */
 export async function campaignFunnel(db: Database, instanceId: string, campaignId: string): Promise<CampaignFunnel> {
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<FunnelRow>(
     db,
     sql`select f.* from campaigns c, lateral (${funnelLateral(undefined)}) f where c.instance_id = ${instanceId} and c.id = ${campaignId}`,
   );
@@ -126,6 +143,22 @@ export async function campaignFunnel(db: Database, instanceId: string, campaignI
 
 /** The first booked appointment of recipient `r` (for the recipient list). */
 export const bookedAtOf = (r: SQL, c: SQL) => sql`(select min(a.created_at) ${bookedAppointments(r, c)})`;
+
+interface ResponseCountRow {
+  count: number;
+}
+
+/** One response: `inbound_id` and `body` are set for replies and opt-outs, `detail` (the visit day) for bookings. */
+interface ResponseRow {
+  kind: CampaignResponseKind;
+  at: string;
+  patient_id: string;
+  inbound_id: string | null;
+  body: string | null;
+  detail: string | null;
+  first_name: string;
+  last_name: string;
+}
 
 /**
  * A campaign's responses, newest first, one statement: replies and opt-outs (the inbound texts matched
@@ -166,8 +199,8 @@ export async function campaignResponses(
     kinds.map((kind) => parts[kind]),
     sql` union all `,
   );
-  const [total] = await rowsOf(db, sql`select count(*)::int as count from (${union}) x`);
-  const rows = await rowsOf(
+  const [total] = await rowsOf<ResponseCountRow>(db, sql`select count(*)::int as count from (${union}) x`);
+  const rows = await rowsOf<ResponseRow>(
     db,
     sql`
     select x.kind, x.at, x.patient_id, x.inbound_id, x.body, x.detail, p.first_name, p.last_name
@@ -177,18 +210,16 @@ export async function campaignResponses(
      limit ${query.pageSize} offset ${query.pageNumber * query.pageSize}`,
   );
   return {
-    totalRecords: Number(total?.count ?? 0),
+    totalRecords: total?.count ?? 0,
     data: rows.map((row) => ({
-      kind: row.kind as CampaignResponseKind,
-      at: iso(row.at)!,
-      patientId: String(row.patient_id),
-      patientName: `${String(row.first_name)} ${String(row.last_name)}`.trim(),
+      kind: row.kind,
+      at: new Date(row.at).toISOString(),
+      patientId: row.patient_id,
+      patientName: `${row.first_name} ${row.last_name}`.trim(),
       detail:
         row.body !== null && row.inbound_id !== null
-          ? openInbound(config, { id: String(row.inbound_id), instanceId, body: String(row.body) })
-          : row.detail === null
-            ? null
-            : String(row.detail),
+          ? openInbound(config, { id: row.inbound_id, instanceId, body: row.body })
+          : row.detail,
     })),
   };
 }

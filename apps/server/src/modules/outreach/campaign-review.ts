@@ -42,14 +42,18 @@ export function campaignContentHash(row: CampaignRow, rule: AudienceRule | null)
   return createHash('sha256').update(JSON.stringify(content)).digest('hex');
 }
 
+interface TemplateRuleRow {
+  rule: AudienceRule;
+}
+
 /** The template's rule as it stands (what approval would freeze), or null when the template is gone. */
 export async function currentRuleOf(db: Database, row: CampaignRow): Promise<AudienceRule | null> {
   if (!row.templateId) return null;
-  const [template] = await rowsOf(
+  const [template] = await rowsOf<TemplateRuleRow>(
     db,
     sql`select rule from audience_templates where instance_id = ${row.instanceId} and id = ${row.templateId}`,
   );
-  return (template?.rule as AudienceRule | undefined) ?? null;
+  return template?.rule ?? null;
 }
 
 /** The chosen channels the clinic has turned off (its email and text switches). */

@@ -23,7 +23,7 @@ import { maskRecipient } from '../outbox/outbox.service';
 import { clinicTimeZoneFrom, readSettings } from '../settings/settings.service';
 import { previewAudience } from './audience.service';
 import { rowsOf } from '../../lib/sql-rows';
-import { bookedAtOf, campaignResponses, funnelLateral, funnelOf } from './campaign-responses';
+import { bookedAtOf, campaignResponses, funnelLateral, funnelOf, type FunnelRow } from './campaign-responses';
 import { approveBlockedReason, campaignContentHash, channelsOffIn, currentRuleOf, editorsOf, waitingOf } from './campaign-review';
 import { campaignMessageFor, finishCampaign } from './campaign-sender';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
@@ -36,8 +36,9 @@ import { reportPatients } from '../patients/patient-visibility.service';
  */
 
 type CampaignRow = typeof campaigns.$inferSelect;
-const iso = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string).toISOString());
-const nameOf = (first: unknown, last: unknown) => (first === null ? null : `${String(first)} ${String(last ?? '')}`.trim());
+/** Raw SQL answers timestamps as PostgreSQL's text (drizzle leaves them unparsed); the API answers ISO. */
+const iso = (value: string | null) => (value === null ? null : new Date(value).toISOString());
+const nameOf = (first: string | null, last: string | null) => (first === null ? null : `${first} ${last ?? ''}`.trim());
 /** The example patient of a campaign's message preview. */
 const EXAMPLE = { firstName: 'Maria', provider: 'Dr. Rivera', linkCode: 'Ab3dE5gH7jK9' };
 
@@ -46,6 +47,25 @@ const activity = (ctx: SignedInContext, action: 'Created' | 'Updated' | 'Deleted
 
 // ---------------------------------------------------------------------------------------------------
 // Reads
+
+/** A campaign with the names of its author and approver (null when that user is gone or never was) and its funnel. */
+interface SummaryRow extends FunnelRow {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  channels: CampaignChannel[];
+  template_name: string | null;
+  scheduled_at: string | null;
+  text_sending: boolean;
+  created_at: string;
+  created_first: string | null;
+  created_last: string | null;
+  approved_at: string | null;
+  approved_first: string | null;
+  approved_last: string | null;
+  finished_at: string | null;
+  any_queued: boolean;
+}
 
 /** Campaign summaries with their funnels, one statement for the whole page. */
 async function summaries(
@@ -56,7 +76,7 @@ async function summaries(
 ): Promise<(CampaignSummary & { anyQueued: boolean })[]> {
   const settings = await readSettings(ctx.db, ctx.instanceId);
   const now = new Date();
-  const rows = await rowsOf(
+  const rows = await rowsOf<SummaryRow>(
     ctx.db,
     sql`
     select c.id, c.name, c.status, c.channels, t.name as template_name, c.scheduled_at, c.text_sending, c.created_at,
@@ -74,13 +94,13 @@ async function summaries(
      ${tail}`,
   );
   return rows.map((row) => ({
-    id: String(row.id),
-    name: String(row.name),
-    status: row.status as CampaignStatus,
-    channels: row.channels as CampaignChannel[],
-    templateName: row.template_name === null ? null : String(row.template_name),
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    channels: row.channels,
+    templateName: row.template_name,
     scheduledAt: iso(row.scheduled_at),
-    textSending: Boolean(row.text_sending),
+    textSending: row.text_sending,
     createdAt: iso(row.created_at)!,
     createdByName: nameOf(row.created_first, row.created_last),
     approvedAt: iso(row.approved_at),
@@ -88,14 +108,11 @@ async function summaries(
     finishedAt: iso(row.finished_at),
     funnel: funnelOf(row),
     waiting: waitingOf(
-      {
-        status: row.status as CampaignStatus,
-        scheduledAt: row.scheduled_at === null ? null : new Date(row.scheduled_at as string),
-      },
+      { status: row.status, scheduledAt: row.scheduled_at === null ? null : new Date(row.scheduled_at) },
       settings,
       now,
     ),
-    anyQueued: Boolean(row.any_queued),
+    anyQueued: row.any_queued,
   }));
 }
 
@@ -138,15 +155,13 @@ export async function getCampaign(ctx: SignedInContext, id: string): Promise<Cam
   // The preview is written for an example patient (never a recipient's name or short link: the page
   // refreshes every few seconds while sending, and a real patient shown would be a read of that patient
   // each time); the clinic and the provider are the campaign's own.
-  const [first] = await rowsOf(
-    ctx.db,
-    sql`
-    select r.provider_name from campaign_recipients r
-     where r.instance_id = ${ctx.instanceId} and r.campaign_id = ${id}
-     order by r.position limit 1`,
-  );
-  const provider =
-    first?.provider_name === null || first?.provider_name === undefined ? EXAMPLE.provider : String(first.provider_name);
+  const [first] = await ctx.db
+    .select({ providerName: campaignRecipients.providerName })
+    .from(campaignRecipients)
+    .where(and(eq(campaignRecipients.instanceId, ctx.instanceId), eq(campaignRecipients.campaignId, id)))
+    .orderBy(campaignRecipients.position)
+    .limit(1);
+  const provider = first?.providerName ?? EXAMPLE.provider;
   const values = { ...EXAMPLE, clinic, provider };
   const texts = (row.channels as CampaignChannel[]).includes('sms');
   const preview = (language: 'en' | 'es') => {
@@ -340,6 +355,28 @@ const reasonOf = (channel: 'sms' | 'email', message: 'sm' | 'em') =>
      when ${message}.status = 'stored' then 'noProvider'
      when ${message}.status in ('failed', 'undelivered') then 'failed' end`);
 
+interface RecipientRow {
+  id: string;
+  patient_id: string;
+  first_name: string;
+  last_name: string;
+  language: string;
+  phone: string | null;
+  email: string | null;
+  sms_status: CampaignRecipient['smsStatus'];
+  email_status: CampaignRecipient['emailStatus'];
+  sms_delivery: CampaignRecipient['smsDelivery'];
+  email_delivery: CampaignRecipient['emailDelivery'];
+  skip_reason: string | null;
+  sms_reason: CampaignSkipReason | null;
+  email_reason: CampaignSkipReason | null;
+  queued_at: string | null;
+  clicked_at: string | null;
+  replied_at: string | null;
+  opted_out_at: string | null;
+  booked_at: string | null;
+}
+
 /** The frozen recipients of a campaign in send order, with delivery and responses (masked addresses). */
 export async function campaignRecipientList(
   ctx: SignedInContext,
@@ -356,7 +393,7 @@ export async function campaignRecipientList(
           ? sql`(r.sms_status in ('skipped', 'none') and r.email_status in ('skipped', 'none'))`
           : sql`true`;
   const mine = sql`r.instance_id = ${ctx.instanceId} and r.campaign_id = ${row.id} and ${filter}`;
-  const rows = await rowsOf(
+  const rows = await rowsOf<RecipientRow>(
     ctx.db,
     sql`
     select r.id, r.patient_id, p.first_name, p.last_name, r.language, r.phone, r.email, r.sms_status, r.email_status,
@@ -383,19 +420,19 @@ export async function campaignRecipientList(
   return {
     totalRecords,
     data: rows.map((r) => ({
-      id: String(r.id),
-      patientId: String(r.patient_id),
-      patientName: `${String(r.first_name)} ${String(r.last_name)}`.trim(),
+      id: r.id,
+      patientId: r.patient_id,
+      patientName: `${r.first_name} ${r.last_name}`.trim(),
       language: r.language === 'es' ? 'es' : 'en',
-      phoneMasked: r.phone === null ? null : maskRecipient('sms', String(r.phone)),
-      emailMasked: r.email === null ? null : maskRecipient('email', String(r.email)),
-      smsStatus: r.sms_status as CampaignRecipient['smsStatus'],
-      emailStatus: r.email_status as CampaignRecipient['emailStatus'],
-      smsDelivery: (r.sms_delivery ?? null) as CampaignRecipient['smsDelivery'],
-      emailDelivery: (r.email_delivery ?? null) as CampaignRecipient['emailDelivery'],
-      skipReason: r.skip_reason === null ? null : String(r.skip_reason),
-      smsReason: (r.sms_reason ?? null) as CampaignSkipReason | null,
-      emailReason: (r.email_reason ?? null) as CampaignSkipReason | null,
+      phoneMasked: r.phone === null ? null : maskRecipient('sms', r.phone),
+      emailMasked: r.email === null ? null : maskRecipient('email', r.email),
+      smsStatus: r.sms_status,
+      emailStatus: r.email_status,
+      smsDelivery: r.sms_delivery,
+      emailDelivery: r.email_delivery,
+      skipReason: r.skip_reason,
+      smsReason: r.sms_reason,
+      emailReason: r.email_reason,
       queuedAt: iso(r.queued_at),
       clickedAt: iso(r.clicked_at),
       repliedAt: iso(r.replied_at),

@@ -29,6 +29,10 @@ export interface CodedVisitValues {
   codes: string[];
 }
 
+interface InsertedVisitRow {
+  dedupe_key: string;
+}
+
 /**
  * Inserts visits and their code rows in one statement, the rows passed as one JSON parameter (a
  * thousand visits as bind parameters cost seconds to plan on PGlite). A visit whose dedupe key the
@@ -55,7 +59,7 @@ export async function insertCodedVisits(db: Database, visits: readonly CodedVisi
     };
   });
   if (input.length === 0) return new Set();
-  const inserted = await rowsOf<{ dedupe_key: string }>(
+  const inserted = await rowsOf<InsertedVisitRow>(
     db,
     sql`
     with input as (

@@ -4,6 +4,19 @@ import type { Database } from '../../db/client';
 import { rowsOf } from '../../lib/sql-rows';
 import type { RowCandidate } from './encounter-csv';
 
+interface ExternalIdMatchRow {
+  id: string;
+  external_id: string;
+}
+
+/** A patient matched by name: `l`, `f` (lower-cased names) and `d` (YYYY-MM-DD) are the key that matched. */
+interface NameMatchRow {
+  id: string;
+  l: string;
+  f: string;
+  d: string;
+}
+
 /** Patient ids for the batch's external ids and names; a name with two patients maps to `ambiguous`. */
 export async function matchPatients(db: Database, instanceId: string, candidates: readonly RowCandidate[]) {
   const externalIds = [...new Set(candidates.flatMap((c) => (c.externalPatientId ? [c.externalPatientId] : [])))];
@@ -14,17 +27,17 @@ export async function matchPatients(db: Database, instanceId: string, candidates
   const remember = (map: Map<string, string | 'ambiguous'>, key: string, id: string) =>
     map.set(key, map.has(key) && map.get(key) !== id ? 'ambiguous' : id);
   if (externalIds.length > 0) {
-    const rows = await rowsOf(
+    const rows = await rowsOf<ExternalIdMatchRow>(
       db,
       sql`select p.id, p.external_id
             from patients p
            where p.instance_id = ${instanceId} and p.deleted_at is null
              and p.external_id in (select jsonb_array_elements_text(${JSON.stringify(externalIds)}::jsonb))`,
     );
-    for (const row of rows) remember(byExternal, String(row.external_id), String(row.id));
+    for (const row of rows) remember(byExternal, row.external_id, row.id);
   }
   if (names.length > 0) {
-    const rows = await rowsOf(
+    const rows = await rowsOf<NameMatchRow>(
       db,
       sql`select p.id, k.l, k.f, to_char(k.d, 'YYYY-MM-DD') as d
             from jsonb_to_recordset(${JSON.stringify(names.map((n) => ({ l: n.last, f: n.first, d: n.dateOfBirth })))}::jsonb)
@@ -33,7 +46,7 @@ export async function matchPatients(db: Database, instanceId: string, candidates
               on p.instance_id = ${instanceId} and p.deleted_at is null
              and lower(p.last_name) = k.l and p.date_of_birth = k.d and lower(p.first_name) = k.f`,
     );
-    for (const row of rows) remember(byName, `${String(row.l)}\u0000${String(row.f)}\u0000${String(row.d)}`, String(row.id));
+    for (const row of rows) remember(byName, `${row.l}\u0000${row.f}\u0000${row.d}`, row.id);
   }
   return (candidate: RowCandidate) =>
     candidate.externalPatientId
@@ -56,9 +69,16 @@ const providerKey = (text: string) =>
     .sort()
     .join(' ');
 
+interface ClinicUserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
 /** The clinic's staff by email and by name, to turn a provider cell into a user where one matches. */
 export async function clinicProviders(db: Database, instanceId: string) {
-  const rows = await rowsOf(
+  const rows = await rowsOf<ClinicUserRow>(
     db,
     sql`select u.id, u.email, u.first_name, u.last_name
           from users u
@@ -68,8 +88,8 @@ export async function clinicProviders(db: Database, instanceId: string) {
   );
   const byKey = new Map<string, { id: string; name: string }>();
   for (const row of rows) {
-    const user = { id: String(row.id), name: [row.first_name, row.last_name].filter(Boolean).join(' ') };
-    byKey.set(String(row.email).toLowerCase(), user);
+    const user = { id: row.id, name: [row.first_name, row.last_name].filter(Boolean).join(' ') };
+    byKey.set(row.email.toLowerCase(), user);
     byKey.set(providerKey(user.name), user);
   }
   return (cell: string | null) => {

@@ -18,7 +18,7 @@ import { hotlistEntries } from '../../db/schema';
 import { AppError, fieldError, notFound } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { clinicTimeZone } from '../settings/settings.service';
-import { findActiveList, findList, iso, nameOf, text, type Row } from './hotlist-records';
+import { findActiveList, findList, iso, nameOf } from './hotlist-records';
 import { requireOutreach } from './outreach-access';
 import { rowsOf } from '../../lib/sql-rows';
 
@@ -29,17 +29,43 @@ import { rowsOf } from '../../lib/sql-rows';
 
 const CLAIM_MS = HOTLIST_CLAIM_MINUTES * 60_000;
 
+interface QueueStateRow {
+  remaining: number;
+  next_callback_at: string | null;
+}
+
 /** Due now, with the soonest call-back still to come. */
 async function queueState(ctx: SignedInContext, hotlistId: string, now: Date): Promise<HotlistQueue> {
   const at = sql`${now.toISOString()}::timestamptz`;
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<QueueStateRow>(
     ctx.db,
     sql`select count(*) filter (where e.outcome is null or e.callback_at <= ${at})::int as remaining,
                min(e.callback_at) filter (where e.outcome is not null and e.callback_at > ${at}) as next_callback_at
           from hotlist_entries e
          where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${hotlistId}`,
   );
-  return { remaining: Number(row?.remaining ?? 0), nextCallbackAt: iso(row?.next_callback_at) };
+  return { remaining: row?.remaining ?? 0, nextCallbackAt: iso(row?.next_callback_at) };
+}
+
+/** An earlier call, as json_build_object writes it (its timestamps are text). */
+interface CallJson {
+  id: string;
+  outcome: HotlistOutcome;
+  note: string | null;
+  callbackAt: string | null;
+  userFirst: string | null;
+  userLast: string | null;
+  createdAt: string;
+}
+
+interface CardRow {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  preferred_language: string;
+  phones: HotlistPhone[];
+  last_visit: string | null;
+  calls: CallJson[];
 }
 
 /** The call screen's card for a claimed entry: patient, phones, last visit, earlier calls (one statement). */
@@ -50,7 +76,7 @@ async function cardOf(
   now: Date,
 ): Promise<HotlistCard> {
   const timeZone = await clinicTimeZone(ctx.db, ctx.instanceId);
-  const [row] = await rowsOf(
+  const [row] = await rowsOf<CardRow>(
     ctx.db,
     sql`
     select p.first_name, p.last_name, p.date_of_birth::text as date_of_birth, p.preferred_language,
@@ -77,17 +103,10 @@ async function cardOf(
      where p.instance_id = ${ctx.instanceId} and p.id = ${entry.patientId}`,
   );
   if (!row) throw notFound('patientNotFound');
-  const phones = (row.phones as HotlistPhone[]).map((phone) => ({
-    number: String(phone.number),
-    phoneType: Number(phone.phoneType),
-    isPrimary: Boolean(phone.isPrimary),
-    contactName: phone.contactName ?? null,
-    relation: phone.relation ?? null,
-  }));
-  const previousCalls: HotlistCall[] = (row.calls as Row[]).map((call) => ({
-    id: String(call.id),
-    outcome: call.outcome as HotlistOutcome,
-    note: text(call.note),
+  const previousCalls: HotlistCall[] = row.calls.map((call) => ({
+    id: call.id,
+    outcome: call.outcome,
+    note: call.note,
     callbackAt: iso(call.callbackAt),
     userName: nameOf(call.userFirst, call.userLast),
     createdAt: iso(call.createdAt)!,
@@ -95,18 +114,26 @@ async function cardOf(
   return {
     entryId: entry.id,
     patientId: entry.patientId,
-    firstName: String(row.first_name),
-    lastName: String(row.last_name),
-    dateOfBirth: String(row.date_of_birth),
+    firstName: row.first_name,
+    lastName: row.last_name,
+    dateOfBirth: row.date_of_birth,
     preferredLanguage: row.preferred_language === 'es' ? 'es' : 'en',
-    phones,
-    lastVisit: text(row.last_visit),
+    phones: row.phones,
+    lastVisit: row.last_visit,
     matchedCodes: entry.matchedCodes,
     reason: list.reason,
     claimedUntil: entry.claimedUntil.toISOString(),
     callbackAt: entry.callbackAt,
     previousCalls,
   };
+}
+
+interface ClaimedEntryRow {
+  id: string;
+  patient_id: string;
+  matched_codes: string[];
+  outcome: HotlistOutcome | null;
+  callback_at: string | null;
 }
 
 /**
@@ -119,7 +146,7 @@ export async function nextEntry(ctx: SignedInContext, id: string, now = new Date
   const list = await findActiveList(ctx, id);
   const at = sql`${now.toISOString()}::timestamptz`;
   const until = new Date(now.getTime() + CLAIM_MS);
-  const [claimed] = await rowsOf(
+  const [claimed] = await rowsOf<ClaimedEntryRow>(
     ctx.db,
     sql`
     with mine as (
@@ -148,9 +175,9 @@ export async function nextEntry(ctx: SignedInContext, id: string, now = new Date
   const state = await queueState(ctx, list.id, now);
   if (!claimed) return { entry: null, ...state };
   const entry = {
-    id: String(claimed.id),
-    patientId: String(claimed.patient_id),
-    matchedCodes: (claimed.matched_codes as string[] | null) ?? [],
+    id: claimed.id,
+    patientId: claimed.patient_id,
+    matchedCodes: claimed.matched_codes,
     claimedUntil: until,
     callbackAt: claimed.outcome === null ? null : iso(claimed.callback_at),
   };
@@ -185,6 +212,10 @@ async function findEntry(ctx: SignedInContext, hotlistId: string, entryId: strin
   return entry;
 }
 
+interface SettledEntryRow {
+  id: string;
+}
+
 /**
  * POST /api/hotlists/:id/entries/:entryId/outcome: only the staff member holding the row records what
  * came of the call (a claim that ran out still counts while nobody else took the row). Writes the call,
@@ -208,7 +239,7 @@ export async function recordOutcome(
   } else if (input.outcome === 'voicemail') {
     callbackAt = nextClinicDayMorning(now, timeZone);
   }
-  const [settled] = await rowsOf(
+  const [settled] = await rowsOf<SettledEntryRow>(
     ctx.db,
     sql`
     update hotlist_entries e
@@ -220,8 +251,7 @@ export async function recordOutcome(
     returning e.id`,
   );
   if (!settled) throw new AppError('CONFLICT', 'hotlistNotClaimed');
-  await rowsOf(
-    ctx.db,
+  await ctx.db.execute(
     sql`insert into hotlist_calls (instance_id, hotlist_id, entry_id, patient_id, user_id, outcome, callback_at, note, created_at)
         values (${ctx.instanceId}, ${list.id}, ${entry.id}, ${entry.patientId}, ${ctx.actor.userId}, ${input.outcome},
                 ${callbackAt ? callbackAt.toISOString() : null}::timestamptz, ${input.note}, ${now.toISOString()}::timestamptz)`,

@@ -5,12 +5,10 @@ import { AppError, notFound } from '../../lib/app-error';
 
 /** What both halves of hot lists read: a live list, and the raw rows' values as the contracts want them. */
 
-export type Row = Record<string, unknown>;
-
-export const iso = (value: unknown): string | null =>
-  value === null || value === undefined ? null : new Date(value as string).toISOString();
-export const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
-export const nameOf = (first: unknown, last: unknown): string | null => {
+/** A timestamp as the API answers it (ISO): raw SQL and json_build_object answer PostgreSQL's text. */
+export const iso = (value: string | null | undefined): string | null =>
+  value === null || value === undefined ? null : new Date(value).toISOString();
+export const nameOf = (first: string | null | undefined, last: string | null | undefined): string | null => {
   const name = [first, last]
     .filter((part) => typeof part === 'string' && part.trim() !== '')
     .join(' ')

@@ -15,7 +15,7 @@ import { audienceTemplates, hotlistEntries, hotlists } from '../../db/schema';
 import { fieldError } from '../../lib/app-error';
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { resolveAudience } from './audience.service';
-import { findActiveList, findList, iso, nameOf, text, type Row } from './hotlist-records';
+import { findActiveList, findList, iso, nameOf } from './hotlist-records';
 import { requireOutreach, requireSingleClinic } from './outreach-access';
 import { countOf } from '../../lib/list-total';
 import { rowsOf } from '../../lib/sql-rows';
@@ -27,6 +27,21 @@ import { rowsOf } from '../../lib/sql-rows';
  * (until `claimed_until`) is never handed out. The outcome settles the row, or brings it back at a
  * call-back time.
  */
+
+/** The columns of `progressColumns`. */
+interface ProgressRow {
+  total: number;
+  called: number;
+  settled: number;
+  booked: number;
+  declined: number;
+  voicemail: number;
+  wrong_number: number;
+  do_not_call: number;
+  callbacks: number;
+  remaining: number;
+  in_call: number;
+}
 
 /** Progress columns over `e` (hotlist_entries, possibly null from a left join) at `now`. */
 function progressColumns(now: Date): SQL {
@@ -46,23 +61,36 @@ function progressColumns(now: Date): SQL {
     count(e.id) filter (where e.claimed_until > ${at})::int as in_call`;
 }
 
-const progressOf = (row: Row): HotlistProgress => ({
-  total: Number(row.total),
-  called: Number(row.called),
-  settled: Number(row.settled),
-  booked: Number(row.booked),
-  declined: Number(row.declined),
-  voicemail: Number(row.voicemail),
-  wrongNumber: Number(row.wrong_number),
-  doNotCall: Number(row.do_not_call),
-  callbacks: Number(row.callbacks),
-  remaining: Number(row.remaining),
-  inCall: Number(row.in_call),
+const progressOf = (row: ProgressRow): HotlistProgress => ({
+  total: row.total,
+  called: row.called,
+  settled: row.settled,
+  booked: row.booked,
+  declined: row.declined,
+  voicemail: row.voicemail,
+  wrongNumber: row.wrong_number,
+  doNotCall: row.do_not_call,
+  callbacks: row.callbacks,
+  remaining: row.remaining,
+  inCall: row.in_call,
 });
+
+interface HotlistSummaryRow extends ProgressRow {
+  id: string;
+  name: string;
+  reason: string | null;
+  status: HotlistSummary['status'];
+  template_id: string | null;
+  template_name: string | null;
+  created_at: string;
+  finished_at: string | null;
+  created_first: string | null;
+  created_last: string | null;
+}
 
 /** Every live list of the clinic (or one) with its progress: one statement. */
 async function summaries(ctx: SignedInContext, now: Date, hotlistId?: string): Promise<HotlistSummary[]> {
-  const rows = await rowsOf(
+  const rows = await rowsOf<HotlistSummaryRow>(
     ctx.db,
     sql`
     select h.id, h.name, h.reason, h.status, h.template_id, t.name as template_name, h.created_at, h.finished_at,
@@ -78,12 +106,12 @@ async function summaries(ctx: SignedInContext, now: Date, hotlistId?: string): P
      order by (h.status = 'finished'), h.created_at desc, h.id`,
   );
   return rows.map((row) => ({
-    id: String(row.id),
-    name: String(row.name),
-    reason: text(row.reason),
-    status: row.status as HotlistSummary['status'],
-    templateId: text(row.template_id),
-    templateName: text(row.template_name),
+    id: row.id,
+    name: row.name,
+    reason: row.reason,
+    status: row.status,
+    templateId: row.template_id,
+    templateName: row.template_name,
     createdAt: iso(row.created_at)!,
     createdByName: nameOf(row.created_first, row.created_last),
     finishedAt: iso(row.finished_at),
@@ -91,9 +119,20 @@ async function summaries(ctx: SignedInContext, now: Date, hotlistId?: string): P
   }));
 }
 
+/** One staff member's calls; the names are null when the user row is gone. */
+interface StaffCallsRow {
+  user_id: string;
+  first_name: string | null;
+  last_name: string | null;
+  calls: number;
+  reached: number;
+  booked: number;
+  last_call_at: string;
+}
+
 /** Calls per staff member over the clinic's live lists (or one list): one statement. */
 async function staffRows(ctx: SignedInContext, hotlistId?: string): Promise<HotlistStaffRow[]> {
-  const rows = await rowsOf(
+  const rows = await rowsOf<StaffCallsRow>(
     ctx.db,
     sql`
     select c.user_id, u.first_name, u.last_name,
@@ -110,11 +149,11 @@ async function staffRows(ctx: SignedInContext, hotlistId?: string): Promise<Hotl
      order by count(*) desc, lower(coalesce(u.last_name, '')), lower(coalesce(u.first_name, '')), c.user_id`,
   );
   return rows.map((row) => ({
-    userId: String(row.user_id),
+    userId: row.user_id,
     name: nameOf(row.first_name, row.last_name) ?? '—',
-    calls: Number(row.calls),
-    reached: Number(row.reached),
-    booked: Number(row.booked),
+    calls: row.calls,
+    reached: row.reached,
+    booked: row.booked,
     lastCallAt: iso(row.last_call_at),
   }));
 }
@@ -134,6 +173,28 @@ function entryFilter(filter: HotlistEntriesQuery['filter']): SQL {
   return sql`and e.outcome = ${filter}`;
 }
 
+/** An entry of the page; `claim_*` name whoever holds it now. */
+interface EntryRow {
+  id: string;
+  position: number;
+  patient_id: string;
+  first_name: string;
+  last_name: string;
+  matched_codes: string[];
+  outcome: HotlistOutcome | null;
+  outcome_at: string | null;
+  outcome_first: string | null;
+  outcome_last: string | null;
+  callback_at: string | null;
+  attempts: number;
+  claim_first: string | null;
+  claim_last: string | null;
+}
+
+interface MyClaimRow {
+  id: string;
+}
+
 /** GET /api/hotlists/:id: progress, calls per staff member, and a page of the entries (audited: patient names). */
 export async function getHotlist(
   ctx: SignedInContext,
@@ -145,7 +206,7 @@ export async function getHotlist(
   const list = await findList(ctx, id);
   const [summary] = await summaries(ctx, now, list.id);
   const at = sql`${now.toISOString()}::timestamptz`;
-  const rows = await rowsOf(
+  const rows = await rowsOf<EntryRow>(
     ctx.db,
     sql`
     select e.id, e.position, e.patient_id, p.first_name, p.last_name, e.matched_codes, e.outcome, e.outcome_at,
@@ -170,19 +231,19 @@ export async function getHotlist(
     null,
   );
   const entries: HotlistEntryRow[] = rows.map((row) => ({
-    id: String(row.id),
-    position: Number(row.position),
-    patientId: String(row.patient_id),
+    id: row.id,
+    position: row.position,
+    patientId: row.patient_id,
     patientName: nameOf(row.first_name, row.last_name) ?? '—',
-    matchedCodes: (row.matched_codes as string[] | null) ?? [],
-    outcome: (row.outcome as HotlistOutcome | null) ?? null,
+    matchedCodes: row.matched_codes,
+    outcome: row.outcome,
     outcomeAt: iso(row.outcome_at),
     outcomeByName: nameOf(row.outcome_first, row.outcome_last),
     callbackAt: iso(row.callback_at),
-    attempts: Number(row.attempts),
+    attempts: row.attempts,
     inCallWith: nameOf(row.claim_first, row.claim_last),
   }));
-  const [mine] = await rowsOf(
+  const [mine] = await rowsOf<MyClaimRow>(
     ctx.db,
     sql`select e.id from hotlist_entries e
          where e.instance_id = ${ctx.instanceId} and e.hotlist_id = ${list.id}
@@ -203,7 +264,7 @@ export async function getHotlist(
     ...summary!,
     staff: await staffRows(ctx, list.id),
     entries: { totalRecords, data: entries },
-    myClaimEntryId: mine ? String(mine.id) : null,
+    myClaimEntryId: mine ? mine.id : null,
   };
 }
 
