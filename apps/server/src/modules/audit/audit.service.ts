@@ -4,6 +4,7 @@ import type { SignedInContext } from '../../context';
 import type { Database } from '../../db/client';
 import { reusableQuery } from '../../db/reusable-query';
 import { activityLogs } from '../../db/schema';
+import { rowsOf } from '../../lib/sql-rows';
 
 export interface ActivityEntry {
   instanceId: string | null;
@@ -80,7 +81,18 @@ interface ChainBreak {
  * its content, whose link does not point at the previous row's hash, or that follows a gap.
  */
 export async function verifyActivityChain(db: Database): Promise<{ checked: number; firstBreak: ChainBreak | null }> {
-  const result = (await db.execute(sql`
+  const result = await rowsOf<{
+    id: string;
+    instance_id: string | null;
+    chain_seq: string | number;
+    prev_hash: string;
+    hash: string;
+    recomputed: string;
+    previous_hash: string | null;
+    previous_seq: string | number | null;
+  }>(
+    db,
+    sql`
     select id, instance_id, chain_seq, prev_hash, hash,
       activity_log_hash(prev_hash, chain_seq, id, instance_id, actor_user_id, actor_email, area, action,
         target_type, target_id, description, ip, created_at) as recomputed,
@@ -89,26 +101,16 @@ export async function verifyActivityChain(db: Database): Promise<{ checked: numb
     from activity_logs
     window chain as (partition by coalesce(instance_id::text, '') order by chain_seq)
     order by coalesce(instance_id::text, ''), chain_seq
-  `)) as unknown as {
-    rows: {
-      id: string;
-      instance_id: string | null;
-      chain_seq: string | number;
-      prev_hash: string;
-      hash: string;
-      recomputed: string;
-      previous_hash: string | null;
-      previous_seq: string | number | null;
-    }[];
-  };
-  for (const row of result.rows) {
+  `,
+  );
+  for (const row of result) {
     const chainSeq = Number(row.chain_seq);
     const at = { id: row.id, instanceId: row.instance_id, chainSeq };
     if (chainSeq !== Number(row.previous_seq ?? 0) + 1)
-      return { checked: result.rows.length, firstBreak: { ...at, reason: 'row missing before this one' } };
+      return { checked: result.length, firstBreak: { ...at, reason: 'row missing before this one' } };
     if (row.prev_hash !== (row.previous_hash ?? ''))
-      return { checked: result.rows.length, firstBreak: { ...at, reason: 'link broken' } };
-    if (row.recomputed !== row.hash) return { checked: result.rows.length, firstBreak: { ...at, reason: 'content changed' } };
+      return { checked: result.length, firstBreak: { ...at, reason: 'link broken' } };
+    if (row.recomputed !== row.hash) return { checked: result.length, firstBreak: { ...at, reason: 'content changed' } };
   }
-  return { checked: result.rows.length, firstBreak: null };
+  return { checked: result.length, firstBreak: null };
 }

@@ -12,6 +12,7 @@ import { appointments, interventions, managedItems, painEntries } from '../../db
 import { recordActivity, staffActivity } from '../audit/audit.service';
 import { findVisiblePatient } from '../patients/patient-visibility.service';
 import { clinicTimeZone } from '../settings/settings.service';
+import { rowsOf } from '../../lib/sql-rows';
 
 const visitStatuses = [AppointmentStatus.Completed, AppointmentStatus.Checking_In];
 
@@ -23,7 +24,9 @@ export async function painSeries(ctx: SignedInContext, patientId: string, interv
   return ctx.db.transaction(async (tx) => {
     const patient = await findVisiblePatient(ctx, tx, patientId);
     const timeZone = await clinicTimeZone(tx, ctx.instanceId);
-    const result = (await tx.execute(sql`
+    const result = await rowsOf<{ period_start: string; average: string; min: number; max: number; count: number }>(
+      tx,
+      sql`
       with points as (
         select ${painEntries.recordedAt} as at, ${painEntries.score}::int as score
           from ${painEntries}
@@ -44,9 +47,8 @@ export async function painSeries(ctx: SignedInContext, patientId: string, interv
         from points
        group by 1
        order by 1 desc
-       limit ${PAIN_SERIES_LIMIT}`)) as unknown as {
-      rows: { period_start: string; average: string; min: number; max: number; count: number }[];
-    };
+       limit ${PAIN_SERIES_LIMIT}`,
+    );
     await recordActivity(
       tx,
       staffActivity(ctx, 'Patient Dashboard', 'Viewed', {
@@ -58,7 +60,7 @@ export async function painSeries(ctx: SignedInContext, patientId: string, interv
     return {
       interval,
       timeZone,
-      series: result.rows.reverse().map((row) => ({
+      series: result.reverse().map((row) => ({
         periodStart: row.period_start,
         average: Number(row.average),
         min: Number(row.min),

@@ -2,8 +2,9 @@ import { sql } from 'drizzle-orm';
 import type { OfficeVisitsFilter, OfficeVisitsReport, VisitCounts, VisitReason } from '@pathwell/contracts/reports-visits';
 import { doctorScope, reportReader, type SignedInContext } from '../../context';
 import { toCsv } from '../../lib/csv';
-import { periodStart, reportWindow, type Rows } from './report-window';
+import { periodStart, reportWindow } from './report-window';
 import { withoutJit } from './report-session';
+import { rowsOf } from '../../lib/sql-rows';
 
 /**
  * Office visits (decision 0047): appointments whose start falls in the window, by the clinic-calendar week
@@ -56,7 +57,9 @@ export async function officeVisits(
   const doctorId = doctorScope(ctx, filter.doctorId);
   const typeIds = `{${filter.appointmentTypeIds.join(',')}}`;
   await withoutJit(reportReader(ctx));
-  const result = (await reportReader(ctx).execute(sql`
+  const result = await rowsOf<VisitRow>(
+    reportReader(ctx),
+    sql`
     with v as (
       select ${periodStart(sql`a.starts_at`, filter.period, timeZone)} as period,
         a.doctor_id, a.appointment_type_id as type_id, coalesce(a.reason, 'unknown') as reason,
@@ -96,8 +99,9 @@ export async function officeVisits(
     left join users u on u.id = g.doctor_id
     left join managed_items t on t.id = g.type_id and t.instance_id = ${ctx.instanceId}
     order by g.period nulls first, doctor_name nulls last, type_name nulls last, g.reason
-  `)) as unknown as Rows<VisitRow>;
-  const of = (grouping: number) => result.rows.filter((row) => Number(row.grouping) === grouping);
+  `,
+  );
+  const of = (grouping: number) => result.filter((row) => Number(row.grouping) === grouping);
   const totals = of(TOTAL)[0];
   return {
     period: filter.period,

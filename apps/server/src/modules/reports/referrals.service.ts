@@ -19,6 +19,7 @@ import { clinicTimeZone } from '../settings/settings.service';
 import { clinicDayStartAfter } from './clinic-day';
 import { withoutJit } from './report-session';
 import { reportPatients } from '../patients/patient-visibility.service';
+import { rowsOf } from '../../lib/sql-rows';
 
 type TrackerFilter = z.output<typeof referralTrackerFilterSchema>;
 type PatientsFilter = z.output<typeof referralPatientsFilterSchema>;
@@ -181,7 +182,18 @@ const Grouping = { Cell: 0, Period: 3, Source: 5, Provider: 6, Total: 7 } as con
 export async function referralTracker(ctx: SignedInContext, filter: TrackerFilter): Promise<ReferralTracker> {
   const { timeZone, now, window } = await windowOf(ctx, filter);
   await withoutJit(ctx.db);
-  const result = (await ctx.db.execute(sql`
+  const result = await rowsOf<
+    FunnelRow & {
+      g: number;
+      period_start: string | null;
+      source: number | null;
+      provider_id: string | null;
+      provider_name: string | null;
+      provider_practice: string | null;
+    }
+  >(
+    ctx.db,
+    sql`
     with ${flaggedPatients(ctx, filter, window, timeZone)}
     select grouping(period_start, source, provider_id)::int as g,
            period_start, source, provider_id, provider_name, provider_practice,
@@ -197,17 +209,9 @@ export async function referralTracker(ctx: SignedInContext, filter: TrackerFilte
        (provider_id, provider_name, provider_practice),
        ()
      )
-     order by g, period_start, source nulls last, provider_name nulls last, provider_id`)) as unknown as {
-    rows: (FunnelRow & {
-      g: number;
-      period_start: string | null;
-      source: number | null;
-      provider_id: string | null;
-      provider_name: string | null;
-      provider_practice: string | null;
-    })[];
-  };
-  const rows = result.rows.map((row) => ({ ...row, g: Number(row.g), source: row.source === null ? null : Number(row.source) }));
+     order by g, period_start, source nulls last, provider_name nulls last, provider_id`,
+  );
+  const rows = result.map((row) => ({ ...row, g: Number(row.g), source: row.source === null ? null : Number(row.source) }));
   const provider = (row: (typeof rows)[number]) => ({
     providerId: row.provider_id,
     providerName: row.provider_name,
@@ -247,7 +251,20 @@ export async function referralPatients(ctx: SignedInContext, filter: PatientsFil
         ? sql`and provider_id = ${filter.providerId}`
         : sql``,
   ];
-  const result = (await ctx.db.execute(sql`
+  const result = await rowsOf<{
+    id: string | null;
+    first_name: string;
+    last_name: string;
+    referred_at: Date | string;
+    source: number | null;
+    provider_name: string | null;
+    seen: boolean;
+    had_procedure: boolean;
+    improved: boolean;
+    total: number;
+  }>(
+    ctx.db,
+    sql`
     with ${flaggedPatients(ctx, filter, window, timeZone)},
     matched as materialized (
       select id, first_name, last_name, referred_at, source, provider_name, seen, had_procedure, improved
@@ -261,20 +278,8 @@ export async function referralPatients(ctx: SignedInContext, filter: PatientsFil
         select * from matched
          order by referred_at, last_name, first_name, id
          limit ${filter.pageSize} offset ${filter.pageNumber * filter.pageSize}
-      ) page on true`)) as unknown as {
-    rows: {
-      id: string | null;
-      first_name: string;
-      last_name: string;
-      referred_at: Date | string;
-      source: number | null;
-      provider_name: string | null;
-      seen: boolean;
-      had_procedure: boolean;
-      improved: boolean;
-      total: number;
-    }[];
-  };
+      ) page on true`,
+  );
   await recordActivity(
     ctx.db,
     staffActivity(ctx, 'Patient List', 'Viewed', {
@@ -282,8 +287,8 @@ export async function referralPatients(ctx: SignedInContext, filter: PatientsFil
     }),
   );
   return {
-    totalRecords: Number(result.rows[0]?.total ?? 0),
-    rows: result.rows
+    totalRecords: Number(result[0]?.total ?? 0),
+    rows: result
       .flatMap((row) => (row.id === null ? [] : [{ ...row, id: row.id }]))
       .map((row) => ({
         patientId: row.id,

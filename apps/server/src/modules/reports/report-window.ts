@@ -26,5 +26,3 @@ export function periodStart(instant: SQL, period: ReportPeriod, timeZone: string
     ? sql`to_char(date_trunc('month', ${local}), 'YYYY-MM-DD')`
     : sql`to_char(date_trunc('week', ${local} + interval '1 day') - interval '1 day', 'YYYY-MM-DD')`;
 }
-
-export type Rows<T> = { rows: T[] };

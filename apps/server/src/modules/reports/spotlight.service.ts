@@ -24,6 +24,7 @@ import { spotlightMeasure, type SpotlightMeasure } from './spotlight-measure';
 import { renderSpotlightPdf, type SpotlightPdfInput } from './spotlight.pdf';
 import { clinicDisplayName } from '../patient-contact/clinic-name.service';
 import { reportPatients } from '../patients/patient-visibility.service';
+import { rowsOf } from '../../lib/sql-rows';
 
 /** The PDF's chart and table show at most this many scores and procedures (one page). */
 const PDF_SCORES_LIMIT = 500;
@@ -96,7 +97,9 @@ export async function patientsSpotlight(
     ].filter((part): part is SQL => part !== undefined);
     const improvement = measure.higherIsBetter ? sql`latest_score - baseline_score` : sql`baseline_score - latest_score`;
 
-    const result = (await tx.execute(sql`
+    const result = await rowsOf<SpotlightSqlRow>(
+      tx,
+      sql`
       with candidates as (
         select p.id, p.first_name, p.middle_name, p.last_name, p.referring_provider_id, p.success_story,
                p.success_story_shared_at is not null as shared
@@ -150,11 +153,10 @@ export async function patientsSpotlight(
              and i.performed_on between ${clinicDayOf(sql`pg.baseline_at`, timeZone)}
                                     and ${clinicDayOf(sql`pg.latest_at`, timeZone)}
         ) procs on true
-       order by pg.improvement desc, lower(pg.last_name), lower(pg.first_name), pg.patient_id`)) as unknown as {
-      rows: SpotlightSqlRow[];
-    };
+       order by pg.improvement desc, lower(pg.last_name), lower(pg.first_name), pg.patient_id`,
+    );
 
-    const rows = result.rows.filter((row) => row.patient_id !== null);
+    const rows = result.filter((row) => row.patient_id !== null);
     const data = rows.map((row) => ({
       patientId: row.patient_id!,
       fullName: fullNameOf(row),
@@ -175,7 +177,7 @@ export async function patientsSpotlight(
     );
     const { name: _name, ...measureView } = measure;
     return {
-      totalRecords: result.rows[0]?.total ?? 0,
+      totalRecords: result[0]?.total ?? 0,
       pageNumber: filter.pageNumber,
       pageSize: filter.pageSize,
       measure: measureView,
@@ -213,7 +215,13 @@ export async function spotlightPdf(
   const input = await ctx.db.transaction(async (tx): Promise<SpotlightPdfInput> => {
     const patient = await findVisiblePatient(ctx, tx, query.patientId);
     const timeZone = await clinicTimeZone(tx, ctx.instanceId);
-    const result = (await tx.execute(sql`
+    const result = await rowsOf<{
+      scores: { date: string; score: number; at: string }[] | string;
+      procedures: SpotlightProcedure[] | string;
+      referring_provider: string | null;
+    }>(
+      tx,
+      sql`
       with scores as (
         select s.at, s.row_id, s.score from (${scoresOf(ctx.instanceId, measure)}) s
          where s.patient_id = ${patient.id}
@@ -239,14 +247,9 @@ export async function spotlightPdf(
                   order by i.performed_on, mi.name
                   limit ${PDF_PROCEDURES_LIMIT}) x) as procedures,
         (select name from managed_items
-          where id = ${patient.referringProviderId} and instance_id = ${ctx.instanceId}) as referring_provider`)) as unknown as {
-      rows: {
-        scores: { date: string; score: number; at: string }[] | string;
-        procedures: SpotlightProcedure[] | string;
-        referring_provider: string | null;
-      }[];
-    };
-    const row = result.rows[0]!;
+          where id = ${patient.referringProviderId} and instance_id = ${ctx.instanceId}) as referring_provider`,
+    );
+    const row = result[0]!;
     const parse = <T>(value: T | string): T => (typeof value === 'string' ? (JSON.parse(value) as T) : value);
     const scores = parse(row.scores);
     const baselineIndex = scores.length > 0 ? 0 : -1;

@@ -13,8 +13,9 @@ import type {
 import { getInstrument, isFormCode } from '@pathwell/instruments';
 import { reportReader, type SignedInContext } from '../../context';
 import { notFound } from '../../lib/app-error';
-import { periodStart, reportWindow, type Rows } from './report-window';
+import { periodStart, reportWindow } from './report-window';
 import { reportPatients } from '../patients/patient-visibility.service';
+import { rowsOf } from '../../lib/sql-rows';
 
 /**
  * The survey report (decision 0047). One assignment is a form a patient was asked to fill in: a form link,
@@ -102,7 +103,9 @@ function assignments(ctx: SignedInContext, filter: SurveyFilter, from: Date, to:
 
 export async function surveyReport(ctx: SignedInContext, filter: SurveyFilter, now = new Date()): Promise<SurveyReport> {
   const { from, to, timeZone } = await reportWindow(ctx, filter, now);
-  const result = (await reportReader(ctx).execute(sql`
+  const result = await rowsOf<MeasureRow>(
+    reportReader(ctx),
+    sql`
     with a as (
       select s.*, ${periodStart(sql`s.sent_at`, filter.period, timeZone)} as period
       from (${assignments(ctx, filter, from, to)}) s
@@ -119,14 +122,15 @@ export async function surveyReport(ctx: SignedInContext, filter: SurveyFilter, n
     left join custom_forms cf on cf.id = a.custom_form_id and cf.instance_id = ${ctx.instanceId}
     group by grouping sets ((a.period, a.form_key), (a.form_key), ())
     order by a.period nulls first, a.form_key
-  `)) as unknown as Rows<MeasureRow>;
+  `,
+  );
   const language = filter.language;
   const names = new Map<string, string>();
-  for (const row of result.rows) {
+  for (const row of result) {
     if (row.form_key && !names.has(row.form_key)) names.set(row.form_key, formName(row.form_code, row.title, language));
   }
-  const totalsRow = result.rows.find((row) => Number(row.grouping) === 3);
-  const forms = result.rows
+  const totalsRow = result.find((row) => Number(row.grouping) === 3);
+  const forms = result
     .filter((row) => Number(row.grouping) === 2)
     .map((row) => ({
       formKey: row.form_key!,
@@ -141,7 +145,7 @@ export async function surveyReport(ctx: SignedInContext, filter: SurveyFilter, n
     timeZone,
     from: from.toISOString(),
     to: to.toISOString(),
-    periods: result.rows
+    periods: result
       .filter((row) => Number(row.grouping) === 0)
       .map((row) => ({
         period: row.period!,
@@ -157,13 +161,16 @@ export async function surveyReport(ctx: SignedInContext, filter: SurveyFilter, n
 }
 
 export async function surveyFormOptions(ctx: SignedInContext): Promise<SurveyFormOptions> {
-  const result = (await reportReader(ctx).execute(sql`
+  const result = await rowsOf<{ id: string; title: string; current_version: number }>(
+    reportReader(ctx),
+    sql`
     select id, title, current_version from custom_forms
     where instance_id = ${ctx.instanceId} and archived_at is null
     order by lower(title)
-  `)) as unknown as Rows<{ id: string; title: string; current_version: number }>;
+  `,
+  );
   return {
-    customForms: result.rows.map((row) => ({ id: row.id, title: row.title, currentVersion: Number(row.current_version) })),
+    customForms: result.map((row) => ({ id: row.id, title: row.title, currentVersion: Number(row.current_version) })),
   };
 }
 
@@ -194,14 +201,17 @@ export async function surveyItems(ctx: SignedInContext, request: SurveyItemsRequ
   const { filter } = request;
   const { from, to } = await reportWindow(ctx, filter, now);
   const ofPatients = reportPatients(ctx, filter.doctorId) ?? sql`true`;
-  const formResult = (await reportReader(ctx).execute(sql`
+  const formResult = await rowsOf<{ title: string; version_id: string; version: number; content: FormContent }>(
+    reportReader(ctx),
+    sql`
     select cf.title, v.id as version_id, v.version, v.content
     from custom_forms cf
     join custom_form_versions v on v.custom_form_id = cf.id and v.instance_id = cf.instance_id
     where cf.id = ${request.customFormId}::uuid and cf.instance_id = ${ctx.instanceId}
       and v.version = coalesce(${request.version ?? null}::int, cf.current_version)
-  `)) as unknown as Rows<{ title: string; version_id: string; version: number; content: FormContent }>;
-  const form = formResult.rows[0];
+  `,
+  );
+  const form = formResult[0];
   if (!form) throw notFound();
   const content = (typeof form.content === 'string' ? JSON.parse(form.content) : form.content) as FormContent;
   const listed = content.questions.filter((question) => valueTypes.includes(question.type as QuestionTypeCode));
@@ -213,15 +223,25 @@ export async function surveyItems(ctx: SignedInContext, request: SurveyItemsRequ
       and r.submitted_at >= ${from.toISOString()}::timestamptz and r.submitted_at < ${to.toISOString()}::timestamptz
       and ${ofPatients}
   `;
-  const versionResult = (await reportReader(ctx).execute(sql`
+  const versionResult = await rowsOf<{ version: number; responses: number }>(
+    reportReader(ctx),
+    sql`
     select v.version, count(r.answers)::int as responses
     from custom_form_versions v
     left join (${responses}) r on r.custom_form_version_id = v.id
     where v.custom_form_id = ${request.customFormId}::uuid and v.instance_id = ${ctx.instanceId}
     group by v.version order by v.version desc
-  `)) as unknown as Rows<{ version: number; responses: number }>;
+  `,
+  );
   const listedIds = `{${listed.map((question) => question.id).join(',')}}`;
-  const countResult = (await reportReader(ctx).execute(sql`
+  const countResult = await rowsOf<{
+    kind: 'responses' | 'answered' | 'value';
+    key: string | null;
+    value: string | null;
+    n: number;
+  }>(
+    reportReader(ctx),
+    sql`
     with r as (select answers from (${responses}) x where x.custom_form_version_id = ${form.version_id}::uuid),
     answers as (
       select a.key, a.value from r cross join lateral jsonb_each(r.answers) a
@@ -236,11 +256,12 @@ export async function surveyItems(ctx: SignedInContext, request: SurveyItemsRequ
     cross join lateral jsonb_array_elements(case when jsonb_typeof(a.value) = 'array' then a.value else jsonb_build_array(a.value) end) e
     where a.key = any(${listedIds}::text[]) and jsonb_typeof(e.value) in ('string', 'number', 'boolean')
     group by a.key, e.value #>> '{}'
-  `)) as unknown as Rows<{ kind: 'responses' | 'answered' | 'value'; key: string | null; value: string | null; n: number }>;
+  `,
+  );
   const answered = new Map<string, number>();
   const values = new Map<string, Map<string, number>>();
   let responseCount = 0;
-  for (const row of countResult.rows) {
+  for (const row of countResult) {
     if (row.kind === 'responses') responseCount = Number(row.n);
     else if (row.kind === 'answered') answered.set(row.key!, Number(row.n));
     else {
@@ -278,7 +299,7 @@ export async function surveyItems(ctx: SignedInContext, request: SurveyItemsRequ
     customFormId: request.customFormId,
     title: text(content.title, language) || form.title,
     version: Number(form.version),
-    versions: versionResult.rows.map((row) => ({ version: Number(row.version), responses: Number(row.responses) })),
+    versions: versionResult.map((row) => ({ version: Number(row.version), responses: Number(row.responses) })),
     responses: responseCount,
     questions,
   };
