@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { and, eq, gte, lt, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/sql-rows';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -52,10 +53,11 @@ const list = async (payload: Record<string, unknown>, as: Who = 'admin') => {
 const idsOf = (page: CommunicationPage) => page.data.map((message) => message.id).sort();
 
 async function jobsFor(app: TestApp, messageId: string) {
-  const result = (await app.db.execute(
+  const rows = await rowsOf<{ count: number }>(
+    app.db,
     sql`select count(*)::int as count from pgboss.job where name = 'deliver-message' and data->>'messageId' = ${messageId}`,
-  )) as unknown as { rows: { count: number }[] };
-  return Number(result.rows[0]!.count);
+  );
+  return rows[0]!.count;
 }
 
 beforeAll(async () => {

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
 import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/sql-rows';
 import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -190,10 +191,11 @@ describe('a support request with a screenshot, without SUPPORT_EMAIL', () => {
     expect(list.json<CommunicationPage>().data.some((message) => message.id === messageId)).toBe(false);
     const countAs = (clinic: string) =>
       withClinics(t.db, [clinic], async (tx) => {
-        const result = (await tx.execute(
+        const rows = await rowsOf<{ count: number }>(
+          tx,
           sql`select count(*)::int as count from outbox_attachments where id = ${attachmentId}`,
-        )) as unknown as { rows: { count: number }[] };
-        return Number(result.rows[0]!.count);
+        );
+        return rows[0]!.count;
       });
     expect(await countAs(lakeside)).toBe(0);
     expect(await countAs(riverside)).toBe(1);

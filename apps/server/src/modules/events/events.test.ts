@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/sql-rows';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedPatientLink } from '@pathwell/contracts/patient-links';
@@ -201,10 +202,11 @@ describe('GET /api/events', () => {
     async () => {
       const admin = await EventStream.open(baseUrl, tokens.admin.headers);
       expect(await admin.next('ready', 2000)).toBe(true);
-      const cut = await t.db.execute(
+      const cut = await rowsOf<{ cut: boolean }>(
+        t.db,
         sql`select pg_terminate_backend(pid) as cut from pg_stat_activity where datname = current_database() and query ilike 'LISTEN%'`,
       );
-      expect((cut as unknown as { rows: unknown[] }).rows.length).toBeGreaterThan(0);
+      expect(cut.length).toBeGreaterThan(0);
       // Whatever was published while it was away is lost: the catch-up says "read again".
       expect(await admin.next('notification', 5000)).toBe(true);
       expect(await admin.next('message', 1000)).toBe(true);

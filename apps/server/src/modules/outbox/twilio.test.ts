@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { and, eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/sql-rows';
 import twilio from 'twilio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { clinicClock } from '@pathwell/contracts/clinic-time';
@@ -194,10 +195,10 @@ const settledRow = (app: TestApp, id: string, status: string, timeoutMs?: number
   }, timeoutMs);
 
 async function jobsFor(app: TestApp, messageId: string) {
-  const result = (await app.db.execute(
+  return rowsOf<{ state: string; start_after: Date | string }>(
+    app.db,
     sql`select state, start_after from pgboss.job where name = 'deliver-message' and data->>'messageId' = ${messageId}`,
-  )) as unknown as { rows: { state: string; start_after: Date | string }[] };
-  return result.rows;
+  );
 }
 
 const sign = (token: string, path: string, params: Record<string, string>, app = t) =>
