@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/sql-rows';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { activityLogs, appointments, instances, instanceSettings, outboxMessages, patientLinks, patients } from '../../db/schema';
@@ -158,11 +159,12 @@ describe('the intake sweep', () => {
   it('is a cron schedule of the job queue when the server has it on, and sweeps at start', async () => {
     const on = await createTestApp({ INTAKE_AUTO_SEND: 'true' });
     try {
-      const schedule = (await on.db.execute(sql`select name, cron from pgboss.schedule order by name`)) as unknown as {
-        rows: { name: string; cron: string }[];
-      };
+      const schedule = await rowsOf<{ name: string; cron: string }>(
+        on.db,
+        sql`select name, cron from pgboss.schedule order by name`,
+      );
       // The same switch runs the pathway sweep (decision 0041) and the campaign sweep (decision 0051).
-      expect(schedule.rows).toEqual([
+      expect(schedule).toEqual([
         { name: jobQueues.campaignSweep, cron: CAMPAIGN_SWEEP_CRON },
         { name: jobQueues.intakeSweep, cron: '*/5 * * * *' },
         { name: jobQueues.pathwaySweep, cron: PATHWAY_SWEEP_CRON },

@@ -1,4 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
+import { rowsOf } from '../../lib/sql-rows';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,12 +94,11 @@ describe('email through SMTP', () => {
 
 describe("queueing in the caller's transaction", () => {
   const deliveryJobs = async () => {
-    const result = (await t.db.execute(
+    const rows = await rowsOf<{ count: number }>(
+      t.db,
       sql`select count(*)::int as count from pgboss.job where name = 'deliver-message'`,
-    )) as unknown as {
-      rows: { count: number }[];
-    };
-    return Number(result.rows[0]!.count);
+    );
+    return rows[0]!.count;
   };
   const rowsTo = (recipient: string) => t.db.select().from(outboxMessages).where(eq(outboxMessages.recipient, recipient));
   const queueIn = async (recipient: string, commit: boolean) => {
