@@ -38,6 +38,7 @@ import { campaignMessageFor } from '../../modules/outreach/campaign-sender';
 import { insertCodedVisits, syncVisitRecordCodes, type CodedVisitValues } from '../../modules/outreach/coded-visits.service';
 import { AppointmentStatus } from '@pathwell/contracts/enums';
 import { createRandom, type Random } from './demo-random';
+import { rowsOf } from '../../lib/sql-rows';
 
 /*
  * Demo data for campaigns, code pulls and hot lists (issue #15, decision 0049): coded visits for the
@@ -167,8 +168,6 @@ const rule = (input: AudienceRuleInput): AudienceRule => audienceRuleSchema.pars
 /** A short link's code: eight URL-safe characters, unguessable enough for a link that only redirects. */
 const linkCode = () => randomBytes(6).toString('base64url');
 const e164 = (digits: string) => (digits.length === 10 ? `+1${digits}` : `+${digits}`);
-type Rows = { rows: Record<string, unknown>[] };
-const rowsOf = async (tx: Database, statement: ReturnType<typeof sql>) => ((await tx.execute(statement)) as unknown as Rows).rows;
 const asJson = (rows: unknown[]) => JSON.stringify(rows);
 
 /**
@@ -180,7 +179,7 @@ async function lapsedCandidates(tx: Database, instanceId: string, todayStart: Da
   // The code marks follow the coded visits by trigger (decision 0053): derived, not another demo's data.
   const own = new Set(['appointments', 'patient_phone_numbers', 'patient_notes', 'patient_code_marks']);
   const tables = (
-    await rowsOf(
+    await rowsOf<{ table_name: string }>(
       tx,
       sql`select distinct c.table_name from information_schema.columns c
            join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
@@ -188,10 +187,10 @@ async function lapsedCandidates(tx: Database, instanceId: string, todayStart: Da
           order by 1`,
     )
   )
-    .map((row) => String(row.table_name))
+    .map((row) => row.table_name)
     .filter((name) => !own.has(name));
   const untouched = tables.map((name) => sql`not exists (select 1 from ${sql.identifier(name)} x where x.patient_id = p.id)`);
-  const rows = await rowsOf(
+  const rows = await rowsOf<{ id: string }>(
     tx,
     sql`select p.id from patients p
          where p.instance_id = ${instanceId} and p.deleted_at is null and p.archived_at is null
@@ -204,7 +203,7 @@ async function lapsedCandidates(tx: Database, instanceId: string, todayStart: Da
          order by lower(p.last_name), lower(p.first_name), p.id
          limit ${DEMO_LAPSED_MAX}`,
   );
-  return rows.map((row) => String(row.id));
+  return rows.map((row) => row.id);
 }
 
 interface DemoOutreachOptions {
