@@ -138,6 +138,18 @@ const REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
 const startStatement = (start: { reason: SystemAccessReason } | 'no-clinic') =>
   start === 'no-clinic' ? asApp([]) : asSystem(start.reason);
 
+const requestLimits = `select set_config('statement_timeout', '${REQUEST_STATEMENT_TIMEOUT_MS}', true), set_config('idle_in_transaction_session_timeout', '${REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS}', true)`;
+
+/** `startStatement` as text for a simple-protocol message: the reason is checked against the list first. */
+function startText(start: { reason: SystemAccessReason } | 'no-clinic'): string {
+  if (start === 'no-clinic')
+    return `select set_config('role', '${APP_ROLE}', true), set_config('pathwell.instance_ids', '', true)`;
+  if (!systemAccessReasons.includes(start.reason) || !/^[a-z-]+$/.test(start.reason)) {
+    throw new Error(`unknown system access reason ${JSON.stringify(start.reason)}`);
+  }
+  return `select set_config('role', '${SYSTEM_ROLE}', true), set_config('pathwell.system_reason', '${start.reason}', true)`;
+}
+
 /**
  * A transaction that stays open across Fastify hooks: opened when the request arrives, finished just
  * before the answer is sent, so the client never hears "saved" for something that did not commit.
@@ -227,11 +239,9 @@ async function openPostgresRequestTransaction(
   );
   const tx = new NodePgTransaction(internals.dialect, session, internals.session.schema) as unknown as Database;
   try {
-    await connection.query('begin');
-    await connection.query(
-      `select set_config('statement_timeout', '${REQUEST_STATEMENT_TIMEOUT_MS}', true), set_config('idle_in_transaction_session_timeout', '${REQUEST_IDLE_IN_TRANSACTION_TIMEOUT_MS}', true)`,
-    );
-    await tx.execute(startStatement(start));
+    // One round trip instead of three (issue #26 §2): BEGIN, the limits and the starting role go as one
+    // simple-protocol message. Every value is a constant of this file or a listed reason, never input.
+    await connection.query(`begin; ${requestLimits}; ${startText(start)}`);
   } catch (error) {
     ended = true;
     await connection.query('rollback').then(
