@@ -57,18 +57,41 @@ if (fresh(wanted) && !process.argv.includes('--force')) {
   process.exit(0);
 }
 
+/** The lock's holder is gone (a build stopped with Ctrl-C or killed leaves the folder behind). */
+function abandoned() {
+  const owner = Number(readFileSync(path.join(lock, 'pid'), { encoding: 'utf8', flag: 'a+' }).trim());
+  if (!owner) return statSync(lock).mtimeMs < Date.now() - 5_000;
+  try {
+    process.kill(owner, 0);
+    return false;
+  } catch (error) {
+    return error.code === 'ESRCH';
+  }
+}
+
 const waitUntil = Date.now() + 10 * 60_000;
 while (true) {
   try {
     mkdirSync(lock);
+    writeFileSync(path.join(lock, 'pid'), String(process.pid));
     break;
   } catch {
+    if (existsSync(lock) && abandoned()) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
     if (Date.now() > waitUntil) {
       console.error(`web app: another build has held ${lock} for 10 minutes; remove it if no build is running`);
       process.exit(1);
     }
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
   }
+}
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    rmSync(lock, { recursive: true, force: true });
+    process.exit(130);
+  });
 }
 try {
   if (fresh(wanted) && !process.argv.includes('--force')) {
